@@ -1,0 +1,83 @@
+import PencilProtocol
+
+/// The pen as it stands at the end of a frame.
+public struct PenState: Equatable, Sendable {
+    /// The tool in proximity, nil when none is.
+    public var tool: Tool?
+    public var tipDown = false
+    public var buttons: ButtonSet = []
+    /// The last pose applied (kept after the tool leaves: closing events carry it).
+    public var pose = Pose()
+
+    public init(tool: Tool? = nil, tipDown: Bool = false, buttons: ButtonSet = [], pose: Pose = Pose()) {
+        self.tool = tool
+        self.tipDown = tipDown
+        self.buttons = buttons
+        self.pose = pose
+    }
+
+    public var inProximity: Bool { tool != nil }
+    /// gestures.md: hovering = a tool in proximity with the tip up.
+    public var isHovering: Bool { tool != nil && !tipDown }
+}
+
+/// What one frame (or one timer, or a device's arrival or departure) changed: the protocol's
+/// pen events in contract order, and the facts a gesture recogniser needs to add its own.
+///
+/// Gesture events are not in `events`; a recogniser inserts them at `gestureIndex` (and a
+/// replaced tool's cancelled squeeze at `replacedGestureIndex`), which keeps the order of
+/// gestures.md ("buttonDown/buttonUp, doubleTap, squeeze, hover ended, proximityOut").
+public struct PenFrame: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// A SYN_REPORT of the device.
+        case report
+        /// The forced proximity-out timer fired (time = the deadline).
+        case forcedProximityOut
+        /// The device appeared: `events` is its deviceAdded.
+        case added
+        /// The device went away: the close-out and deviceRemoved.
+        case removed
+    }
+
+    public var kind: Kind = .report
+    public var time: Int64 = 0
+    public var device: String = ""
+    public var events: [Event] = []
+    public var gestureIndex = 0
+    /// The tool another tool replaced in this frame, if any.
+    public var replacedTool: Tool?
+    public var replacedGestureIndex = 0
+    /// SYN_DROPPED came before this frame: the state was resynchronised.
+    public var resynchronised = false
+    public var previous = PenState()
+    public var current = PenState()
+    /// Buttons of the current tool pressed and released in this frame.
+    public var pressed: ButtonSet = []
+    public var released: ButtonSet = []
+
+    public init() {
+        events.reserveCapacity(16)
+    }
+
+    /// Empties the frame for reuse without giving back its storage.
+    public mutating func reset(kind: Kind, time: Int64) {
+        self.kind = kind
+        self.time = time
+        events.removeAll(keepingCapacity: true)
+        gestureIndex = 0
+        replacedTool = nil
+        replacedGestureIndex = 0
+        resynchronised = false
+        pressed = []
+        released = []
+    }
+
+    /// The frame's events with gestures inserted at their places: for callers that do not
+    /// care about allocation (tools, tests).
+    public func merging(gestures: [Event], replacedGestures: [Event] = []) -> [Event] {
+        var result = events
+        result.insert(contentsOf: gestures, at: gestureIndex)
+        result.insert(contentsOf: replacedGestures, at: replacedGestureIndex)
+        return result
+    }
+}

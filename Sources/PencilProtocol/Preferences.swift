@@ -1,0 +1,63 @@
+/// The user's choices for gestures (protocol.md "Preferences", defaults in gestures.md).
+
+public enum TapButton: String, Sendable, CaseIterable {
+    case stylus, stylus2, stylus3, none
+    public var button: PenButton? { PenButton(rawValue: rawValue) }
+}
+
+public enum SqueezeButton: String, Sendable, CaseIterable {
+    case stylus, stylus2, stylus3, longPress, none
+    public var button: PenButton? { PenButton(rawValue: rawValue) }
+}
+
+public struct Preferences: Equatable, Sendable {
+    public var doubleTapAction: PreferredAction = .switchEraser
+    public var squeezeAction: PreferredAction = .showContextualPalette
+    public var tapButton: TapButton = .stylus
+    public var squeezeButton: SqueezeButton = .stylus2
+    /// Milliseconds.
+    public var tapMaxDuration: Int = 300
+    /// Milliseconds, from the first press to the second.
+    public var doubleTapInterval: Int = 400
+    /// Milliseconds.
+    public var longPressDuration: Int = 500
+    /// Millimetres.
+    public var doubleTapSlop: Double = 4
+
+    public init() {}
+
+    public static let defaults = Preferences()
+
+    /// The accepted range of each duration, in milliseconds, and of the slop, in millimetres.
+    public static let durationRange: ClosedRange<Int> = 1...10_000
+    public static let slopRange: ClosedRange<Double> = 0...1_000
+
+    /// Checks every field; the first bad one is named. Values are never clamped.
+    public func validate() throws(InvalidPreferences) {
+        for (field, value) in [("tapMaxDuration", tapMaxDuration), ("doubleTapInterval", doubleTapInterval), ("longPressDuration", longPressDuration)] {
+            guard Self.durationRange.contains(value) else {
+                throw InvalidPreferences(field: field, reason: "must be between \(Self.durationRange.lowerBound) and \(Self.durationRange.upperBound) milliseconds, not \(value)")
+            }
+        }
+        guard doubleTapSlop.isFinite, Self.slopRange.contains(doubleTapSlop) else {
+            throw InvalidPreferences(field: "doubleTapSlop", reason: "must be between 0 and \(Int(Self.slopRange.upperBound)) millimetres")
+        }
+        if let tap = tapButton.button, let squeeze = squeezeButton.button, tap == squeeze {
+            throw InvalidPreferences(field: "squeezeButton", reason: "tapButton and squeezeButton may not name the same button (\(tap.rawValue))")
+        }
+        if squeezeButton == .longPress, tapButton == .none {
+            throw InvalidPreferences(field: "squeezeButton", reason: "longPress is a long hold of tapButton, which is none")
+        }
+    }
+}
+
+/// protocol.md: `org.pencild.Pen.InvalidPreferences(field, reason)`.
+public struct InvalidPreferences: Error, Equatable, Sendable, CustomStringConvertible {
+    public var field: String
+    public var reason: String
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+    public var description: String { "\(field): \(reason)" }
+}
