@@ -20,29 +20,34 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // The OS layer: typed errno and the system calls, in one place.
+        .target(name: "PencilSystem"),
         // The protocol's value types and their JSON form: shared by every layer.
         .target(name: "PencilProtocol", linkerSettings: [.linkedLibrary("m")]),
         // Devices, recordings, frames, normalisation, pen transitions.
-        .target(name: "PencilInput", dependencies: ["PencilProtocol", "CEvdev"]),
+        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem", "CEvdev"]),
         // Pure gesture logic: double-tap, squeeze, preferences.
         .target(name: "GestureRecognizer", dependencies: ["PencilProtocol", "PencilInput"]),
         // Varlink wire format: NUL framing, a bounded JSON reader, messages.
-        .target(name: "Varlink", dependencies: ["PencilProtocol"]),
+        .target(name: "Varlink", dependencies: ["PencilProtocol", "PencilSystem"]),
         // The daemon: event loop, OS layer, device manager, server, preferences store.
         .target(
             name: "PencilDaemon",
-            dependencies: ["PencilProtocol", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"],
+            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"],
             resources: [.copy("org.pencild.Pen.varlink")]
         ),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev"]),
+        // Test harness: real devices' capabilities as data, and pen scripts that read like
+        // what a person does with the pen.
+        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
-        .testTarget(name: "PencilInputTests", dependencies: ["PencilInput", "PencilProtocol"]),
-        .testTarget(name: "GestureRecognizerTests", dependencies: ["GestureRecognizer", "PencilInput", "PencilProtocol"]),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "PencilProtocol"]),
-        .testTarget(name: "PencilDaemonTests", dependencies: ["PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
+        .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

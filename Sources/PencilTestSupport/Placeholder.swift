@@ -1,0 +1,1 @@
+// Devices and pen scripts for tests.
