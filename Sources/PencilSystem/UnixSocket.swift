@@ -142,6 +142,12 @@ public enum UnixSocket {
         try retryingOnInterrupt { recv(fd.rawValue, buffer.baseAddress, buffer.count, 0) }
     }
 
+    /// Blocks until `fd` can take more output (for blocking clients whose sends never block).
+    public static func waitUntilWritable(_ fd: FileDescriptor) {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&entry, 1, -1)
+    }
+
     /// Sets a receive timeout on a blocking socket (tools and tests never wait forever).
     public static func setReceiveTimeout(_ fd: FileDescriptor, milliseconds: Int) throws(Errno) {
         var value = timeval(tv_sec: milliseconds / 1_000, tv_usec: (milliseconds % 1_000) * 1_000)
