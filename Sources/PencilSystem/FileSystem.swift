@@ -83,6 +83,10 @@ public enum FileSystem {
         try directoryFD.sync()
     }
 
+    public static func setPermissions(_ path: String, _ permissions: mode_t) throws(Errno) {
+        _ = try retryingOnInterrupt { chmod(path, permissions) }
+    }
+
     public static func rename(_ from: String, to: String) throws(Errno) {
         _ = try retryingOnInterrupt { Glibc.rename(from, to) }
     }
