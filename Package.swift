@@ -20,8 +20,10 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd): headers only.
+        .systemLibrary(name: "CLinux"),
         // The OS layer: typed errno and the system calls, in one place.
-        .target(name: "PencilSystem"),
+        .target(name: "PencilSystem", dependencies: ["CLinux"]),
         // The protocol's value types and their JSON form: shared by every layer.
         .target(name: "PencilProtocol", linkerSettings: [.linkedLibrary("m")]),
         // Devices, recordings, frames, normalisation, pen transitions.
