@@ -44,6 +44,7 @@ let package = Package(
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
+        .testTarget(name: "PencilProtocolTests", dependencies: ["PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),

@@ -1,24 +1,88 @@
 import PencilProtocol
 
 /// Turns one device's evdev events into the protocol's pen events, frame by frame
-/// (gestures.md: Frames, Proximity, Tip, Pose, Hover, Order, When a device goes away).
+/// (gestures.md: Frames, Proximity and tools, Tip, Pose, Hover, Order, When a device goes away).
 ///
 /// Pure: no I/O and no clock. Time comes in with the events; the forced proximity-out is a
 /// deadline the owner reads from `nextDeadline` and delivers with `advance(to:into:)`.
+///
+/// Evdev events of a frame are gathered in `pending`; at SYN_REPORT the frame is settled
+/// (which tool is in proximity, tip, buttons, pose) and compared with the previous frame's
+/// `state` to emit transitions in the contract's order.
 public struct PenTracker: Sendable {
     public let deviceInfo: DeviceInfo
     public let description: DeviceDescription
 
+    /// How long a device with a tool in proximity may stay silent before the tool is taken
+    /// out of proximity (gestures.md, Forced proximity-out).
+    public static let forcedProximityTimeout: Int64 = 500_000
+
+    /// The raw device state: what evdev has reported, whatever the proximity.
+    private struct RawState: Equatable {
+        var axes = RawAxes()
+        var serial: Int64 = 0
+        /// Bit i: the i-th entry of EventCode.toolKeys is down.
+        var toolKeys: UInt8 = 0
+        var buttons: ButtonSet = []
+        var touch = false
+    }
+
+    /// What the tool keys of the frame in progress asked for.
+    private enum ToolRequest: Equatable {
+        case none
+        case enter(ToolType)
+        case leave
+    }
+
+    private let normalizer: PoseNormalizer
+    private let hasToolKeys: Bool
+    private let usesPressure: Bool
+    private let tipDownThreshold: Int32
+    private let tipUpThreshold: Int32
+
+    private var committed = RawState()
+    private var pending = RawState()
+    private var frameHasPosition = false
+    private var frameToolRequest = ToolRequest.none
+    private var frameReleasedToolInProximity = false
+
+    private var current = PenState()
+    private var lastFrameTime: Int64?
+    /// Set once the device has released the key of a tool in proximity by itself: from then on
+    /// the forced proximity-out never fires for it.
+    private var deviceReportsProximityOut = false
+    /// After SYN_DROPPED in a recording: events are discarded up to the next SYN_REPORT.
+    private var discardingUntilReport = false
+    private var resynchronisationPending = false
+    private var removed = false
+
     public init(description: DeviceDescription, id: String) {
-        fatalError("unimplemented")
+        self.description = description
+        self.deviceInfo = description.penDeviceInfo(id: id)
+        normalizer = PoseNormalizer(description)
+        hasToolKeys = description.hasToolKeys
+        if let pressure = description.absInfo[EventCode.ABS_PRESSURE], description.hasAbs(EventCode.ABS_PRESSURE) {
+            usesPressure = true
+            let range = Double(pressure.maximum) - Double(pressure.minimum)
+            // Integer thresholds: "≥ min + 5 %" and "< min + 1 %" of the range.
+            tipDownThreshold = Int32(clamping: Int64((Double(pressure.minimum) + 0.05 * range).rounded(.up)))
+            tipUpThreshold = Int32(clamping: Int64((Double(pressure.minimum) + 0.01 * range).rounded(.up)))
+        } else {
+            usesPressure = false
+            tipDownThreshold = 0
+            tipUpThreshold = 0
+        }
     }
 
     /// The pen at the end of the last frame.
-    public var state: PenState { fatalError("unimplemented") }
+    public var state: PenState { current }
 
     /// Fills `frame` with the device's deviceAdded.
     public mutating func start(at time: Int64, into frame: inout PenFrame) {
-        fatalError("unimplemented")
+        beginFrame(&frame, kind: .added, time: time)
+        frame.events.append(Event(type: .deviceAdded, time: time, device: deviceInfo.id, deviceInfo: deviceInfo))
+        frame.gestureIndex = frame.events.count
+        finishFrame(&frame)
     }
 
     /// Feeds one evdev event. Returns true when it completed a frame (a SYN_REPORT), which is
@@ -26,33 +90,322 @@ public struct PenTracker: Sendable {
     /// A SYN_DROPPED event discards the frame in progress and everything up to the next
     /// SYN_REPORT (recordings; live sources call `beginResynchronisation()` instead).
     public mutating func feed(_ event: InputEvent, into frame: inout PenFrame) -> Bool {
-        fatalError("unimplemented")
+        guard !removed else { return false }
+        switch event.type {
+        case EventCode.EV_SYN:
+            if event.code == EventCode.SYN_REPORT {
+                if discardingUntilReport {
+                    discardingUntilReport = false
+                    return false
+                }
+                settleFrame(at: event.time, into: &frame)
+                return true
+            }
+            if event.code == EventCode.SYN_DROPPED {
+                dropFrameInProgress()
+                discardingUntilReport = true
+            }
+            return false
+        case _ where discardingUntilReport:
+            return false
+        case EventCode.EV_KEY:
+            handleKey(code: event.code, isDown: event.value != 0)
+        case EventCode.EV_ABS:
+            if pending.axes.set(event.code, event.value),
+               event.code == EventCode.ABS_X || event.code == EventCode.ABS_Y {
+                frameHasPosition = true
+            }
+        case EventCode.EV_MSC:
+            if event.code == EventCode.MSC_SERIAL {
+                // Serials are unsigned 32-bit numbers that evdev carries in a signed value.
+                pending.serial = Int64(UInt32(bitPattern: event.value))
+            }
+        default:
+            break
+        }
+        return false
     }
 
     /// Live sources: libevdev reported SYN_DROPPED and is about to replay the device's real
     /// state; the frame in progress is dropped and the next frame is marked resynchronised.
     public mutating func beginResynchronisation() {
-        fatalError("unimplemented")
+        dropFrameInProgress()
+        discardingUntilReport = false
     }
 
     /// When the forced proximity-out will fire unless a frame comes first, or nil.
-    public var nextDeadline: Int64? { fatalError("unimplemented") }
+    public var nextDeadline: Int64? {
+        guard !removed, current.tool != nil, !current.tipDown, current.buttons.isEmpty,
+              !(hasToolKeys && deviceReportsProximityOut), let lastFrameTime else { return nil }
+        return lastFrameTime + Self.forcedProximityTimeout
+    }
 
     /// Fires the forced proximity-out if `time` has reached its deadline; returns true when
     /// `frame` then holds it (at the deadline's time).
     public mutating func advance(to time: Int64, into frame: inout PenFrame) -> Bool {
-        fatalError("unimplemented")
+        guard let deadline = nextDeadline, deadline <= time else { return false }
+        beginFrame(&frame, kind: .forcedProximityOut, time: deadline)
+        var next = current
+        next.tool = nil
+        next.tipDown = false
+        next.buttons = []
+        emitTransitions(from: current, to: next, time: deadline, into: &frame)
+        current = next
+        finishFrame(&frame)
+        return true
     }
 
     /// The device went away (unplug, or the end of a replay): closes what is open at the time
     /// of the last frame and ends with deviceRemoved.
     public mutating func remove(into frame: inout PenFrame) {
-        fatalError("unimplemented")
+        let time = lastFrameTime ?? 0
+        beginFrame(&frame, kind: .removed, time: time)
+        guard !removed else {
+            finishFrame(&frame)
+            return
+        }
+        removed = true
+        if let tool = current.tool {
+            // gestures.md: tipUp, buttonUp for each held button, (squeeze cancelled),
+            // hover ended, proximityOut, then deviceRemoved.
+            let pose = current.pose
+            if current.tipDown {
+                frame.events.append(Event(type: .tipUp, time: time, device: deviceInfo.id, tool: tool, pose: liftedPose(pose)))
+            }
+            for button in current.buttons.buttons {
+                frame.events.append(Event(type: .buttonUp, time: time, device: deviceInfo.id, tool: tool, pose: pose, button: button))
+            }
+            frame.gestureIndex = frame.events.count
+            if !current.tipDown {
+                frame.events.append(Event(type: .hover, time: time, device: deviceInfo.id, tool: tool, pose: pose, phase: .ended))
+            }
+            frame.events.append(Event(type: .proximityOut, time: time, device: deviceInfo.id, tool: tool, pose: pose))
+        } else {
+            frame.gestureIndex = 0
+        }
+        frame.events.append(Event(type: .deviceRemoved, time: time, device: deviceInfo.id))
+        current = PenState(pose: current.pose)
+        finishFrame(&frame)
     }
 
     /// The events that bring a new subscriber to the current state: proximityIn, then tipDown
     /// or hover began, then buttonDown for each held button (protocol.md, Monitor).
     public func catchUpEvents(at time: Int64) -> [Event] {
-        fatalError("unimplemented")
+        guard let tool = current.tool, !removed else { return [] }
+        let id = deviceInfo.id
+        let pose = current.pose
+        var events = [Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose)]
+        if current.tipDown {
+            events.append(Event(type: .tipDown, time: time, device: id, tool: tool, pose: pose))
+        } else {
+            events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .began))
+        }
+        for button in current.buttons.buttons {
+            events.append(Event(type: .buttonDown, time: time, device: id, tool: tool, pose: pose, button: button))
+        }
+        return events
+    }
+
+    // MARK: - Gathering a frame
+
+    private mutating func handleKey(code: UInt16, isDown: Bool) {
+        if let index = EventCode.toolKeys.firstIndex(where: { $0.code == code }) {
+            let bit = UInt8(1) << UInt8(index)
+            let tool = EventCode.toolKeys[index].tool.toolType
+            if isDown {
+                pending.toolKeys |= bit
+                // The newest tool key pressed wins.
+                frameToolRequest = .enter(tool)
+            } else {
+                pending.toolKeys &= ~bit
+                // Only the release of the tool in proximity (or entering in this frame) counts.
+                let active: ToolType?
+                switch frameToolRequest {
+                case .enter(let entering): active = entering
+                case .leave: active = nil
+                case .none: active = current.tool?.type
+                }
+                if active == tool {
+                    frameToolRequest = .leave
+                    if current.tool?.type == tool { frameReleasedToolInProximity = true }
+                }
+            }
+            return
+        }
+        switch code {
+        case EventCode.BTN_TOUCH: pending.touch = isDown
+        case EventCode.BTN_STYLUS: setButton(.stylus, isDown)
+        case EventCode.BTN_STYLUS2: setButton(.stylus2, isDown)
+        case EventCode.BTN_STYLUS3: setButton(.stylus3, isDown)
+        default: break
+        }
+    }
+
+    private mutating func setButton(_ button: ButtonSet, _ isDown: Bool) {
+        if isDown { pending.buttons.insert(button) } else { pending.buttons.remove(button) }
+    }
+
+    private mutating func dropFrameInProgress() {
+        pending = committed
+        frameHasPosition = false
+        frameToolRequest = .none
+        frameReleasedToolInProximity = false
+        resynchronisationPending = true
+    }
+
+    /// The tool whose key is down, newest-first in evdev order when several are.
+    private func toolWithKeyDown(_ keys: UInt8) -> ToolType? {
+        for index in EventCode.toolKeys.indices.reversed() where keys & (UInt8(1) << UInt8(index)) != 0 {
+            return EventCode.toolKeys[index].tool.toolType
+        }
+        return nil
+    }
+
+    // MARK: - Settling a frame
+
+    private mutating func settleFrame(at time: Int64, into frame: inout PenFrame) {
+        beginFrame(&frame, kind: .report, time: time)
+        frame.resynchronised = resynchronisationPending
+        resynchronisationPending = false
+
+        // Which tool is in proximity at the end of this frame.
+        var tool = current.tool
+        if hasToolKeys {
+            switch frameToolRequest {
+            case .enter(let type):
+                if tool?.type != type { tool = Tool(type: type, serial: pending.serial, id: Int64(pending.axes.misc)) }
+            case .leave:
+                tool = nil
+            case .none:
+                // After a forced proximity-out the key is still down: the tool returns with
+                // the device's next position.
+                if tool == nil, frameHasPosition, let type = toolWithKeyDown(pending.toolKeys), lastFrameTime != nil, hadForcedOut {
+                    tool = Tool(type: type, serial: pending.serial, id: Int64(pending.axes.misc))
+                }
+            }
+        } else if tool == nil, frameHasPosition {
+            tool = Tool(type: .pen, serial: pending.serial, id: Int64(pending.axes.misc))
+        }
+        if frameReleasedToolInProximity { deviceReportsProximityOut = true }
+
+        let leaving = current.tool != nil && tool == nil
+        if leaving {
+            // Wacom zeroes the axes in the frame that ends proximity: keep the previous ones.
+            pending.axes = committed.axes
+        }
+        committed = pending
+        if tool != nil { hadForcedOut = false }
+
+        var next = PenState(tool: tool, pose: current.pose)
+        if let tool {
+            let wasDown = current.tool.map { $0.isSameTool(as: tool) } == true && current.tipDown
+            if usesPressure {
+                let pressure = committed.axes.pressure
+                next.tipDown = wasDown ? pressure >= tipUpThreshold : pressure >= tipDownThreshold
+            } else {
+                next.tipDown = committed.touch
+            }
+            next.buttons = committed.buttons
+            next.pose = normalizer.pose(committed.axes, tool: tool, tipDown: next.tipDown)
+        }
+
+        emitTransitions(from: current, to: next, time: time, into: &frame)
+        current = next
+        lastFrameTime = time
+        frameHasPosition = false
+        frameToolRequest = .none
+        frameReleasedToolInProximity = false
+        finishFrame(&frame)
+    }
+
+    private var hadForcedOut = false
+
+    /// The contract's order within one frame: proximityOut of a replaced tool, proximityIn,
+    /// hover ended (tip went down), tipDown/tipUp, motion, hover began/changed,
+    /// buttonDown/buttonUp, [gestures], hover ended (tool leaving), proximityOut.
+    private mutating func emitTransitions(from previous: PenState, to next: PenState, time: Int64, into frame: inout PenFrame) {
+        let id = deviceInfo.id
+        var before = previous
+        // A tool replaced by another closes like a tool leaving, ahead of everything else.
+        if let old = previous.tool, let new = next.tool, !old.isSameTool(as: new) {
+            let pose = previous.pose
+            if previous.tipDown {
+                frame.events.append(Event(type: .tipUp, time: time, device: id, tool: old, pose: liftedPose(pose)))
+            }
+            for button in previous.buttons.buttons {
+                frame.events.append(Event(type: .buttonUp, time: time, device: id, tool: old, pose: pose, button: button))
+            }
+            frame.replacedTool = old
+            frame.replacedGestureIndex = frame.events.count
+            if previous.isHovering {
+                frame.events.append(Event(type: .hover, time: time, device: id, tool: old, pose: pose, phase: .ended))
+            }
+            frame.events.append(Event(type: .proximityOut, time: time, device: id, tool: old, pose: pose))
+            before = PenState(pose: previous.pose)
+        }
+
+        guard let tool = next.tool ?? before.tool else {
+            frame.gestureIndex = frame.events.count
+            return
+        }
+        let leaving = next.tool == nil
+        // Closing events of a tool that leaves carry the last pose before this frame.
+        let pose = leaving ? before.pose : next.pose
+
+        if before.tool == nil, !leaving {
+            frame.events.append(Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose))
+        }
+        if before.isHovering, next.tipDown {
+            frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .ended))
+        }
+        if next.tipDown, !before.tipDown {
+            frame.events.append(Event(type: .tipDown, time: time, device: id, tool: tool, pose: pose))
+        } else if before.tipDown, !next.tipDown {
+            frame.events.append(Event(type: .tipUp, time: time, device: id, tool: tool, pose: liftedPose(pose)))
+        }
+        if before.tipDown, next.tipDown, before.pose != next.pose {
+            frame.events.append(Event(type: .motion, time: time, device: id, tool: tool, pose: pose))
+        }
+        if next.isHovering, !before.isHovering {
+            frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .began))
+        } else if next.isHovering, before.isHovering, before.pose != next.pose {
+            frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .changed))
+        }
+        for button in PenButton.allCases {
+            let was = before.buttons.contains(button)
+            let isHeld = next.buttons.contains(button)
+            if isHeld, !was {
+                frame.pressed.insert(ButtonSet(button))
+                frame.events.append(Event(type: .buttonDown, time: time, device: id, tool: tool, pose: pose, button: button))
+            } else if was, !isHeld {
+                frame.released.insert(ButtonSet(button))
+                frame.events.append(Event(type: .buttonUp, time: time, device: id, tool: tool, pose: pose, button: button))
+            }
+        }
+        frame.gestureIndex = frame.events.count
+        if leaving {
+            if before.isHovering {
+                frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .ended))
+            }
+            frame.events.append(Event(type: .proximityOut, time: time, device: id, tool: tool, pose: pose))
+        }
+    }
+
+    /// The pose a tipUp carries: where the tip left the surface, with no pressure.
+    private func liftedPose(_ pose: Pose) -> Pose {
+        var lifted = pose
+        lifted.pressure = 0
+        return lifted
+    }
+
+    private func beginFrame(_ frame: inout PenFrame, kind: PenFrame.Kind, time: Int64) {
+        frame.reset(kind: kind, time: time)
+        frame.device = deviceInfo.id
+        frame.previous = current
+    }
+
+    private mutating func finishFrame(_ frame: inout PenFrame) {
+        frame.current = current
+        if frame.kind == .forcedProximityOut { hadForcedOut = true }
     }
 }

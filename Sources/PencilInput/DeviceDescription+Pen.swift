@@ -1,0 +1,46 @@
+import PencilProtocol
+
+extension ToolTypeCode {
+    public var toolType: ToolType {
+        switch self {
+        case .pen: return .pen
+        case .eraser: return .eraser
+        case .brush: return .brush
+        case .pencil: return .pencil
+        case .airbrush: return .airbrush
+        case .mouse: return .mouse
+        case .lens: return .lens
+        }
+    }
+}
+
+extension DeviceDescription {
+    /// The device as the protocol describes it to clients (protocol.md "Device").
+    public func penDeviceInfo(id: String) -> DeviceInfo {
+        var tools = EventCode.toolKeys.filter { hasKey($0.code) }.map { $0.tool.toolType }
+        // A device without tool keys reports one pen (gestures.md, Proximity and tools).
+        if tools.isEmpty { tools = [.pen] }
+        var axes: [AxisName] = []
+        if hasAbs(EventCode.ABS_PRESSURE) { axes.append(.pressure) }
+        if hasAbs(EventCode.ABS_DISTANCE) { axes.append(.distance) }
+        if hasAbs(EventCode.ABS_TILT_X) && hasAbs(EventCode.ABS_TILT_Y) { axes.append(.tilt) }
+        if hasAbs(EventCode.ABS_Z) { axes.append(.rotation) }
+        if hasAbs(EventCode.ABS_WHEEL) { axes.append(.slider) }
+        if hasAbs(EventCode.ABS_THROTTLE) { axes.append(.wheel) }
+        var buttons: [PenButton] = []
+        if hasKey(EventCode.BTN_STYLUS) { buttons.append(.stylus) }
+        if hasKey(EventCode.BTN_STYLUS2) { buttons.append(.stylus2) }
+        if hasKey(EventCode.BTN_STYLUS3) { buttons.append(.stylus3) }
+        return DeviceInfo(
+            id: id, name: name, bus: bus, vendor: vendor, product: product,
+            direct: hasProperty(EventCode.INPUT_PROP_DIRECT),
+            widthMillimeters: millimetres(of: EventCode.ABS_X),
+            heightMillimeters: millimetres(of: EventCode.ABS_Y),
+            tools: tools, axes: axes, buttons: buttons)
+    }
+
+    private func millimetres(of code: UInt16) -> Double? {
+        guard let info = absInfo[code], info.resolution > 0, info.maximum > info.minimum else { return nil }
+        return Double(info.range) / Double(info.resolution)
+    }
+}
