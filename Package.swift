@@ -35,8 +35,7 @@ let package = Package(
         // The daemon: event loop, OS layer, device manager, server, preferences store.
         .target(
             name: "PencilDaemon",
-            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"],
-            resources: [.copy("org.pencild.Pen.varlink")]
+            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
         ),
         // pencilctl's commands.
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev"]),

@@ -49,11 +49,7 @@ public final class Daemon {
     public init(configuration: Configuration, logger: Logger, access: (any AccessPolicy)? = nil) throws(DaemonError) {
         self.configuration = configuration
         self.logger = logger
-        do {
-            penDescription = try InterfaceDescriptions.loadPenDescription()
-        } catch {
-            throw DaemonError(error.message)
-        }
+        penDescription = InterfaceDescriptions.pen
         preferences = PreferencesStore(directory: configuration.stateDirectory, logger: logger)
         SignalFD.ignoreBrokenPipe()
         do {

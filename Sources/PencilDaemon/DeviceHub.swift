@@ -117,10 +117,13 @@ final class DeviceHub {
         if configuration.replayWaitsForMonitors == 0 { startPlayback(now: now) }
     }
 
-    /// GLUE (for the merge of EvemuRecording): reads `replay` with
-    /// `EvemuRecording.load(path:descriptionPath:)` once it is in main.
     private func loadRecording(_ replay: Configuration.Replay) throws(DaemonError) -> (DeviceDescription, [InputEvent]) {
-        throw DaemonError("\(replay.path): reading evemu recordings needs EvemuRecording, which this build does not have yet")
+        do {
+            let recording = try EvemuRecording.load(path: replay.path, descriptionPath: replay.descriptionPath)
+            return (recording.description, recording.events)
+        } catch {
+            throw DaemonError(error.description)
+        }
     }
 
     private func add(_ device: PenDevice) {

@@ -1,3 +1,4 @@
+import GestureRecognizer
 import PencilInput
 import PencilProtocol
 
@@ -11,14 +12,19 @@ protocol UserGestureStage {
     mutating func update(_ preferences: Preferences, at time: Int64, into events: inout [Event])
 }
 
-/// GLUE (for the merge of GestureRecognizer): until it is in main, pens produce pen events
-/// only. Once merged, make `GestureRecognizer` conform to `UserGestureStage` (its methods
-/// already match; `update` calls `setPreferences`) and return
-/// `try? GestureRecognizer(device: info, preferences: preferences, state: state)` here.
+/// A user's recogniser for one device; preferences were validated when they were stored, so
+/// a failure here is a bug worth logging, and the pen still streams its own events.
 func makeGestureStage(info: DeviceInfo, preferences: Preferences, state: PenState) -> any UserGestureStage {
-    PenEventsOnlyStage()
+    (try? GestureRecognizer(device: info, preferences: preferences, state: state)) ?? PenEventsOnlyStage()
 }
 
+extension GestureRecognizer: UserGestureStage {
+    mutating func update(_ preferences: Preferences, at time: Int64, into events: inout [Event]) {
+        try? setPreferences(preferences, at: time, into: &events)
+    }
+}
+
+/// Pen events without gestures.
 struct PenEventsOnlyStage: UserGestureStage {
     mutating func process(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {}
     var nextDeadline: Int64? { nil }

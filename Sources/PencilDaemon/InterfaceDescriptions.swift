@@ -1,5 +1,3 @@
-import Foundation
-
 /// The interface descriptions served by GetInterfaceDescription.
 public enum InterfaceDescriptions {
     public static let serviceInterface = "org.varlink.service"
@@ -42,29 +40,4 @@ public enum InterfaceDescriptions {
     error ExpectedMore ()
 
     """
-
-    /// Where the org.pencild.Pen description may be, in order: the package's resource bundle,
-    /// then the installed copies.
-    public static func penDescriptionCandidates(executablePath: String = CommandLine.arguments.first ?? "") -> [String] {
-        var candidates: [String] = []
-        let fileName = "org.pencild.Pen.varlink"
-        if let url = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            candidates.append(url.appendingPathComponent("pencild_PencilDaemon.resources/\(fileName)").path)
-        }
-        candidates.append(contentsOf: ["/usr/share/pencild/\(fileName)", "/usr/local/share/pencild/\(fileName)"])
-        // Tests and tools that link the library find the bundle beside their own binary.
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix("pencild_PencilDaemon.resources") }) {
-            candidates.append(bundle.bundlePath + "/\(fileName)")
-        }
-        return candidates
-    }
-
-    /// The org.pencild.Pen description, read from the first candidate that exists.
-    public static func loadPenDescription() throws(ConfigurationError) -> String {
-        let candidates = penDescriptionCandidates()
-        for path in candidates {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8) { return text }
-        }
-        throw ConfigurationError("cannot find org.pencild.Pen.varlink (looked in \(candidates.joined(separator: ", ")))")
-    }
 }
