@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
-        .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
+        // Counts heap allocations by interposing malloc: linked into pencil-bench only.
+        .target(name: "CAllocationCounter"),
+        .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
         .testTarget(name: "PencilProtocolTests", dependencies: ["PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),

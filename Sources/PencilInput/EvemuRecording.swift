@@ -497,115 +497,119 @@ public enum EvemuEventDecoder {
         while offset < count {
             lineNumber += 1
             let lineStart = offset
+            var fieldsStart = -1
             if base[offset] == UInt8(ascii: "E"), offset + 1 < count, base[offset + 1] == UInt8(ascii: ":") {
-                var event = try decodeEventLine(base, from: offset + 2, count: count, file: fileName,
-                                                line: lineNumber, lineStart: lineStart, next: &offset)
-                if event.time < lastTime {
-                    event.time = lastTime
-                    clamped += 1
+                fieldsStart = offset + 2
+            } else {
+                // Not the usual event line: a blank, a comment, an indented event, or an error.
+                let lineEnd = endOfLine(base, from: offset, count: count)
+                if lineEnd - lineStart > RecordingLimits.maximumLineLength {
+                    throw .malformed(fileName, lineNumber, "line longer than \(RecordingLimits.maximumLineLength) bytes")
                 }
-                lastTime = event.time
-                events.append(event)
-                continue
-            }
-            let lineEnd = endOfLine(base, from: offset, count: count)
-            if lineEnd - lineStart > RecordingLimits.maximumLineLength {
-                throw .malformed(fileName, lineNumber, "line longer than \(RecordingLimits.maximumLineLength) bytes")
-            }
-            var cursor = LineCursor(base: base, position: offset, end: lineEnd, file: fileName, line: lineNumber)
-            cursor.skipBlanks()
-            if !(cursor.atEnd || cursor.peek == UInt8(ascii: "#")) {
-                if cursor.peek == UInt8(ascii: "E") {
-                    // An indented event line: take the careful path.
-                    var next = 0
-                    var event = try decodeEventLine(base, from: cursor.position + 2, count: count, file: fileName,
-                                                    line: lineNumber, lineStart: lineStart, next: &next,
-                                                    checkColon: true)
-                    if event.time < lastTime {
-                        event.time = lastTime
-                        clamped += 1
-                    }
-                    lastTime = event.time
-                    events.append(event)
-                    offset = next
+                var cursor = LineCursor(base: base, position: offset, end: lineEnd, file: fileName, line: lineNumber)
+                cursor.skipBlanks()
+                if cursor.atEnd || cursor.peek == UInt8(ascii: "#") {
+                    offset = lineEnd + 1
                     continue
                 }
-                if [UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"), UInt8(ascii: "A")]
-                    .contains(cursor.peek) {
+                let kind = try cursor.lineKind()
+                switch kind {
+                case UInt8(ascii: "E"):
+                    fieldsStart = cursor.position
+                case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"), UInt8(ascii: "A"):
                     throw cursor.error("header line after the first event")
+                default:
+                    throw cursor.error("not an evemu line: expected E: or a # comment")
                 }
-                throw cursor.error("not an evemu line: expected E: or a # comment")
             }
-            offset = lineEnd + 1
+            var cursor = ByteCursor(base: base, position: fieldsStart, end: count)
+            var event: InputEvent
+            do {
+                event = try cursor.eventFields()
+            } catch {
+                throw .malformed(fileName, lineNumber, error.reason)
+            }
+            if cursor.position - lineStart > RecordingLimits.maximumLineLength {
+                throw .malformed(fileName, lineNumber, "line longer than \(RecordingLimits.maximumLineLength) bytes")
+            }
+            if event.time < lastTime {
+                event.time = lastTime
+                clamped += 1
+            }
+            lastTime = event.time
+            events.append(event)
+            offset = cursor.position + 1
         }
         return clamped
     }
+}
 
-    /// Decodes `<sec>.<usec> <type> <code> <value>` after `E:` and sets `next` to the start of
-    /// the following line.
-    @inline(__always)
-    static func decodeEventLine(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int, file: String, line: Int,
-                                lineStart: Int, next: inout Int, checkColon: Bool = false) throws(RecordingError) -> InputEvent {
-        // The fields are bounded, so the line's end is found as they are read; only a
-        // trailing comment needs a search for the newline.
-        var cursor = LineCursor(base: base, position: offset, end: count, file: file, line: line)
-        if checkColon {
-            guard offset - 1 < count, base[offset - 1] == UInt8(ascii: ":") else {
-                throw cursor.error("not an evemu line: expected E: or a # comment")
-            }
-        }
-        let time = try cursor.time()
-        let type = try cursor.lineHex(maxDigits: 4, "event type")
-        let code = try cursor.lineHex(maxDigits: 4, "event code")
-        let value = try cursor.lineDecimal("event value")
+/// What is wrong with an event line (the decoder adds the file and line).
+struct LineProblem: Error {
+    let reason: String
+}
+
+/// Reads the fields of event lines, where the line's end is found as the fields are read.
+/// Holds no String, so the hot loop retains nothing.
+struct ByteCursor {
+    let base: UnsafePointer<UInt8>
+    var position: Int
+    /// The buffer's end; never read.
+    let end: Int
+
+    @inline(__always) static func isLineEnd(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "#")
+    }
+
+    /// `<sec>.<usec> <type> <code> <value>`, then blanks and an optional comment. Leaves
+    /// `position` at the line's newline (or the buffer's end).
+    @inline(__always) mutating func eventFields() throws(LineProblem) -> InputEvent {
+        let time = try self.time()
+        let type = try hex(maxDigits: 4, missing: "truncated line: missing the event type",
+                           bad: "bad hex in event type", tooLong: "event type too large (more than 4 hex digits)")
+        let code = try hex(maxDigits: 4, missing: "truncated line: missing the event code",
+                           bad: "bad hex in event code", tooLong: "event code too large (more than 4 hex digits)")
+        let value = try decimal()
         guard type <= UInt32(EventCode.EV_MAX) else {
-            throw cursor.error("event type \(hex2(type)) out of range (largest is 0x1f)")
+            throw LineProblem(reason: "event type \(hex2(type)) out of range (largest is 0x1f)")
         }
         guard code <= UInt32(EventCode.KEY_MAX) else {
-            throw cursor.error("event code \(hex2(code)) out of range (largest is 0x2ff)")
+            throw LineProblem(reason: "event code \(hex2(code)) out of range (largest is 0x2ff)")
         }
-        // The rest of the line: blanks, then a newline, the end, or a comment.
-        while cursor.position < count, LineCursor.isBlank(base[cursor.position]) { cursor.position += 1 }
-        var lineEnd = cursor.position
-        if cursor.position < count {
-            let byte = base[cursor.position]
+        skipBlanks()
+        if position < end {
+            let byte = base[position]
             if byte == UInt8(ascii: "#") {
-                lineEnd = endOfLine(base, from: cursor.position, count: count)
+                position = endOfLine(base, from: position, count: end)
             } else if byte != UInt8(ascii: "\n") {
-                throw cursor.error("unexpected text after the event value")
+                throw LineProblem(reason: "unexpected text after the event value")
             }
         }
-        if lineEnd - lineStart > RecordingLimits.maximumLineLength {
-            throw cursor.error("line longer than \(RecordingLimits.maximumLineLength) bytes")
-        }
-        next = lineEnd + 1
         return InputEvent(time: time, type: UInt16(truncatingIfNeeded: type), code: UInt16(truncatingIfNeeded: code),
                           value: value)
     }
-}
 
-extension LineCursor {
-    /// Event-line fields: like `hex`/`decimal`, but the line's end is a newline byte, not
-    /// `end` (which is the buffer's end here).
-    @inline(__always) mutating func lineBlanks(_ what: StaticString) throws(RecordingError) {
-        while position < end, Self.isBlank(base[position]) { position += 1 }
-        if position >= end || base[position] == UInt8(ascii: "\n") || base[position] == UInt8(ascii: "#") {
-            throw error("truncated line: missing the \(what)")
-        }
+    @inline(__always) mutating func skipBlanks() {
+        while position < end, LineCursor.isBlank(base[position]) { position += 1 }
     }
 
-    @inline(__always) func lineFieldEnded(_ what: StaticString, kind: StaticString) throws(RecordingError) {
+    /// Skips blanks before a field; fails when the line ends first.
+    @inline(__always) mutating func beginField(_ missing: StaticString) throws(LineProblem) {
+        skipBlanks()
+        if position >= end || Self.isLineEnd(base[position]) { throw LineProblem(reason: "\(missing)") }
+    }
+
+    /// The byte after a field must be a blank or the line's end.
+    @inline(__always) func fieldEnded(_ bad: StaticString) throws(LineProblem) {
         if position < end {
             let byte = base[position]
-            if !Self.isBlank(byte) && byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "#") {
-                throw error("bad \(kind) in \(what)")
-            }
+            if !LineCursor.isBlank(byte) && !Self.isLineEnd(byte) { throw LineProblem(reason: "\(bad)") }
         }
     }
 
     /// `<seconds>.<microseconds>`, as two integers (evemu's own reading): "0.5" is 5 µs.
-    @inline(__always) mutating func time() throws(RecordingError) -> Int64 {
-        try lineBlanks("event time")
+    @inline(__always) mutating func time() throws(LineProblem) -> Int64 {
+        try beginField("truncated line: missing the event time")
         var seconds: Int64 = 0
         var start = position
         while position < end {
@@ -614,11 +618,11 @@ extension LineCursor {
             seconds = seconds &* 10 &+ Int64(digit)
             position += 1
         }
-        if position == start { throw error("bad decimal in event time") }
+        if position == start { throw LineProblem(reason: "bad decimal in event time") }
         if position >= end || base[position] != UInt8(ascii: ".") {
-            throw error("bad event time: expected <seconds>.<microseconds>")
+            throw LineProblem(reason: "bad event time: expected <seconds>.<microseconds>")
         }
-        if position - start > 12 { throw error("event time out of range") }
+        if position - start > 12 { throw LineProblem(reason: "event time out of range") }
         position += 1
         start = position
         var microseconds: Int64 = 0
@@ -628,28 +632,29 @@ extension LineCursor {
             microseconds = microseconds &* 10 &+ Int64(digit)
             position += 1
         }
-        if position == start { throw error("bad event time: expected <seconds>.<microseconds>") }
-        try lineFieldEnded("event time", kind: "decimal")
-        if position - start > 6 { throw error("event time has more than 6 digits of microseconds") }
-        return seconds * 1_000_000 + microseconds
+        if position == start { throw LineProblem(reason: "bad event time: expected <seconds>.<microseconds>") }
+        try fieldEnded("bad decimal in event time")
+        if position - start > 6 { throw LineProblem(reason: "event time has more than 6 digits of microseconds") }
+        return seconds &* 1_000_000 &+ microseconds
     }
 
-    @inline(__always) mutating func lineHex(maxDigits: Int, _ what: StaticString) throws(RecordingError) -> UInt32 {
-        try lineBlanks(what)
+    @inline(__always) mutating func hex(maxDigits: Int, missing: StaticString, bad: StaticString,
+                                        tooLong: StaticString) throws(LineProblem) -> UInt32 {
+        try beginField(missing)
         var value: UInt32 = 0
         let start = position
-        while position < end, let digit = Self.hexValue(base[position]) {
+        while position < end, let digit = LineCursor.hexValue(base[position]) {
             value = value &* 16 &+ digit
             position += 1
-            if position - start > maxDigits { throw error("\(what) too large (more than \(maxDigits) hex digits)") }
+            if position - start > maxDigits { throw LineProblem(reason: "\(tooLong)") }
         }
-        if position == start { throw error("bad hex in \(what)") }
-        try lineFieldEnded(what, kind: "hex")
+        if position == start { throw LineProblem(reason: "\(bad)") }
+        try fieldEnded(bad)
         return value
     }
 
-    @inline(__always) mutating func lineDecimal(_ what: StaticString) throws(RecordingError) -> Int32 {
-        try lineBlanks(what)
+    @inline(__always) mutating func decimal() throws(LineProblem) -> Int32 {
+        try beginField("truncated line: missing the event value")
         var negative = false
         if base[position] == UInt8(ascii: "-") {
             negative = true
@@ -662,12 +667,12 @@ extension LineCursor {
             if digit >= 10 { break }
             value = value &* 10 &+ Int64(digit)
             position += 1
-            if position - start > 10 { throw error("\(what) out of range") }
+            if position - start > 10 { throw LineProblem(reason: "event value out of range") }
         }
-        if position == start { throw error("bad decimal in \(what)") }
-        try lineFieldEnded(what, kind: "decimal")
+        if position == start { throw LineProblem(reason: "bad decimal in event value") }
+        try fieldEnded("bad decimal in event value")
         if negative { value = -value }
-        guard let result = Int32(exactly: value) else { throw error("\(what) out of range") }
+        guard let result = Int32(exactly: value) else { throw LineProblem(reason: "event value out of range") }
         return result
     }
 }
