@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
-        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

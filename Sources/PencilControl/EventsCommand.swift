@@ -1,3 +1,4 @@
+import GestureRecognizer
 import PencilInput
 import PencilProtocol
 
@@ -42,7 +43,13 @@ public enum EventsCommand: PencilCommand {
             return ExitCode.dataError
         }
 
-        var stage = makeStage(preferences: options.preferences)
+        var stage: GestureFrameStage
+        do {
+            stage = try GestureFrameStage(device: recording.description.penDeviceInfo(id: deviceID), preferences: options.preferences)
+        } catch {
+            io.errors.line("pencilctl events: --preferences: \(error)")
+            return ExitCode.usage
+        }
         var writer = JSONWriter(capacity: 1024)
         RecordingReplay.run(recording, id: deviceID, stage: &stage) { event in
             writer.reset()
@@ -51,13 +58,6 @@ public enum EventsCommand: PencilCommand {
             io.output.write(writer.bytes)
         }
         return ExitCode.success
-    }
-
-    /// What runs after the pen tracker on every frame: where the gesture recogniser inserts
-    /// double-taps and squeezes (PenFrame.merging(gestures:replacedGestures:)) and fires its
-    /// timers. Until then, the pen events alone.
-    static func makeStage(preferences: Preferences) -> some PenFrameStage {
-        PenEventsOnly()
     }
 
     struct UsageProblem: Error, Equatable {

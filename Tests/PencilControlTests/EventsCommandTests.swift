@@ -1,3 +1,4 @@
+import GestureRecognizer
 import Foundation
 import Testing
 @testable import PencilControl
@@ -181,9 +182,16 @@ struct EventsCommandTests {
         let result = run(["events", path])
         #expect(result.status == 0)
         let printed = try decodedEvents(result.output)
-        let replayed = RecordingReplay.penEvents(of: try EvemuRecording.load(path: path))
-        #expect(printed.count == replayed.count)
+        let recording = try EvemuRecording.load(path: path)
+        // The same as the gesture pipeline reports; without the gestures, the pen events alone.
+        let pipeline = try PenPipeline.events(of: recording.events, description: recording.description)
+        #expect(printed == pipeline)
+        let isGesture: (Event) -> Bool = { $0.type == .doubleTap || $0.type == .squeeze }
+        #expect(printed.filter { !isGesture($0) } == RecordingReplay.penEvents(of: recording))
         #expect(printed.first?.type == .deviceAdded && printed.last?.type == .deviceRemoved)
         #expect(printed.filter { $0.type == .proximityIn }.count == 21)
+        #expect(printed.filter { $0.type == .doubleTap }.count == 1)
+        #expect(printed.filter { $0.type == .squeeze && $0.phase == .ended }.count == 7)
+        #expect(printed.filter { $0.type == .squeeze && $0.phase == .ended }.allSatisfy { $0.action == .showContextualPalette })
     }
 }
