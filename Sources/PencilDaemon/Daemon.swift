@@ -682,6 +682,14 @@ extension Daemon: DeviceHubDelegate {
     func deviceHub(_ hub: DeviceHub, emit events: [Event], toUser uid: UInt32?) {
         deliver(events, toUser: uid)
     }
+
+    func deviceHub(_ hub: DeviceHub, watch descriptor: FileDescriptor, token: UInt64) throws(Errno) {
+        try epoll.add(descriptor, events: .readable, token: Token.deviceBase + token)
+    }
+
+    func deviceHub(_ hub: DeviceHub, stopWatching descriptor: FileDescriptor) {
+        epoll.remove(descriptor)
+    }
 }
 
 /// Why the daemon could not start.
