@@ -216,7 +216,7 @@ public final class Daemon {
                 logger.warning("\(connection.label) started a message \((now - since) / 1000) ms ago and did not finish it: disconnecting")
                 close(connection)
             } else if let since = connection.laggingSince, since + configuration.limits.lagTimeout <= now {
-                logger.warning("\(connection.label) has not read its events: \(connection.output.pendingByteCount) bytes waiting for \((now - since) / 1000) ms, over the limit of \(configuration.limits.outputBufferSize): disconnecting")
+                logger.warning("\(connection.label) has not read its events: \(connection.output.pendingByteCount) bytes waiting for \((now - since) / 1000) ms, more than half its bound of \(configuration.limits.outputBufferSize): disconnecting")
                 close(connection)
             }
         }
@@ -398,7 +398,7 @@ public final class Daemon {
                 return
             }
         }
-        if connection.output.pendingByteCount <= configuration.limits.outputBufferSize { connection.laggingSince = nil }
+        if connection.output.pendingByteCount <= behindThreshold { connection.laggingSince = nil }
         if connection.output.isEmpty && connection.closeAfterFlush {
             close(connection)
             return
@@ -436,10 +436,20 @@ public final class Daemon {
         if pending > 4 * limit {
             logger.warning("\(connection.label) has not read its events: \(pending) bytes waiting, four times the limit of \(limit): disconnecting")
             close(connection)
-        } else if pending > limit, connection.laggingSince == nil {
+        } else if pending > behindThreshold, connection.laggingSince == nil {
             connection.laggingSince = now
-            logger.info("\(connection.label) is behind: \(pending) bytes waiting; coalescing its motion")
+            logger.info("\(connection.label) is behind: \(pending) bytes waiting")
         }
+    }
+
+    /// More than this waiting, a client is behind (see `Limits.outputBufferSize`).
+    private var behindThreshold: Int { configuration.limits.outputBufferSize / 2 }
+
+    /// Motion replaces motion only for a client past its whole bound: one that keeps up gets
+    /// every event, whatever the pace of the replay.
+    private func coalescing(_ key: CoalescingKey?, for connection: Connection) -> CoalescingKey? {
+        guard let key, connection.output.pendingByteCount > configuration.limits.outputBufferSize else { return nil }
+        return key
     }
 
     // MARK: Requests
@@ -610,7 +620,7 @@ public final class Daemon {
     private func append(_ event: Event, to connection: Connection, now: Int64) {
         eventWriter.reset()
         encode(event)
-        connection.output.appendEvent(eventWriter.bytes[...], coalescing: coalescingKey(for: event))
+        connection.output.appendEvent(eventWriter.bytes[...], coalescing: coalescing(coalescingKey(for: event), for: connection))
         markForFlush(connection)
         checkOutputBound(connection, now: now)
     }
@@ -646,7 +656,7 @@ public final class Daemon {
                     encode(event)
                     encoded = true
                 }
-                connection.output.appendEvent(eventWriter.bytes[...], coalescing: key)
+                connection.output.appendEvent(eventWriter.bytes[...], coalescing: coalescing(key, for: connection))
                 markForFlush(connection)
                 checkOutputBound(connection, now: now)
             }
@@ -689,6 +699,10 @@ extension Daemon: DeviceHubDelegate {
 
     func deviceHub(_ hub: DeviceHub, stopWatching descriptor: FileDescriptor) {
         epoll.remove(descriptor)
+    }
+
+    func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool {
+        !connections.values.contains { $0.monitor != nil && $0.output.pendingByteCount > behindThreshold }
     }
 }
 

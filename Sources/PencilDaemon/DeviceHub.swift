@@ -9,6 +9,9 @@ protocol DeviceHubDelegate: AnyObject {
     func deviceHub(_ hub: DeviceHub, watch descriptor: FileDescriptor, token: UInt64) throws(Errno)
     /// Stop watching `descriptor` (before the hub closes it).
     func deviceHub(_ hub: DeviceHub, stopWatching descriptor: FileDescriptor)
+    /// Whether replays at full speed may go on: not while a monitor is behind, so that they
+    /// go at the pace of their slowest reader and every reader gets every event.
+    func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool
 }
 
 /// A recording played on its own clock: events carry their recorded times and timers fire
@@ -213,9 +216,12 @@ final class DeviceHub {
     /// The earliest host time at which some device has work.
     func nextDeadline() -> Int64? {
         var earliest: Int64?
+        let fullSpeedPaused = !(delegate?.deviceHubMayPlayAtFullSpeed(self) ?? true)
         for device in devices {
             if device.live != nil, let timer = device.nextTimer, earliest == nil || timer < earliest! { earliest = timer }
             guard let playback = device.playback, playback.hostStart != nil else { continue }
+            // A paused full-speed replay is resumed by the loop once its readers have drained.
+            if playback.speed == nil, fullSpeedPaused { continue }
             var candidates: [Int64?] = [playback.time(ofEventAt: playback.index).flatMap(playback.hostTime)]
             if let timer = device.nextTimer { candidates.append(playback.hostTime(of: timer)) }
             for case let time? in candidates where earliest == nil || time < earliest! { earliest = time }
@@ -241,6 +247,7 @@ final class DeviceHub {
         let recordedNow = playback.recordedTime(at: now)
         var budget = batchSize
         while budget > 0 {
+            if playback.speed == nil, !(delegate?.deviceHubMayPlayAtFullSpeed(self) ?? true) { break }
             let eventTime = playback.time(ofEventAt: playback.index)
             if let timer = device.nextTimer, timer <= recordedNow, let eventTime, timer <= eventTime {
                 fireTimer(device, at: timer)
