@@ -592,9 +592,16 @@ public final class Daemon {
             return
         }
         let uid = connection.peer.uid
+        let current: Preferences
+        do {
+            current = try preferences.preferencesToUpdate(for: uid)
+        } catch {
+            replyError(connection, call, VarlinkError(name: "org.pencild.Pen.PreferencesNotSaved", parameters: .object([("reason", .string("cannot read the stored preferences: \(error)"))])))
+            return
+        }
         let updated: Preferences
         do {
-            updated = try preferences.preferences(for: uid).merging(given)
+            updated = try current.merging(given)
         } catch {
             replyError(connection, call, VarlinkError(name: "org.pencild.Pen.InvalidPreferences", parameters: .object([("field", .string(error.field)), ("reason", .string(error.reason))])))
             return
