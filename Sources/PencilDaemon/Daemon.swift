@@ -40,6 +40,7 @@ public final class Daemon {
         static let listener: UInt64 = 1
         static let timer: UInt64 = 2
         static let signals: UInt64 = 3
+        static let access: UInt64 = 4
         static let clientBase: UInt64 = 1 << 32
         static let deviceBase: UInt64 = 2 << 32
     }
@@ -69,6 +70,11 @@ public final class Daemon {
             try epoll.add(listener, events: .readable, token: Token.listener)
             try epoll.add(timer.descriptor, events: .readable, token: Token.timer)
             try epoll.add(signals.descriptor, events: .readable, token: Token.signals)
+            if let notifier = self.access.changeNotifier {
+                try epoll.add(notifier, events: .readable, token: Token.access)
+            } else {
+                logger.info("no session monitor (logind is not running): access is decided when a client connects")
+            }
         } catch {
             throw DaemonError("cannot set up the event loop: \(error)")
         }
@@ -165,6 +171,9 @@ public final class Daemon {
         case Token.listener: acceptClients()
         case Token.timer: timer.acknowledge()
         case Token.signals: handleSignals()
+        case Token.access:
+            access.acknowledgeChanges()
+            recheckStreams()
         case Token.deviceBase...:
             devices.handleReadable(token: token - Token.deviceBase, now: MonotonicClock.now())
         case Token.clientBase...:
@@ -275,6 +284,27 @@ public final class Daemon {
         }
     }
 
+    /// Sessions changed: a client that streams and may no longer use pencild gets
+    /// PermissionDenied as its stream's last reply, and its connection closes.
+    private func recheckStreams() {
+        for connection in Array(connections.values) where connection.monitor != nil && !connection.closed && !connection.closeAfterFlush {
+            guard let refusal = access.refusal(for: connection.peer) else { continue }
+            logger.notice("\(connection.label) may no longer use pencild: \(refusal); its stream ends")
+            endMonitor(of: connection)
+            replyError(connection, nil, VarlinkError(name: "org.pencild.Pen.PermissionDenied"))
+            connection.closeAfterFlush = true
+        }
+    }
+
+    /// The connection stops streaming; the user's gesture stages go with their last stream.
+    private func endMonitor(of connection: Connection) {
+        guard connection.monitor != nil else { return }
+        connection.monitor = nil
+        if !connections.values.contains(where: { $0.monitor != nil && $0.peer.uid == connection.peer.uid }) {
+            devices.unsubscribe(uid: connection.peer.uid)
+        }
+    }
+
     private func pauseAccepting(until time: Int64) {
         acceptPausedUntil = time
         epoll.remove(listener)
@@ -355,13 +385,7 @@ public final class Daemon {
         connection.closed = true
         connection.descriptor.close()
         connections[connection.id] = nil
-        if let monitor = connection.monitor {
-            connection.monitor = nil
-            _ = monitor
-            if !connections.values.contains(where: { $0.monitor != nil && $0.peer.uid == connection.peer.uid }) {
-                devices.unsubscribe(uid: connection.peer.uid)
-            }
-        }
+        endMonitor(of: connection)
         // A descriptor is free again: accept again if we had stopped for want of one.
         if acceptPausedUntil != nil { resumeAccepting() }
     }
