@@ -167,7 +167,13 @@ final class DeviceHub {
     private func startPlayback(now: Int64) {
         guard !replaysStarted else { return }
         replaysStarted = true
-        for device in devices where device.playback != nil { device.playback?.hostStart = now }
+        for device in devices where device.playback != nil {
+            device.playback?.hostStart = now
+            // Host time of the recording's start, so that a reader can tell when each event was due.
+            if let playback = device.playback, !playback.loops {
+                logger.info("\(device.id) plays: recorded time \(playback.recordedStart) at host time \(now) (CLOCK_MONOTONIC, µs)")
+            }
+        }
     }
 
     func monitorsSubscribed(count: Int, now: Int64) {
