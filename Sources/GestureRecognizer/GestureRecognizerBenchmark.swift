@@ -3,40 +3,44 @@ import PencilProtocol
 
 /// Measures the recogniser alone on a cycle of prepared frames: hovering, a double-tap, a
 /// squeeze with motion, a stroke, a long press on a one-button pen. The caller passes the
-/// clock (the module itself reads none); pencil-bench prints the figures.
+/// clock and the allocation counter (the module itself reads neither), as for PencilInput's
+/// `InputBenchmark`; pencil-bench prints the figures.
 public enum GestureRecognizerBenchmark {
-    public struct Result: Sendable, CustomStringConvertible {
+    public struct Figures: Sendable, CustomStringConvertible {
         public var frames: Int
         public var gestures: Int
         public var seconds: Double
-        /// Output arrays grew during the timed run (they should not once warm).
-        public var grewDuringRun: Bool
+        /// Heap allocations during the timed run (after a warm-up).
+        public var allocations: UInt64
         public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
         public var nanosecondsPerFrame: Double { frames > 0 ? seconds * 1e9 / Double(frames) : 0 }
+        public var allocationsPerFrame: Double { Double(allocations) / Double(max(frames, 1)) }
 
         public var description: String {
-            let perSecond = (framesPerSecond / 1e6 * 10).rounded() / 10
+            let perSecond = (framesPerSecond / 1e5).rounded() / 10
             let perFrame = (nanosecondsPerFrame * 10).rounded() / 10
-            return "gesture recogniser: \(frames) frames in \(seconds) s: \(perSecond) M frames/s, \(perFrame) ns/frame, \(gestures) gestures"
+            return "gestures alone:    \(perSecond) M frames/s (\(perFrame) ns/frame, \(gestures) gestures in \(frames) frames), "
+                + "\(allocations) allocations"
         }
     }
 
-    /// Runs `frames` frames (split between a two-button and a one-button pen) and times them.
-    public static func run<C: Clock>(frames: Int, clock: C) -> Result where C.Duration == Duration {
+    /// Runs `frames` frames, half on a two-button pen (dedicated squeeze) and half on a
+    /// one-button pen (long press). `now` gives nanoseconds; `allocations` a running count.
+    public static func run(frames: Int, now: () -> UInt64, allocations: () -> UInt64) -> Figures {
         var twoButtons = Workload(device: device(buttons: [.stylus, .stylus2]))
         var oneButton = Workload(device: device(buttons: [.stylus]))
         // Warm up: the output arrays reach their working size.
         twoButtons.run(frames: 1_000)
         oneButton.run(frames: 1_000)
-        let capacities = (twoButtons.gestures.capacity, oneButton.gestures.capacity)
-        let half = frames / 2
-        let elapsed = clock.measure {
-            twoButtons.run(frames: half)
-            oneButton.run(frames: frames - half)
-        }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let grew = twoButtons.gestures.capacity != capacities.0 || oneButton.gestures.capacity != capacities.1
-        return Result(frames: frames, gestures: twoButtons.gestureCount + oneButton.gestureCount, seconds: seconds, grewDuringRun: grew)
+        let half = max(frames, 0) / 2
+        let allocationsBefore = allocations()
+        let start = now()
+        twoButtons.run(frames: half)
+        oneButton.run(frames: max(frames, 0) - half)
+        let end = now()
+        let allocationsAfter = allocations()
+        return Figures(frames: max(frames, 0), gestures: twoButtons.gestureCount + oneButton.gestureCount,
+                       seconds: Double(end &- start) / 1e9, allocations: allocationsAfter &- allocationsBefore)
     }
 
     static func device(buttons: [PenButton]) -> DeviceInfo {
@@ -63,31 +67,33 @@ public enum GestureRecognizerBenchmark {
         }
 
         mutating func run(frames count: Int) {
-            // Locals the optimiser can see are disjoint, so a frame is read in place rather
-            // than copied out of the array.
+            // Work on locals, which the optimiser can see are disjoint; the output arrays are
+            // moved out rather than copied so that they stay uniquely referenced.
             let frames = self.frames
             var recognizer = self.recognizer
-            var gestures = self.gestures
-            var replaced = self.replaced
+            var gestures: [Event] = []
+            var replaced: [Event] = []
+            swap(&gestures, &self.gestures)
+            swap(&replaced, &self.replaced)
             var next = self.next
             var total = 0
             // The cycle ends with the pen out of range and every machine idle, so each cycle
             // starts from the same recogniser on the same frames.
             frames.withUnsafeBufferPointer { frames in
-            for _ in 0..<count {
-                if !gestures.isEmpty { gestures.removeAll(keepingCapacity: true) }
-                if !replaced.isEmpty { replaced.removeAll(keepingCapacity: true) }
-                if let deadline = recognizer.nextDeadline, deadline <= frames[next].time {
-                    recognizer.advance(to: deadline, into: &gestures)
+                for _ in 0..<count {
+                    if !gestures.isEmpty { gestures.removeAll(keepingCapacity: true) }
+                    if !replaced.isEmpty { replaced.removeAll(keepingCapacity: true) }
+                    if let deadline = recognizer.nextDeadline, deadline <= frames[next].time {
+                        recognizer.advance(to: deadline, into: &gestures)
+                    }
+                    recognizer.process(frames[next], gestures: &gestures, replacedGestures: &replaced)
+                    total &+= gestures.count &+ replaced.count
+                    next += 1
+                    if next == frames.count {
+                        next = 0
+                        recognizer = start
+                    }
                 }
-                recognizer.process(frames[next], gestures: &gestures, replacedGestures: &replaced)
-                total &+= gestures.count &+ replaced.count
-                next += 1
-                if next == frames.count {
-                    next = 0
-                    recognizer = start
-                }
-            }
             }
             self.recognizer = recognizer
             self.gestures = gestures
