@@ -20,8 +20,10 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd): headers only.
+        .systemLibrary(name: "CLinux"),
         // The OS layer: typed errno and the system calls, in one place.
-        .target(name: "PencilSystem"),
+        .target(name: "PencilSystem", dependencies: ["CLinux"]),
         // The protocol's value types and their JSON form: shared by every layer.
         .target(name: "PencilProtocol", linkerSettings: [.linkedLibrary("m")]),
         // Devices, recordings, frames, normalisation, pen transitions.
@@ -33,8 +35,7 @@ let package = Package(
         // The daemon: event loop, OS layer, device manager, server, preferences store.
         .target(
             name: "PencilDaemon",
-            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"],
-            resources: [.copy("org.pencild.Pen.varlink")]
+            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
         ),
         // pencilctl's commands.
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev"]),
@@ -43,10 +44,14 @@ let package = Package(
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
-        .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
+        // Counts heap allocations by interposing malloc: linked into pencil-bench only.
+        .target(name: "CAllocationCounter"),
+        .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
+        .testTarget(name: "PencilProtocolTests", dependencies: ["PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
+        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

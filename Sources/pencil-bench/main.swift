@@ -1,1 +1,80 @@
-print("todo")
+import CAllocationCounter
+import PencilInput
+import PencilSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// pencil-bench [RECORDING [--desc DESC]] [--repetitions N]
+// Decodes and assembles a recording from memory and prints events/s, frames/s and heap
+// allocations per frame once warm. Default recording: the Cintiq 22HDT under
+// $PENCILD_RECORDINGS.
+
+func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+func fail(_ message: String, _ status: Int32) -> Never {
+    try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-bench: \(message)\n".utf8))
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var recordingPath: String?
+var descriptionPath: String?
+var repetitions = 200
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--desc":
+        guard !arguments.isEmpty else { fail("--desc needs a value", 64) }
+        descriptionPath = arguments.removeFirst()
+    case "--repetitions":
+        guard let count = arguments.first.flatMap({ Int($0) }), count > 0 else { fail("--repetitions needs a positive number", 64) }
+        arguments.removeFirst()
+        repetitions = count
+    case _ where argument.hasPrefix("-"):
+        fail("unknown option \(argument)\nusage: pencil-bench [RECORDING [--desc DESC]] [--repetitions N]", 64)
+    default:
+        recordingPath = argument
+    }
+}
+if recordingPath == nil {
+    guard let directory = getenv("PENCILD_RECORDINGS").map({ String(cString: $0) }), !directory.isEmpty else {
+        fail("give a recording, or set PENCILD_RECORDINGS to the directory holding \"Wacom Cintiq 22HDT Pen.events\"", 64)
+    }
+    recordingPath = directory + "/Wacom Cintiq 22HDT Pen.events"
+}
+
+let benchmark: InputBenchmark
+do {
+    let path = recordingPath!
+    var description: DeviceDescription?
+    if let descriptionPath {
+        description = try EvemuRecording.load(path: descriptionPath, descriptionPath: nil).description
+    }
+    benchmark = try InputBenchmark(bytes: readRecordingFile(path), fileName: path, description: description)
+} catch {
+    fail(error.description, error.exitCode)
+}
+
+do {
+    let count = { UInt64(pencild_allocation_count()) }
+    let decoded = try benchmark.decode(repetitions: repetitions, now: monotonicNanoseconds, allocations: count)
+    let assembled = try benchmark.decodeAndAssemble(repetitions: repetitions, now: monotonicNanoseconds, allocations: count)
+    let assembledOnly = try benchmark.assembleOnly(repetitions: repetitions, now: monotonicNanoseconds, allocations: count)
+    func millions(_ value: Double) -> String {
+        let scaled = (value / 1e4).rounded() / 100
+        return "\(scaled) M"
+    }
+    print("recording:         \(benchmark.fileName)")
+    print("                   \(benchmark.bytes.count) bytes, \(decoded.events) evdev events, \(assembled.frames) frames; \(repetitions) repetitions, one core")
+    print("decode:            \(millions(decoded.eventsPerSecond)) events/s  (\(millions(Double(benchmark.bytes.count) * Double(repetitions) / decoded.seconds))B/s)")
+    print("decode + assembly: \(millions(assembled.eventsPerSecond)) events/s, \(millions(assembled.framesPerSecond)) frames/s")
+    print("assembly alone:    \(millions(assembledOnly.eventsPerSecond)) events/s, \(millions(assembledOnly.framesPerSecond)) frames/s")
+    print("allocations:       \(decoded.allocationsPerRepetition) per decode of the whole recording; \(assembled.allocationsPerFrame) per frame once warm (\(assembled.allocations) in \(assembled.frames * repetitions) frames)")
+} catch {
+    fail(error.description, error.exitCode)
+}

@@ -29,12 +29,12 @@ udevadm settle --timeout=60
 
 # uinput is a module in Debian's kernel; the guest uses the host's
 # /lib/modules, so the kernel's version must have its modules installed.
-if [ ! -e /dev/uinput ]; then
-    modprobe uinput || { log "ERROR: modprobe uinput failed (kernel $(uname -r): is /lib/modules/$(uname -r) present?)"; exit 1; }
-    udevadm settle --timeout=30
-fi
+# Load it even if /dev/uinput exists: the node may be a static one that only
+# loads the module on first open.
+modprobe uinput || { log "ERROR: modprobe uinput failed (kernel $(uname -r): is /lib/modules/$(uname -r) present?)"; exit 1; }
+udevadm settle --timeout=30
 if [ ! -c /dev/uinput ]; then
     log "ERROR: /dev/uinput is missing after modprobe uinput"
     exit 1
 fi
-log "ok: kernel $(uname -r), /dev/uinput present"
+log "ok: kernel $(uname -r), uinput loaded, /dev/uinput present"

@@ -18,16 +18,17 @@ VNG_VENV=${VNG_VENV:-/opt/virtme-ng}
 VNG_VERSION=${VNG_VERSION:-1.42}
 
 # Debian packages:
-#   qemu-system-x86, qemu-utils  the emulator (TCG software emulation is used)
+#   qemu-system-x86              the emulator (TCG software emulation is used)
 #   linux-image-amd64            a stock kernel that ships uinput.ko (module)
 #   kmod                         modprobe inside the guest
 #   udev                         systemd-udevd/udevadm inside the guest
-#   busybox-static, file, iproute2, kbd, util-linux-extra
+#   busybox-static               virtme-ng builds its boot initramfs around it
+#   file, iproute2, kbd, util-linux-extra
 #                                what virtme-ng's guest side expects on the host
 #   python3, python3-venv        to run virtme-ng and the smoke test's uinput code
 #   libinput-tools               `libinput debug-events`, used to check the pen
 PACKAGES=(
-    qemu-system-x86 qemu-utils
+    qemu-system-x86
     linux-image-amd64 kmod udev
     busybox-static file iproute2 kbd util-linux-extra
     python3 python3-venv
@@ -37,7 +38,7 @@ PACKAGES=(
 # Only hit the network when something is missing.
 missing=()
 for p in "${PACKAGES[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
         missing+=("$p")
     fi
 done
@@ -50,7 +51,13 @@ else
 fi
 
 # virtme-ng is not packaged for Debian 12: take it from PyPI into its own venv.
-if [ -x "$VNG_VENV/bin/vng" ] && "$VNG_VENV/bin/python" -m pip show virtme-ng 2>/dev/null | grep -qx "Version: $VNG_VERSION"; then
+# (sed, not grep -q: an early-exiting grep would break pip's pipe, and the
+# pipeline would fail under pipefail.)
+installed_version=""
+if [ -x "$VNG_VENV/bin/python" ]; then
+    installed_version=$("$VNG_VENV/bin/python" -m pip show virtme-ng 2>/dev/null | sed -n 's/^Version: //p')
+fi
+if [ -x "$VNG_VENV/bin/vng" ] && [ "$installed_version" = "$VNG_VERSION" ]; then
     echo "install-deps.sh: virtme-ng $VNG_VERSION already in $VNG_VENV"
 else
     # Debian's interpreter on purpose: the guest sees the host's filesystem,
@@ -64,13 +71,13 @@ for cmd in vng virtme-ng virtme-run virtme-configkernel virtme-mkinitramfs virtm
 done
 
 # Sanity: a kernel image and its modules (uinput must be loadable in the guest).
-kernel=$(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1 || true)
+kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
 if [ -z "$kernel" ]; then
     echo "install-deps.sh: no /boot/vmlinuz-* after installing linux-image-amd64" >&2
     exit 1
 fi
 kver=${kernel#/boot/vmlinuz-}
-if ! find "/lib/modules/$kver" -name 'uinput.ko*' 2>/dev/null | grep -q .; then
+if [ -z "$(find "/lib/modules/$kver" -name 'uinput.ko*' 2>/dev/null)" ]; then
     echo "install-deps.sh: /lib/modules/$kver has no uinput module" >&2
     exit 1
 fi

@@ -1,0 +1,200 @@
+import PencilInput
+import PencilProtocol
+
+/// Recognises double-taps and squeezes on one device under one user's preferences
+/// (gestures.md "Double-tap" and "Squeeze"), frame by frame after a `PenTracker`.
+///
+/// Pure: no clock and no I/O. Time comes with the frames; the long press is a deadline the
+/// owner reads from `nextDeadline` and delivers with `advance(to:into:)` before feeding any
+/// frame at or after it. Events are appended to arrays the caller owns and reuses, so a warm
+/// recogniser allocates nothing per frame.
+///
+/// Two machines do the work (docs/gestures.md has their diagrams): `TapMachine` for
+/// tapButton (double-tap, and the squeeze under longPress) and `SqueezeMachine` for a
+/// dedicated squeeze button. Inputs a machine's state cannot receive are kept in `bugs`.
+public struct GestureRecognizer: Sendable {
+    public let device: DeviceInfo
+    public private(set) var preferences: Preferences
+    var settings: GestureSettings
+    var tap = TapMachine()
+    var squeeze = SqueezeMachine()
+    /// The pen as the last frame left it: a timer's squeeze carries its pose.
+    var pen = PenState()
+    var log = GestureLog()
+
+    /// `state` is the pen as it stands now, for a recogniser made while a tool is already in
+    /// proximity: buttons held then belong to no gesture and wait for their release.
+    public init(device: DeviceInfo, preferences: Preferences = .defaults, state: PenState = PenState()) throws(InvalidPreferences) {
+        try preferences.validate()
+        self.device = device
+        self.preferences = preferences
+        settings = GestureSettings(preferences: preferences, device: device)
+        adopt(state)
+    }
+
+    private mutating func adopt(_ state: PenState) {
+        pen = state
+        guard state.tool != nil else { return }
+        let context = GestureContext(time: 0, device: device.id, tool: state.tool, pose: state.pose)
+        var none: [Event] = []
+        if let button = settings.tapButton, state.buttons.contains(button) {
+            tap.handle(.reset(buttonHeld: true), context, settings, into: &none, log: &log)
+        }
+        if let button = settings.squeezeButton, state.buttons.contains(button) {
+            squeeze.handle(.reset(buttonHeld: true), context, settings, into: &none, log: &log)
+        }
+    }
+
+    // MARK: Frames
+
+    /// Adds the gestures of `frame`: those of its current tool to `gestures` (which belong at
+    /// `frame.gestureIndex`), a replaced tool's cancelled squeeze to `replacedGestures` (at
+    /// `frame.replacedGestureIndex`). Both arrays are appended to, never cleared.
+    public mutating func process(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
+        // An owner that did not deliver a due deadline first still gets its squeeze, before
+        // anything the frame does.
+        if let deadline = nextDeadline, deadline <= frame.time {
+            advance(to: deadline, into: &gestures)
+        }
+        switch frame.kind {
+        case .added:
+            break
+        case .removed:
+            let context = GestureContext(time: frame.time, device: device.id, tool: frame.previous.tool, pose: frame.current.pose)
+            deliverToBoth(.deviceRemoved, context, into: &gestures)
+        case .report, .forcedProximityOut:
+            processReport(frame, gestures: &gestures, replacedGestures: &replacedGestures)
+        }
+        pen = frame.current
+    }
+
+    private mutating func processReport(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
+        let previous = frame.previous
+        let current = frame.current
+        let tapDown = isDown(settings.tapButton, current)
+        let squeezeDown = isDown(settings.squeezeButton, current)
+
+        if frame.resynchronised {
+            // The last pose known before the events were lost is the one a cancel carries.
+            let context = GestureContext(time: frame.time, device: device.id, tool: previous.tool, pose: previous.pose)
+            if frame.replacedTool != nil {
+                deliver(.reset(buttonHeld: tapDown), .reset(buttonHeld: squeezeDown), context, into: &replacedGestures)
+            } else {
+                deliver(.reset(buttonHeld: tapDown), .reset(buttonHeld: squeezeDown), context, into: &gestures)
+            }
+        }
+        if let replaced = frame.replacedTool {
+            let context = GestureContext(time: frame.time, device: device.id, tool: replaced, pose: previous.pose)
+            deliverToBoth(.toolReplaced, context, into: &replacedGestures)
+        }
+        guard let tool = current.tool else {
+            if previous.tool != nil {
+                // Closing events carry the last pose before the leaving frame, which the
+                // tracker keeps in `current.pose`.
+                let context = GestureContext(time: frame.time, device: device.id, tool: previous.tool, pose: current.pose)
+                deliverToBoth(.toolLeft, context, into: &gestures)
+            }
+            return
+        }
+        let context = GestureContext(time: frame.time, device: device.id, tool: tool, pose: current.pose)
+        let poseChanged = current.pose != previous.pose
+        if settings.tapButton != nil, let input = buttonInput(holding: tap.isHoldingButton, down: tapDown, poseChanged: poseChanged, resynchronised: frame.resynchronised) {
+            tap.handle(input, context, settings, into: &gestures, log: &log)
+        }
+        if settings.squeezeButton != nil, let input = buttonInput(holding: squeeze.isHoldingButton, down: squeezeDown, poseChanged: poseChanged, resynchronised: frame.resynchronised) {
+            squeeze.handle(input, context, settings, into: &gestures, log: &log)
+        }
+    }
+
+    private func isDown(_ button: PenButton?, _ state: PenState) -> Bool {
+        guard let button, state.tool != nil else { return false }
+        return state.buttons.contains(button)
+    }
+
+    /// What the button did, from what its machine believes and what the frame says; the
+    /// tracker's buttonDown/buttonUp follow the same state, so the two agree.
+    private func buttonInput(holding: Bool, down: Bool, poseChanged: Bool, resynchronised: Bool) -> GestureInput? {
+        switch (holding, down) {
+        case (true, false): return .release
+        // A button first seen down after lost events has no press time: it waits for release.
+        case (false, true): return resynchronised ? .reset(buttonHeld: true) : .press
+        case (true, true): return poseChanged ? .motion : nil
+        case (false, false): return nil
+        }
+    }
+
+    private mutating func deliverToBoth(_ input: GestureInput, _ context: GestureContext, into events: inout [Event]) {
+        deliver(input, input, context, into: &events)
+    }
+
+    /// The tap machine first: gestures.md orders doubleTap before squeeze within a frame.
+    private mutating func deliver(_ tapInput: GestureInput, _ squeezeInput: GestureInput, _ context: GestureContext, into events: inout [Event]) {
+        if settings.tapButton != nil {
+            tap.handle(tapInput, context, settings, into: &events, log: &log)
+        }
+        if settings.squeezeButton != nil {
+            squeeze.handle(squeezeInput, context, settings, into: &events, log: &log)
+        }
+    }
+
+    // MARK: Time
+
+    /// When the long press becomes a squeeze unless a frame changes that first, or nil.
+    public var nextDeadline: Int64? { tap.deadline(settings) }
+
+    /// Fires the long press if `time` has reached its deadline: squeeze `began` at the
+    /// deadline's time with the pose of the last frame, appended to `events`.
+    public mutating func advance(to time: Int64, into events: inout [Event]) {
+        guard let deadline = nextDeadline, deadline <= time else { return }
+        let context = GestureContext(time: deadline, device: device.id, tool: pen.tool, pose: pen.pose)
+        tap.handle(.timeout, context, settings, into: &events, log: &log)
+    }
+
+    // MARK: Subscribers and preferences
+
+    /// protocol.md, Monitor: a squeeze in progress, as a `began` at `time`, for a subscriber
+    /// that arrives while it is held (after the tracker's catch-up events).
+    public func catchUpEvents(at time: Int64) -> [Event] {
+        guard let tool = tap.squeezingTool ?? squeeze.squeezingTool else { return [] }
+        return [.squeeze(.began, time: time, device: device.id, tool: tool, pose: pen.pose)]
+    }
+
+    /// Applies new preferences at `time`. When only the actions change, whatever is in
+    /// progress goes on and reports the new actions from now on. Otherwise what was being
+    /// recognised under the old rules stops: a squeeze in progress is `cancelled` (appended
+    /// to `events`), a pending double-tap is forgotten, and buttons held now belong to no
+    /// gesture until they are released.
+    public mutating func setPreferences(_ newPreferences: Preferences, at time: Int64, into events: inout [Event]) throws(InvalidPreferences) {
+        try newPreferences.validate()
+        let newSettings = GestureSettings(preferences: newPreferences, device: device)
+        defer { preferences = newPreferences }
+        if newSettings.recognisesSameGestures(as: settings) {
+            settings = newSettings
+            return
+        }
+        let context = GestureContext(time: time, device: device.id, tool: pen.tool, pose: pen.pose)
+        deliverToBoth(.reset(buttonHeld: false), context, into: &events)
+        settings = newSettings
+        tap = TapMachine()
+        squeeze = SqueezeMachine()
+        adopt(pen)
+    }
+
+    // MARK: Diagnostics
+
+    /// Inputs a machine could not take in its state (the first few; `bugCount` counts all).
+    /// Each is a bug to log; recognition went on without it.
+    public var bugs: [GestureBug] { log.bugs }
+    public var bugCount: Int { log.bugCount }
+
+    /// Returns the bugs kept so far and forgets them, for an owner that logs them.
+    public mutating func takeBugs() -> [GestureBug] {
+        defer { log.bugs.removeAll() }
+        return log.bugs
+    }
+
+    /// The diagram's transitions this recogniser has taken (tests use it for coverage).
+    public var transitionsTaken: Set<GestureTransition> {
+        Set(GestureTransition.allCases.filter { log.transitions & (1 << UInt64($0.rawValue)) != 0 })
+    }
+}

@@ -1,0 +1,274 @@
+import PencilSystem
+
+/// Bounds on what clients may use. Every one is configurable (`[Limits]` in the config file).
+public struct Limits: Equatable, Sendable {
+    /// Clients connected at once; more are answered with an error and closed.
+    public var maximumClients = 128
+    /// Longest request, in bytes; a longer one closes the connection.
+    public var maximumRequestSize = 64 * 1024
+    /// Requests read from one client whose replies are not yet written; past it the daemon stops
+    /// reading from that client until it reads its replies.
+    public var maximumQueuedRequests = 16
+    /// Output waiting for one client; past it motion is coalesced, and a client that stays over
+    /// it for `lagTimeout` (or reaches four times it) is disconnected.
+    public var outputBufferSize = 256 * 1024
+    /// Microseconds a client may stay over its output bound.
+    public var lagTimeout: Int64 = 2_000_000
+    /// Microseconds a client may take to finish a message it has started.
+    public var requestTimeout: Int64 = 5_000_000
+    /// Microseconds to stop accepting after the daemon ran out of descriptors.
+    public var acceptBackoff: Int64 = 250_000
+
+    public init() {}
+}
+
+/// Where the daemon listens and keeps its state, and what it plays.
+public struct Configuration: Sendable {
+    public enum Mode: String, Sendable { case system, user }
+
+    public struct Replay: Equatable, Sendable {
+        public var path: String
+        /// A description (`.desc`) for a recording without a header.
+        public var descriptionPath: String?
+        public init(path: String, descriptionPath: String? = nil) {
+            self.path = path
+            self.descriptionPath = descriptionPath
+        }
+    }
+
+    public var mode: Mode
+    public var socketPath: String
+    public var stateDirectory: String
+    public var logLevel: LogLevel = .info
+    public var limits = Limits()
+    public var replays: [Replay] = []
+    /// Playback speed; nil plays as fast as possible.
+    public var replaySpeed: Double? = 1
+    /// Replays start once this many Monitor calls have subscribed (0: at once).
+    public var replayWaitsForMonitors = 1
+    public var exitAfterReplay = false
+    public var demo = false
+    /// Live devices through udev (off with `--no-udev`, e.g. for replays in tests).
+    public var liveDevices = true
+    /// The group whose members may connect, beside root, the daemon's user and active local
+    /// sessions; nil: the socket file's group.
+    public var accessGroup: UInt32?
+
+    public init(mode: Mode, socketPath: String, stateDirectory: String) {
+        self.mode = mode
+        self.socketPath = socketPath
+        self.stateDirectory = stateDirectory
+    }
+
+    /// The defaults of protocol.md for the process's user and environment.
+    public static func defaults(environment: (String) -> String? = ProcessIdentity.environment, uid: UInt32 = ProcessIdentity.userID) -> Configuration {
+        let mode: Mode = uid == 0 ? .system : .user
+        var socket: String
+        var state: String
+        switch mode {
+        case .system:
+            socket = "/run/pencild/pencild.sock"
+            state = environment("STATE_DIRECTORY").flatMap { $0.split(separator: ":").first.map(String.init) } ?? "/var/lib/pencild"
+        case .user:
+            let runtime = environment("XDG_RUNTIME_DIR") ?? "/tmp"
+            socket = runtime + "/pencild.sock"
+            if let stateHome = environment("XDG_STATE_HOME"), stateHome.hasPrefix("/") {
+                state = stateHome + "/pencild"
+            } else {
+                let home = environment("HOME") ?? ProcessIdentity.homeDirectory(of: uid) ?? "/tmp"
+                state = home + "/.local/state/pencild"
+            }
+        }
+        if let override = environment("PENCILD_SOCKET"), !override.isEmpty { socket = override }
+        return Configuration(mode: mode, socketPath: socket, stateDirectory: state)
+    }
+}
+
+/// A mistake in the command line or the configuration file, with where it is.
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What the command line asks for.
+public enum Command: Sendable {
+    case run(Configuration)
+    case help
+    case version
+}
+
+public enum CommandLineParser {
+    public static let usage = """
+    Usage: pencild [OPTIONS]
+
+    Reads tablet pens, recognises hover, double-tap and squeeze, and streams pen and gesture
+    events to clients over varlink.
+
+    Options:
+      --socket PATH          listen on PATH (default: $PENCILD_SOCKET, else
+                             /run/pencild/pencild.sock as root, $XDG_RUNTIME_DIR/pencild.sock as a user)
+      --state-dir DIR        keep preferences in DIR (default: $STATE_DIRECTORY or /var/lib/pencild
+                             as root, $XDG_STATE_HOME/pencild or ~/.local/state/pencild as a user)
+      --config FILE          read settings from FILE ([Daemon] and [Limits] sections)
+      --log-level LEVEL      error, warning, notice, info or debug (default: info)
+      --replay FILE          play an evemu recording as device replay0, replay1... (repeatable)
+      --replay-desc FILE     the device description for the previous --replay, when it has no header
+      --speed FACTOR|max     replay speed (default: 1, real time)
+      --no-wait              start replays at once instead of at the first Monitor
+      --wait-monitors N      start replays once N Monitor calls have subscribed (default: 1)
+      --exit-after-replay    exit once every replay has ended and every client has its events
+      --demo                 add a built-in demo pen that plays in a loop
+      --no-udev              do not open live devices
+      --version              print the version and exit
+      --help                 print this help and exit
+    """
+
+    /// Parses `arguments` (without the program name). The config file is read here too, so that
+    /// the command line overrides it whatever the order.
+    public static func parse(_ arguments: [String], defaults: Configuration = .defaults(),
+                             readFile: (String) throws -> String = ConfigurationFile.read) throws(ConfigurationError) -> Command {
+        var configuration = defaults
+        // The config file first, wherever --config stands, so that the command line overrides it.
+        if let position = arguments.firstIndex(of: "--config") {
+            guard position + 1 < arguments.count else { throw ConfigurationError("--config needs a value") }
+            let file = arguments[position + 1]
+            let text: String
+            do { text = try readFile(file) } catch { throw ConfigurationError("\(file): cannot read: \(error)") }
+            try ConfigurationFile.apply(text, fileName: file, to: &configuration)
+        }
+        var index = 0
+        func value(_ option: String) throws(ConfigurationError) -> String {
+            index += 1
+            guard index < arguments.count else { throw ConfigurationError("\(option) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--help", "-h": return .help
+            case "--version": return .version
+            case "--socket": configuration.socketPath = try value(argument)
+            case "--state-dir": configuration.stateDirectory = try value(argument)
+            case "--config": _ = try value(argument)
+            case "--log-level":
+                let name = try value(argument)
+                guard let level = LogLevel(name: name) else { throw ConfigurationError("--log-level: unknown level '\(name)'") }
+                configuration.logLevel = level
+            case "--replay": configuration.replays.append(.init(path: try value(argument)))
+            case "--replay-desc":
+                let path = try value(argument)
+                guard !configuration.replays.isEmpty else { throw ConfigurationError("--replay-desc must follow a --replay") }
+                configuration.replays[configuration.replays.count - 1].descriptionPath = path
+            case "--speed":
+                let text = try value(argument)
+                if text == "max" {
+                    configuration.replaySpeed = nil
+                } else {
+                    guard let speed = Double(text), speed.isFinite, speed > 0 else { throw ConfigurationError("--speed: expected a positive number or max, not '\(text)'") }
+                    configuration.replaySpeed = speed
+                }
+            case "--no-wait": configuration.replayWaitsForMonitors = 0
+            case "--wait-monitors":
+                let text = try value(argument)
+                guard let count = Int(text), count >= 0 else { throw ConfigurationError("--wait-monitors: expected a count, not '\(text)'") }
+                configuration.replayWaitsForMonitors = count
+            case "--exit-after-replay": configuration.exitAfterReplay = true
+            case "--demo": configuration.demo = true
+            case "--no-udev": configuration.liveDevices = false
+            default:
+                throw ConfigurationError("unknown option '\(argument)' (see --help)")
+            }
+            index += 1
+        }
+        return .run(configuration)
+    }
+}
+
+/// The configuration file: systemd's INI style, `[Daemon]` and `[Limits]` sections of
+/// `Key=Value` lines, `#` and `;` comments. docs/configuration.md is the reference.
+public enum ConfigurationFile {
+    public static func read(_ path: String) throws -> String {
+        String(decoding: try FileSystem.readFile(path, maximumBytes: 1024 * 1024), as: UTF8.self)
+    }
+
+    public static func apply(_ text: String, fileName: String, to configuration: inout Configuration) throws(ConfigurationError) {
+        var section = ""
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = rawLine.trimmingWhitespace()
+            func fail(_ message: String) -> ConfigurationError { ConfigurationError("\(fileName):\(lineNumber): \(message)") }
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]") else { throw fail("a section header must end with ']'") }
+                section = String(line.dropFirst().dropLast())
+                guard section == "Daemon" || section == "Limits" else { throw fail("unknown section [\(section)] (expected [Daemon] or [Limits])") }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else { throw fail("expected Key=Value") }
+            let key = String(line[..<equals]).trimmingWhitespace()
+            let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+            guard !section.isEmpty else { throw fail("\(key)= must be inside a [Daemon] or [Limits] section") }
+            func count(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+                guard let number = Int(value), range.contains(number) else { throw fail("\(key)= expects a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'") }
+                return number
+            }
+            func bytes(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+                guard let number = parseSize(value), range.contains(number) else { throw fail("\(key)= expects a size (bytes, or with K or M) from \(range.lowerBound) to \(range.upperBound), not '\(value)'") }
+                return number
+            }
+            func duration() throws(ConfigurationError) -> Int64 {
+                guard let microseconds = parseDuration(value), microseconds > 0, microseconds <= 3_600_000_000 else { throw fail("\(key)= expects a duration such as 500ms or 2s (at most 1h), not '\(value)'") }
+                return microseconds
+            }
+            switch (section, key) {
+            case ("Daemon", "Socket"): configuration.socketPath = value
+            case ("Daemon", "StateDirectory"): configuration.stateDirectory = value
+            case ("Daemon", "LogLevel"):
+                guard let level = LogLevel(name: value) else { throw fail("LogLevel= expects error, warning, notice, info or debug, not '\(value)'") }
+                configuration.logLevel = level
+            case ("Daemon", "AccessGroup"):
+                guard let gid = ProcessIdentity.groupID(named: value) ?? UInt32(value) else { throw fail("AccessGroup=: no group '\(value)'") }
+                configuration.accessGroup = gid
+            case ("Limits", "MaxClients"): configuration.limits.maximumClients = try count(1...65_536)
+            case ("Limits", "MaxRequestSize"): configuration.limits.maximumRequestSize = try bytes(1024...(16 << 20))
+            case ("Limits", "MaxQueuedRequests"): configuration.limits.maximumQueuedRequests = try count(1...4096)
+            case ("Limits", "OutputBufferSize"): configuration.limits.outputBufferSize = try bytes(4096...(64 << 20))
+            case ("Limits", "LagTimeout"): configuration.limits.lagTimeout = try duration()
+            case ("Limits", "RequestTimeout"): configuration.limits.requestTimeout = try duration()
+            case ("Limits", "AcceptBackoff"): configuration.limits.acceptBackoff = try duration()
+            default: throw fail("unknown key \(key)= in [\(section)]")
+            }
+        }
+    }
+
+    /// "65536", "64K", "1M".
+    static func parseSize(_ text: String) -> Int? {
+        let multipliers: [Character: Int] = ["K": 1024, "M": 1024 * 1024]
+        if let last = text.last, let multiplier = multipliers[Character(last.uppercased())] {
+            return Int(text.dropLast()).flatMap { $0.multipliedReportingOverflow(by: multiplier).overflow ? nil : $0 * multiplier }
+        }
+        return Int(text)
+    }
+
+    /// "250ms", "2s", "1min", "500us", or plain seconds: microseconds.
+    static func parseDuration(_ text: String) -> Int64? {
+        let units: [(String, Double)] = [("us", 1), ("ms", 1_000), ("min", 60_000_000), ("s", 1_000_000), ("h", 3_600_000_000)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            guard let number = Double(text.dropLast(suffix.count)), number.isFinite, number >= 0 else { return nil }
+            return Int64(number * scale)
+        }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { return nil }
+        return Int64(seconds * 1_000_000)
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,113 @@
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/embed-interface: do not edit.
+extension InterfaceDescriptions {
+    public static let pen = #"""
+    # Pen and gesture events from tablet pens, and each user's gesture preferences.
+    #
+    # Names of tools, axes, buttons, event types, phases and actions are strings so that the
+    # interface can grow new ones that old clients ignore; their values today are listed below.
+    interface org.pencild.Pen
+
+    # A pen device. id is stable while the device is attached: the kernel name (event7) or
+    # replay0, replay1... for recordings played by the daemon.
+    # tools: pen, eraser, brush, pencil, airbrush, mouse, lens
+    # axes: pressure, distance, tilt, rotation, slider, wheel
+    # buttons: stylus, stylus2, stylus3
+    type Device (
+      id: string,
+      name: string,
+      bus: int,
+      vendor: int,
+      product: int,
+      direct: bool,
+      widthMillimeters: ?float,
+      heightMillimeters: ?float,
+      tools: []string,
+      axes: []string,
+      buttons: []string
+    )
+
+    # A tool: type as in Device.tools; serial and id are 0 when unknown.
+    type Tool (
+      type: string,
+      serial: int,
+      id: int
+    )
+
+    # Where the tool is: x and y from 0 to 1 with the origin top-left, pressure from 0 to 1,
+    # zOffset from 0 at the surface to 1 at the edge of range, tilt in degrees, azimuth,
+    # altitude and roll in radians.
+    type Pose (
+      x: float,
+      y: float,
+      xMillimeters: ?float,
+      yMillimeters: ?float,
+      pressure: float,
+      zOffset: ?float,
+      tiltX: ?float,
+      tiltY: ?float,
+      azimuth: ?float,
+      altitude: ?float,
+      roll: ?float,
+      slider: ?float,
+      wheel: ?float
+    )
+
+    # A user's gesture preferences. Replies carry every field; SetPreferences takes any of them
+    # and keeps the others.
+    # actions: ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes,
+    #          showContextualPalette, runSystemShortcut
+    # tapButton: stylus, stylus2, stylus3, none
+    # squeezeButton: stylus, stylus2, stylus3, longPress, none
+    # durations in milliseconds, doubleTapSlop in millimetres.
+    type Preferences (
+      doubleTapAction: ?string,
+      squeezeAction: ?string,
+      tapButton: ?string,
+      squeezeButton: ?string,
+      tapMaxDuration: ?int,
+      doubleTapInterval: ?int,
+      longPressDuration: ?int,
+      doubleTapSlop: ?float
+    )
+
+    # One event. type: deviceAdded, deviceRemoved, proximityIn, proximityOut, tipDown, tipUp,
+    # motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged.
+    # time: microseconds, CLOCK_MONOTONIC for live devices, the recorded time in a replay.
+    # phase: began, changed, ended, cancelled. button: stylus, stylus2, stylus3.
+    type Event (
+      type: string,
+      time: int,
+      device: ?string,
+      deviceInfo: ?Device,
+      tool: ?Tool,
+      pose: ?Pose,
+      button: ?string,
+      phase: ?string,
+      action: ?string,
+      preferences: ?Preferences
+    )
+
+    # The pen devices attached now.
+    method ListDevices() -> (devices: []Device)
+
+    # Streams events; needs "more": true. Without filters, every device and every event type.
+    # The stream starts with a deviceAdded for every attached device and, for a tool in
+    # proximity, the events that bring the client to the current state. A device id that is
+    # not attached is NoSuchDevice; an unknown event type is InvalidParameter(events).
+    method Monitor(devices: ?[]string, events: ?[]string) -> (event: Event)
+
+    # The calling user's preferences.
+    method GetPreferences() -> (preferences: Preferences)
+
+    # Changes the calling user's preferences; fields left out keep their values. Returns the
+    # result, and the user's monitors receive a preferencesChanged.
+    method SetPreferences(preferences: Preferences) -> (preferences: Preferences)
+
+    error NoSuchDevice (device: string)
+    error PermissionDenied ()
+    error InvalidPreferences (field: string, reason: string)
+    # The preferences could not be stored (state directory unwritable or full); nothing changed.
+    error PreferencesNotSaved (reason: string)
+
+    """#
+}

@@ -1,0 +1,76 @@
+import PencilProtocol
+import PencilSystem
+
+/// Each user's preferences, one file per uid in the state directory (`<uid>.json`), replaced
+/// atomically. A file that cannot be read as preferences is moved aside (`.corrupt-<time>`) and
+/// the user starts from the defaults.
+public final class PreferencesStore {
+    public let directory: String
+    private let logger: Logger
+    private var cache: [UInt32: Preferences] = [:]
+    /// Bounded so that a hostile file cannot make the daemon read gigabytes.
+    static let maximumFileSize = 64 * 1024
+
+    public init(directory: String, logger: Logger) {
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// Reads every user's file again on next use (SIGHUP).
+    public func forgetCached() { cache.removeAll() }
+
+    func path(for uid: UInt32) -> String { "\(directory)/\(uid).json" }
+
+    /// The user's preferences: stored ones, else the defaults.
+    public func preferences(for uid: UInt32) -> Preferences {
+        if let cached = cache[uid] { return cached }
+        let loaded = load(uid)
+        cache[uid] = loaded
+        return loaded
+    }
+
+    private func load(_ uid: UInt32) -> Preferences {
+        let path = path(for: uid)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(path, maximumBytes: Self.maximumFileSize)
+        } catch {
+            if error == .noSuchFile { return .defaults }
+            if error == Errno(rawValue: 27) { // EFBIG
+                moveAside(path, reason: "larger than \(Self.maximumFileSize) bytes")
+            } else {
+                logger.warning("preferences of uid \(uid): cannot read \(path): \(error); using the defaults")
+            }
+            return .defaults
+        }
+        do {
+            let json = try JSONReader.parse(bytes)
+            return try Preferences.defaults.merging(json)
+        } catch let error as JSONParseError {
+            moveAside(path, reason: "not JSON (\(error))")
+        } catch {
+            moveAside(path, reason: "not valid preferences (\(error))")
+        }
+        return .defaults
+    }
+
+    private func moveAside(_ path: String, reason: String) {
+        let aside = "\(path).corrupt-\(WallClock.secondsSinceEpoch())"
+        do {
+            try FileSystem.rename(path, to: aside)
+            logger.warning("\(path) is \(reason): moved it to \(aside); using the defaults")
+        } catch {
+            logger.warning("\(path) is \(reason) and could not be moved aside (\(error)); using the defaults")
+        }
+    }
+
+    /// Stores `preferences` for `uid`. Nothing changes when the file cannot be written.
+    public func store(_ preferences: Preferences, for uid: UInt32) throws(Errno) {
+        var writer = JSONWriter()
+        writer.write(preferences)
+        writer.bytes.append(UInt8(ascii: "\n"))
+        try FileSystem.createDirectories(directory, permissions: 0o755)
+        try FileSystem.writeAtomically(path(for: uid), writer.bytes)
+        cache[uid] = preferences
+    }
+}

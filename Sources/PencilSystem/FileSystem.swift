@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What stat says about a path, as far as pencild cares.
+public struct FileStatus: Sendable, Equatable {
+    public var isSocket: Bool
+    public var isDirectory: Bool
+    public var isRegularFile: Bool
+    public var owner: UInt32
+    public var group: UInt32
+    public var permissions: UInt32
+    public var size: Int64
+}
+
+/// The few file operations pencild needs: directories, bounded reads, atomic replacement.
+public enum FileSystem {
+    /// lstat: the path itself, not what a symbolic link points to. nil when it does not exist.
+    public static func status(of path: String) throws(Errno) -> FileStatus? {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            let error = Errno.current
+            if error == .noSuchFile { return nil }
+            throw error
+        }
+        let type = info.st_mode & S_IFMT
+        return FileStatus(isSocket: type == S_IFSOCK, isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG,
+                          owner: info.st_uid, group: info.st_gid, permissions: info.st_mode & 0o7777, size: Int64(info.st_size))
+    }
+
+    /// Creates `path` and its missing parents with `permissions`; existing directories are kept as they are.
+    public static func createDirectories(_ path: String, permissions: mode_t = 0o755) throws(Errno) {
+        guard !path.isEmpty else { return }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, permissions) != 0 {
+                let error = Errno.current
+                if error == Errno(rawValue: EEXIST) { continue }
+                throw error
+            }
+        }
+    }
+
+    /// The whole file, refusing files larger than `maximumBytes` (EFBIG).
+    public static func readFile(_ path: String, maximumBytes: Int) throws(Errno) -> [UInt8] {
+        let fd = try FileDescriptor.open(path, [.readOnly, .closeOnExec])
+        defer { fd.close() }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) -> Int in try fd.read(into: raw) }
+            }.get()
+            if count == 0 { return result }
+            result.append(contentsOf: chunk[0..<count])
+            if result.count > maximumBytes { throw Errno(rawValue: EFBIG) }
+        }
+    }
+
+    /// Replaces `path` with `bytes` so that a crash leaves either the old or the new file: a
+    /// temporary file in the same directory, fsync, rename over the old one, fsync the directory.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: mode_t = 0o644) throws(Errno) {
+        let directory = directoryName(of: path)
+        let temporary = "\(directory)/.\(baseName(of: path)).\(getpid()).tmp"
+        let fd = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .closeOnExec], permissions: permissions)
+        do throws(Errno) {
+            try fd.writeAll(bytes)
+            try fd.sync()
+            fd.close()
+        } catch {
+            fd.close()
+            _ = unlink(temporary)
+            throw error
+        }
+        if Glibc.rename(temporary, path) != 0 {
+            let error = Errno.current
+            _ = unlink(temporary)
+            throw error
+        }
+        let directoryFD = try FileDescriptor.open(directory, [.readOnly, .directory, .closeOnExec])
+        defer { directoryFD.close() }
+        try directoryFD.sync()
+    }
+
+    public static func setPermissions(_ path: String, _ permissions: mode_t) throws(Errno) {
+        _ = try retryingOnInterrupt { chmod(path, permissions) }
+    }
+
+    public static func rename(_ from: String, to: String) throws(Errno) {
+        _ = try retryingOnInterrupt { Glibc.rename(from, to) }
+    }
+
+    /// Removes a file; a missing file is not an error.
+    public static func remove(_ path: String) throws(Errno) {
+        if unlink(path) != 0 {
+            let error = Errno.current
+            if error != .noSuchFile { throw error }
+        }
+    }
+
+    public static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    public static func baseName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

@@ -1,1 +1,0 @@
-// Devices and pen scripts for tests.

@@ -1,0 +1,149 @@
+import PencilProtocol
+import PencilSystem
+
+/// A small blocking varlink client for tools and tests: connect, call, or call with `more`
+/// and read the replies one by one. Not for the daemon's own loop.
+public final class VarlinkClient {
+    public let path: String
+    private let descriptor: FileDescriptor
+    private var framer: MessageFramer
+    private var closed = false
+
+    /// Connects to the socket at `path`. `timeoutMilliseconds` bounds each wait for a reply (0: none).
+    public init(path: String, timeoutMilliseconds: Int = 0, maximumMessageSize: Int = 16 * 1024 * 1024) throws(VarlinkClientError) {
+        self.path = path
+        do {
+            descriptor = try UnixSocket.connect(to: path)
+        } catch {
+            throw .connect(path: path, error)
+        }
+        framer = MessageFramer(maximumMessageSize: maximumMessageSize)
+        if timeoutMilliseconds > 0 {
+            try? UnixSocket.setReceiveTimeout(descriptor, milliseconds: timeoutMilliseconds)
+        }
+    }
+
+    deinit { close() }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        descriptor.close()
+    }
+
+    /// Calls `method` and returns its reply's parameters; an error reply throws `.remote`.
+    public func call(_ method: String, _ parameters: JSONValue = .object([])) throws(VarlinkClientError) -> JSONValue {
+        try send(VarlinkCall(method: method, parameters: parameters))
+        let reply = try readReply()
+        if let error = reply.error { throw .remote(VarlinkError(name: error, parameters: reply.parameters)) }
+        return reply.parameters
+    }
+
+    /// Calls `method` with `"more": true`; read the replies with `next()` on the result.
+    public func stream(_ method: String, _ parameters: JSONValue = .object([])) throws(VarlinkClientError) -> ReplyStream {
+        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        return ReplyStream(client: self)
+    }
+
+    /// Calls `method` with `"oneway": true`: no reply comes.
+    public func callOneway(_ method: String, _ parameters: JSONValue = .object([])) throws(VarlinkClientError) {
+        try send(VarlinkCall(method: method, parameters: parameters, oneway: true))
+    }
+
+    public func send(_ call: VarlinkCall) throws(VarlinkClientError) {
+        try sendRaw(call.encoded)
+    }
+
+    /// Sends bytes as they are (tests use it to send malformed messages).
+    public func sendRaw(_ bytes: [UInt8]) throws(VarlinkClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(Errno) -> Int in try UnixSocket.send(descriptor, UnsafeRawBufferPointer(rebasing: raw[offset...])) }
+            }
+            do {
+                offset += try result.get()
+            } catch {
+                // send() never blocks; a blocking client waits for room instead.
+                guard error == .wouldBlock else { throw .io(error) }
+                UnixSocket.waitUntilWritable(descriptor)
+            }
+        }
+    }
+
+    /// The next message from the daemon, as JSON; `.closed` at end of stream.
+    public func readMessage() throws(VarlinkClientError) -> JSONValue {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            do {
+                if let message = try framer.nextMessage() {
+                    do { return try JSONReader.parse(message) } catch { throw VarlinkClientError.protocolViolation("\(error)") }
+                }
+            } catch let error as FramingError {
+                throw .protocolViolation("\(error)")
+            } catch let error as VarlinkClientError {
+                throw error
+            } catch {
+                throw .protocolViolation("\(error)")
+            }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) -> Int in try UnixSocket.receive(descriptor, into: raw) }
+                }.get()
+            } catch {
+                if error == .wouldBlock { throw .timedOut }
+                throw .io(error)
+            }
+            if count == 0 { throw .closed }
+            chunk.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+
+    public func readReply() throws(VarlinkClientError) -> VarlinkReply {
+        let message = try readMessage()
+        do { return try VarlinkReply(json: message) } catch { throw .protocolViolation(error.reason) }
+    }
+
+    /// The replies of one call made with `more`.
+    public struct ReplyStream {
+        let client: VarlinkClient
+        public private(set) var finished = false
+
+        /// The next reply's parameters, nil after the last one (the one without `continues`).
+        public mutating func next() throws(VarlinkClientError) -> JSONValue? {
+            guard !finished else { return nil }
+            let reply = try client.readReply()
+            if let error = reply.error {
+                finished = true
+                throw .remote(VarlinkError(name: error, parameters: reply.parameters))
+            }
+            if !reply.continues { finished = true }
+            return reply.parameters
+        }
+    }
+}
+
+public enum VarlinkClientError: Error, Sendable, CustomStringConvertible {
+    case connect(path: String, Errno)
+    case io(Errno)
+    /// The daemon closed the connection.
+    case closed
+    /// No reply within the client's timeout.
+    case timedOut
+    /// The daemon sent something that is not varlink.
+    case protocolViolation(String)
+    /// The daemon answered with an error.
+    case remote(VarlinkError)
+
+    public var description: String {
+        switch self {
+        case .connect(let path, let error): return "cannot connect to \(path): \(error)"
+        case .io(let error): return "connection failed: \(error)"
+        case .closed: return "the daemon closed the connection"
+        case .timedOut: return "no reply in time"
+        case .protocolViolation(let reason): return "not a varlink reply: \(reason)"
+        case .remote(let error): return error.description
+        }
+    }
+}

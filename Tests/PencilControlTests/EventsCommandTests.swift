@@ -1,0 +1,197 @@
+import GestureRecognizer
+import Foundation
+import Testing
+@testable import PencilControl
+import PencilInput
+import PencilProtocol
+import PencilTestSupport
+
+/// A file in the temporary directory, removed when the test is done with it.
+private struct TemporaryFile {
+    let path: String
+    init(_ name: String, contents: String) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        path = url.path
+    }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+private let penHeader = """
+    N: Test Pen
+    I: 0018 056a 4800 0100
+    P: 02 00 00 00 00 00 00 00
+    B: 00 0b 00 00 00 00 00 00 00
+    B: 01 00 00 00 00 00 00 00 00
+    B: 01 00 00 00 00 00 00 00 00
+    B: 01 00 00 00 00 00 00 00 00
+    B: 01 00 00 00 00 00 00 00 00
+    B: 01 00 00 00 00 00 00 00 00
+    B: 01 03 1c 00 00 00 00 00 00
+    B: 03 03 00 00 01 00 00 00 00
+    A: 00 0 21696 4 0 100
+    A: 01 0 13560 4 0 100
+    A: 18 0 2047 0 0 0
+
+    """
+
+/// A pen comes in, touches down, moves, lifts and leaves.
+private let stroke = """
+    E: 10.000000 0001 0140 1
+    E: 10.000000 0003 0000 1000
+    E: 10.000000 0003 0001 2000
+    E: 10.000000 0000 0000 0
+    E: 10.010000 0003 0018 900
+    E: 10.010000 0000 0000 0
+    E: 10.020000 0003 0000 1100
+    E: 10.020000 0000 0000 0
+    E: 10.030000 0003 0018 0
+    E: 10.030000 0000 0000 0
+    E: 10.040000 0001 0140 0
+    E: 10.040000 0000 0000 0
+
+    """
+
+private func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+    let io = CommandIO.capturing()
+    let status = PencilControl.run(arguments: arguments, io: io)
+    return (status, io.output.capturedText, io.errors.capturedText)
+}
+
+private func decodedEvents(_ output: String) throws -> [PencilProtocol.Event] {
+    try output.split(separator: "\n").map { line in try PencilProtocol.Event(json: JSONReader.parse(String(line))) }
+}
+
+@Suite("pencilctl events")
+struct EventsCommandTests {
+    @Test("a recording prints its events, one JSON object a line, deviceAdded first and deviceRemoved last")
+    func printsEvents() throws {
+        let file = try TemporaryFile("stroke.evemu", contents: penHeader + stroke)
+        defer { file.remove() }
+        let result = run(["events", file.path])
+        #expect(result.status == 0)
+        #expect(result.errors == "")
+        let events = try decodedEvents(result.output)
+        #expect(events.map(\.type) == [.deviceAdded, .proximityIn, .hover, .hover, .tipDown, .motion, .tipUp, .hover,
+                                       .hover, .proximityOut, .deviceRemoved])
+        #expect(events.first?.deviceInfo?.name == "Test Pen")
+        #expect(events.allSatisfy { $0.device == "replay0" })
+        let recording = try EvemuRecording.load(path: file.path)
+        #expect(events == RecordingReplay.penEvents(of: recording))
+    }
+
+    @Test("a headerless recording runs with --desc, in both spellings")
+    func descriptionOption() throws {
+        let desc = try TemporaryFile("pen.desc", contents: penHeader)
+        let events = try TemporaryFile("pen.events", contents: stroke)
+        defer { desc.remove(); events.remove() }
+        let spaced = run(["events", events.path, "--desc", desc.path])
+        let joined = run(["events", "--desc=\(desc.path)", events.path])
+        #expect(spaced.status == 0 && joined.status == 0)
+        #expect(spaced.output == joined.output)
+        #expect(try decodedEvents(spaced.output).count == 11)
+        // Without it: malformed at the first event.
+        let bare = run(["events", events.path])
+        #expect(bare.status == 65)
+        #expect(bare.output == "")
+        #expect(bare.errors == "\(events.path):1: event before any device header (a headerless recording needs its .desc)\n")
+    }
+
+    @Test("a missing file exits 66 and prints no events")
+    func missingFile() {
+        let result = run(["events", "no-such-recording.events"])
+        #expect(result.status == 66)
+        #expect(result.output == "")
+        #expect(result.errors == "no-such-recording.events: cannot open: No such file or directory\n")
+        let missingDesc = run(["events", "no-such-recording.events", "--desc", "no-such.desc"])
+        #expect(missingDesc.status == 66)
+        #expect(missingDesc.errors == "no-such.desc: cannot open: No such file or directory\n")
+    }
+
+    @Test("a malformed file exits 65 with file:line: what is wrong, and prints no events")
+    func malformedFile() throws {
+        let broken = stroke.replacingOccurrences(of: "E: 10.020000 0003 0000 1100", with: "E: 10.020000 00x3 0000 1100")
+        let file = try TemporaryFile("broken.evemu", contents: penHeader + broken)
+        defer { file.remove() }
+        let result = run(["events", file.path])
+        #expect(result.status == 65)
+        #expect(result.output == "")
+        // The header is 14 lines; the broken event is the stroke's seventh.
+        #expect(result.errors == "\(file.path):21: bad hex in event type\n")
+    }
+
+    @Test("an absurd axis range exits 65 on its line")
+    func absurdRange() throws {
+        let file = try TemporaryFile("range.evemu", contents: penHeader.replacingOccurrences(of: "A: 18 0 2047 0 0 0", with: "A: 18 2047 0 0 0 0") + stroke)
+        defer { file.remove() }
+        let result = run(["events", file.path])
+        #expect(result.status == 65)
+        #expect(result.errors == "\(file.path):14: axis 0x18 has minimum 2047 ≥ maximum 0\n")
+    }
+
+    @Test("a recording of a device that is not a pen exits 65, saying what it is")
+    func notAPen() throws {
+        let mouse = "N: Mouse\nI: 0003 17ef 6019 0000\nB: 00 07 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 07 00 00 00 00 00\nB: 02 03 00 00 00 00 00 00 00\nE: 1.000000 0002 0000 1\nE: 1.000000 0000 0000 0\n"
+        let file = try TemporaryFile("mouse.evemu", contents: mouse)
+        defer { file.remove() }
+        let result = run(["events", file.path])
+        #expect(result.status == 65)
+        #expect(result.output == "")
+        #expect(result.errors == "\(file.path): not a pen device (a mouse: relative motion, no absolute X and Y): pencild would ignore it\n")
+    }
+
+    @Test("usage errors exit 64", arguments: [
+        ["events"],
+        ["events", "a.events", "b.events"],
+        ["events", "a.events", "--desc"],
+        ["events", "a.events", "--speed", "2"],
+        ["events", "a.events", "--preferences", "{"],
+        ["events", "a.events", "--preferences", "{\"tapButton\":\"stylus2\",\"squeezeButton\":\"stylus2\"}"],
+        ["events", "a.events", "--preferences", "{\"noSuchPreference\":1}"],
+    ])
+    func usageErrors(arguments: [String]) {
+        let result = run(arguments)
+        #expect(result.status == 64)
+        #expect(result.output == "")
+        #expect(result.errors.hasPrefix("pencilctl events: "))
+        #expect(result.errors.hasSuffix("usage: pencilctl events RECORDING [--desc DESC] [--preferences JSON]\n"))
+    }
+
+    @Test("valid preferences are accepted")
+    func validPreferences() throws {
+        let file = try TemporaryFile("stroke.evemu", contents: penHeader + stroke)
+        defer { file.remove() }
+        #expect(run(["events", file.path, "--preferences", "{\"doubleTapAction\":\"ignore\"}"]).status == 0)
+    }
+
+    @Test("the dispatcher: help lists the commands, an unknown command is a usage error")
+    func dispatcher() {
+        let help = run(["help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("pencilctl events RECORDING"))
+        #expect(run([]).status == 64)
+        let unknown = run(["frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(unknown.errors.hasPrefix("pencilctl: unknown command \"frobnicate\"\n"))
+    }
+
+    @Test("the Cintiq 22HDT recording prints what the replay reports", .enabled(if: SharedRecordings.available,
+                                                                              "set PENCILD_RECORDINGS to the directory of real pen recordings"))
+    func realRecording() throws {
+        let path = SharedRecordings.path("Wacom Cintiq 22HDT Pen.events")
+        let result = run(["events", path])
+        #expect(result.status == 0)
+        let printed = try decodedEvents(result.output)
+        let recording = try EvemuRecording.load(path: path)
+        // The same as the gesture pipeline reports; without the gestures, the pen events alone.
+        let pipeline = try PenPipeline.events(of: recording.events, description: recording.description)
+        #expect(printed == pipeline)
+        let isGesture: (Event) -> Bool = { $0.type == .doubleTap || $0.type == .squeeze }
+        #expect(printed.filter { !isGesture($0) } == RecordingReplay.penEvents(of: recording))
+        #expect(printed.first?.type == .deviceAdded && printed.last?.type == .deviceRemoved)
+        #expect(printed.filter { $0.type == .proximityIn }.count == 21)
+        #expect(printed.filter { $0.type == .doubleTap }.count == 1)
+        #expect(printed.filter { $0.type == .squeeze && $0.phase == .ended }.count == 7)
+        #expect(printed.filter { $0.type == .squeeze && $0.phase == .ended }.allSatisfy { $0.action == .showContextualPalette })
+    }
+}

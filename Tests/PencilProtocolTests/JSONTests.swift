@@ -1,0 +1,98 @@
+import Testing
+import PencilProtocol
+
+@Suite("JSON reader and writer")
+struct JSONTests {
+    @Test func readsEveryKindOfValue() throws {
+        let value = try JSONReader.parse(#"{"a": [1, -2.5, true, false, null], "b": "x\u00e9\n\ud83d\ude00", "c": {}}"#)
+        #expect(value["a"] == .array([.int(1), .double(-2.5), .bool(true), .bool(false), .null]))
+        #expect(value["b"] == .string("xé\n😀"))
+        #expect(value["c"] == .object([]))
+    }
+
+    @Test(arguments: [
+        ("", 0), ("{", 1), (#"{"a" 1}"#, 5), ("[1,]", 3), ("01", 1), ("1.", 2), (#""\x""#, 3),
+        ("nul", 0), (#""\ud800""#, 7), ("{} x", 3), ("\"a\u{01}\"", 2), ("-", 1), ("1e", 2),
+    ])
+    func rejectsMalformedTextSayingWhere(_ text: String, _ offset: Int) {
+        #expect(throws: JSONParseError.self) { try JSONReader.parse(text) }
+        do { _ = try JSONReader.parse(text) } catch { #expect(error.offset == offset, "\(text): \(error)") }
+    }
+
+    @Test func limitsNesting() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONReader.parse(deep) }
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect((try? JSONReader.parse(ok)) != nil)
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: JSONParseError.self) { try JSONReader.parse([0x22, 0xff, 0x22]) }
+    }
+
+    @Test func hugeNumbersBecomeDoublesOrErrors() throws {
+        #expect(try JSONReader.parse("123456789012345678901234567890") == .double(1.2345678901234568e29))
+        #expect(throws: JSONParseError.self) { try JSONReader.parse("1e400") }
+        #expect(try JSONReader.parse("-9223372036854775808") == .int(Int64.min))
+    }
+
+    @Test func writesWhatItReads() throws {
+        let text = #"{"s":"q\"b\\n\n\u0001","n":[0,-17,0.25,1e-05],"t":true,"z":null}"#
+        let value = try JSONReader.parse(text)
+        #expect(try JSONReader.parse(value.jsonText) == value)
+    }
+
+    @Test func eventsRoundTrip() throws {
+        var pose = Pose()
+        pose.x = 0.25
+        pose.pressure = 0.5
+        pose.tiltX = -12.5
+        let event = Event(type: .squeeze, time: 1_234_567, device: "event7", tool: Tool(type: .pen, serial: 4_000_000_000, id: 2),
+                          pose: pose, phase: .ended, action: .showContextualPalette)
+        let text = event.jsonText
+        #expect(text.hasPrefix(#"{"type":"squeeze","time":1234567,"device":"event7","tool":{"type":"pen","serial":4000000000,"id":2}"#))
+        #expect(!text.contains("zOffset"), "absent optional axes are left out")
+        #expect(try Event(json: JSONReader.parse(text)) == event)
+    }
+
+    @Test func nonFiniteNumbersAreWrittenAsNull() {
+        var writer = JSONWriter()
+        writer.beginArray(); writer.double(.nan); writer.double(.infinity); writer.endArray()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "[null,null]")
+    }
+}
+
+@Suite("Preferences")
+struct PreferencesTests {
+    @Test func defaultsFollowTheContract() throws {
+        let p = Preferences.defaults
+        #expect(p.tapButton == .stylus && p.squeezeButton == .stylus2)
+        #expect(p.tapMaxDuration == 300 && p.doubleTapInterval == 400 && p.longPressDuration == 500 && p.doubleTapSlop == 4)
+        #expect(p.doubleTapAction == .switchEraser && p.squeezeAction == .showContextualPalette)
+        try p.validate()
+    }
+
+    @Test func mergingKeepsFieldsLeftOut() throws {
+        let merged = try Preferences.defaults.merging(JSONReader.parse(#"{"doubleTapAction": "ignore", "tapMaxDuration": 250}"#))
+        #expect(merged.doubleTapAction == .ignore && merged.tapMaxDuration == 250 && merged.squeezeButton == .stylus2)
+        #expect(try Preferences.defaults.merging(merged.jsonValue) == merged)
+    }
+
+    @Test(arguments: [
+        (#"{"tapMaxDuration": 0}"#, "tapMaxDuration"),
+        (#"{"tapMaxDuration": 20000}"#, "tapMaxDuration"),
+        (#"{"tapMaxDuration": 1.5}"#, "tapMaxDuration"),
+        (#"{"doubleTapInterval": "400"}"#, "doubleTapInterval"),
+        (#"{"doubleTapSlop": -1}"#, "doubleTapSlop"),
+        (#"{"doubleTapAction": "explode"}"#, "doubleTapAction"),
+        (#"{"tapButton": "stylus2"}"#, "squeezeButton"),
+        (#"{"tapButton": "none", "squeezeButton": "longPress"}"#, "squeezeButton"),
+        (#"{"colour": "red"}"#, "colour"),
+        (#"[]"#, "preferences"),
+    ])
+    func invalidValuesNameTheirFieldAndAreNeverClamped(_ json: String, _ field: String) throws {
+        let value = try JSONReader.parse(json)
+        #expect(throws: InvalidPreferences.self) { try Preferences.defaults.merging(value) }
+        do { _ = try Preferences.defaults.merging(value) } catch { #expect(error.field == field) }
+    }
+}
