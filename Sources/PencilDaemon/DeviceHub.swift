@@ -385,7 +385,7 @@ final class DeviceHub {
             switch error {
             case .permissionDenied, .notPermitted:
                 if permissionWarnings.insert(path).inserted {
-                    logger.warning("cannot open \(path) (\(error)): pencild needs read access to pen devices; install the udev rule pencild ships (udev-rules/ in its source), or run pencild as a member of group input")
+                    logger.warning("cannot open \(path) (\(error)): pencild needs read access to pen devices; install the udev rule pencild ships (70-pencild.rules), or run pencild as a member of group input")
                 }
             case .noSuchFile, .noDevice:
                 logger.debug("\(path) went away before it could be opened")
