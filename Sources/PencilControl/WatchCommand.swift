@@ -235,7 +235,8 @@ enum WatchScreen {
         guard let info, let width = info.widthMillimeters, let height = info.heightMillimeters, width > 0, height > 0 else {
             return (max(columns, 1), max(rows, 1))
         }
-        let aspect = width / height * 0.5
+        // Columns per row that draw the tablet's shape.
+        let aspect = width / height * 2
         var canvasWidth = columns
         var canvasHeight = Int((Double(canvasWidth) / aspect).rounded())
         if canvasHeight > rows {
@@ -306,19 +307,25 @@ enum WatchScreen {
         return lines.map { fit($0, columns) }
     }
 
-    /// A bar filled in proportion to `value`; a range that straddles zero fills from its middle.
+    /// A bar filled in proportion to `value`. A range that straddles zero has a `|` at zero
+    /// and fills towards the value's side, in proportion to that side's length.
     static func bar(_ value: Double, from low: Double, to high: Double, width: Int) -> String {
         let inner = max(width - 2, 1)
         let clamped = min(max(value, low), high)
         var cells = [Character](repeating: ".", count: inner)
-        let position = Int(((clamped - low) / (high - low) * Double(inner)).rounded())
         if low < 0, high > 0 {
-            let zero = Int((-low / (high - low) * Double(inner)).rounded())
-            let range = position < zero ? position..<zero : zero..<position
-            for index in range where index < inner { cells[index] = "#" }
-            if zero < inner { cells[zero] = "|" }
+            let zero = min(Int((-low / (high - low) * Double(inner)).rounded()), inner - 1)
+            cells[zero] = "|"
+            if clamped > 0 {
+                let count = Int((clamped / high * Double(inner - 1 - zero)).rounded())
+                for index in (zero + 1)..<(zero + 1 + count) { cells[index] = "#" }
+            } else if clamped < 0 {
+                let count = Int((clamped / low * Double(zero)).rounded())
+                for index in (zero - count)..<zero { cells[index] = "#" }
+            }
         } else {
-            for index in 0..<min(position, inner) { cells[index] = "#" }
+            let count = Int(((clamped - low) / (high - low) * Double(inner)).rounded())
+            for index in 0..<min(count, inner) { cells[index] = "#" }
         }
         return "[" + String(cells) + "]"
     }
