@@ -117,6 +117,8 @@ struct WatchModel {
     var devices: [String: DeviceInfo] = [:]
     /// The device of the last pen event.
     var device: String?
+    /// The device shown last, after it went away (until another one comes).
+    var departed: DeviceInfo?
     var tool: Tool?
     var tipDown = false
     var buttons: [PenButton] = []
@@ -144,8 +146,12 @@ struct WatchModel {
         case .deviceAdded:
             if let info = event.deviceInfo { devices[info.id] = info }
             if device == nil { device = event.device }
+            departed = nil
         case .deviceRemoved:
-            if let id = event.device { devices[id] = nil }
+            if let id = event.device {
+                if id == device { departed = devices[id] }
+                devices[id] = nil
+            }
             if event.device == device {
                 device = devices.keys.sorted().first
                 tool = nil
@@ -212,6 +218,8 @@ enum WatchScreen {
         lines.append(fit("pencilctl watch  \(model.socketPath)  (q quits, c clears)", columns))
         if let id = model.device, let info = model.devices[id] {
             lines.append(fit("\(id)  \(info.name)", columns))
+        } else if model.devices.isEmpty, let departed = model.departed {
+            lines.append(fit("\(departed.id)  \(departed.name)  (gone: waiting for a pen)", columns))
         } else if model.devices.isEmpty {
             lines.append(fit("no pen device yet: waiting for one", columns))
         } else {

@@ -122,7 +122,7 @@ struct WatchScreenTests {
         #expect(!lines.contains { $0.contains("@") || $0.contains("O|") })
     }
 
-    @Test("the device going away leaves no device shown")
+    @Test("the device going away is shown as gone")
     func deviceRemoved() throws {
         var pen = PenScript(device: TestDevice.cintiqPro16Pen.description)
         pen.approach()
@@ -130,7 +130,8 @@ struct WatchScreenTests {
         var model = WatchModel(socketPath: "test.sock")
         for event in try reportedEvents(pen) { model.apply(event) }
         #expect(model.devices.isEmpty)
-        #expect(WatchScreen.render(model, size: size)[1].hasPrefix("no pen device yet"))
+        #expect(WatchScreen.render(model, size: size)[1] == "event7  \(pen.device.name)  (gone: waiting for a pen)")
+        #expect(WatchScreen.render(WatchModel(socketPath: "test.sock"), size: size)[1].hasPrefix("no pen device yet"))
     }
 
     @Test("bars fill in proportion, from the middle for signed ranges")
