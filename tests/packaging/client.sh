@@ -73,8 +73,10 @@ recording=$work/double-tap.evemu
 socket=$work/pencild.sock
 export PENCILD_SOCKET=$socket
 # start_daemon [FLAGS...]: pencild on $socket replaying the recording; waits for its socket.
+# $wrapper, when set, runs pencild (strace, below).
+wrapper=()
 start_daemon() {
-    "$pencild" --socket "$socket" --state-dir "$work/state" --no-udev --replay "$recording" "$@" \
+    "${wrapper[@]}" "$pencild" --socket "$socket" --state-dir "$work/state" --no-udev --replay "$recording" "$@" \
         2>>"$work/pencild.log" &
     daemon_pid=$!
     for _ in $(seq 100); do
@@ -228,6 +230,47 @@ else
     tmux kill-session -t "$tmux_session" 2>/dev/null || true
     tmux_session=""
     stop_daemon
+fi
+
+# The system unit lets pencild make only the system calls of @system-service, less
+# @privileged and @resources; one outside would kill it (SIGSYS). strace lists the calls
+# it makes while serving these clients, and each must be in the unit's filter.
+echo "client: pencild's system calls against the unit's SystemCallFilter"
+unit=$repo/systemd/system/pencild.service.in
+if ! command -v strace >/dev/null || ! command -v systemd-analyze >/dev/null; then
+    cannot "strace and systemd-analyze are needed (apt-get install strace systemd)"
+else
+    wrapper=(strace -f -qq -o "$work/strace.txt")
+    start_daemon --speed max --exit-after-replay
+    wrapper=()
+    "$pencilctl" devices >/dev/null
+    "$pencilctl" prefs set tapMaxDuration=250 >/dev/null
+    timeout 20 "$pencilctl" monitor >/dev/null 2>&1 &
+    monitor_pid=$!
+    wait "$daemon_pid" || true
+    daemon_pid=""
+    kill -INT "$monitor_pid" 2>/dev/null || true
+    wait "$monitor_pid" || true
+    sed -E 's/^[0-9]+ +//; s/\(.*//' "$work/strace.txt" | grep -E '^[a-z_0-9]+$' | sort -u >"$work/used.txt"
+    # expand GROUP: the calls of a systemd syscall group, nested groups included.
+    expand() {
+        systemd-analyze syscall-filter "$1" | tail -n +2 | sed 's/^ *//' | grep -v -e '^#' -e '^$' |
+            while read -r name; do
+                case $name in @*) expand "$name" ;; *) echo "$name" ;; esac
+            done
+    }
+    allowed_groups=$(sed -n 's/^SystemCallFilter=\([^~].*\)/\1/p' "$unit")
+    denied_groups=$(sed -n 's/^SystemCallFilter=~//p' "$unit")
+    for group in $allowed_groups; do expand "$group"; done | sort -u >"$work/allowed.txt"
+    for group in $denied_groups; do expand "$group"; done | sort -u >"$work/denied.txt"
+    outside=$(comm -23 "$work/used.txt" <(comm -23 "$work/allowed.txt" "$work/denied.txt") | tr '\n' ' ')
+    if [ ! -s "$work/used.txt" ]; then
+        fail "strace recorded no system calls"
+    elif [ -z "$outside" ]; then
+        pass "all $(wc -l <"$work/used.txt") system calls pencild made are in the unit's SystemCallFilter"
+    else
+        fail "pencild made system calls the unit forbids: $outside"
+    fi
 fi
 
 if [ "$failures" -gt 0 ]; then
