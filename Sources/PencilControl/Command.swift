@@ -84,6 +84,7 @@ public enum PencilControl {
     public static var commands: [any PencilCommand.Type] {
         [
             EventsCommand.self,
+            EmulateCommand.self,
         ]
     }
 
