@@ -18,7 +18,8 @@ public struct GestureRecognizer: Sendable {
     var settings: GestureSettings
     var tap = TapMachine()
     var squeeze = SqueezeMachine()
-    /// The pen as the last frame left it: a timer's squeeze carries its pose.
+    /// The pen as the last frame left it: a timer's squeeze carries its pose (kept up to date
+    /// while a machine holds its button).
     var pen = PenState()
     var log = GestureLog()
 
@@ -50,7 +51,7 @@ public struct GestureRecognizer: Sendable {
     /// Adds the gestures of `frame`: those of its current tool to `gestures` (which belong at
     /// `frame.gestureIndex`), a replaced tool's cancelled squeeze to `replacedGestures` (at
     /// `frame.replacedGestureIndex`). Both arrays are appended to, never cleared.
-    public mutating func process(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
+    public mutating func process(_ frame: borrowing PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
         // An owner that did not deliver a due deadline first still gets its squeeze, before
         // anything the frame does.
         if let deadline = nextDeadline, deadline <= frame.time {
@@ -65,18 +66,23 @@ public struct GestureRecognizer: Sendable {
         case .report, .forcedProximityOut:
             processReport(frame, gestures: &gestures, replacedGestures: &replacedGestures)
         }
-        pen = frame.current
+        pen.tool = frame.current.tool
+        pen.tipDown = frame.current.tipDown
+        pen.buttons = frame.current.buttons
+        // Only a held button needs the pose later (a timer's began, a catch-up); copying it
+        // on every frame would be most of the recogniser's work.
+        if tap.isHoldingButton || squeeze.isHoldingButton {
+            pen.pose = frame.current.pose
+        }
     }
 
     private mutating func processReport(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
-        let previous = frame.previous
-        let current = frame.current
-        let tapDown = isDown(settings.tapButton, current)
-        let squeezeDown = isDown(settings.squeezeButton, current)
+        let tapDown = isDown(settings.tapButton, frame)
+        let squeezeDown = isDown(settings.squeezeButton, frame)
 
         if frame.resynchronised {
             // The last pose known before the events were lost is the one a cancel carries.
-            let context = GestureContext(time: frame.time, device: device.id, tool: previous.tool, pose: previous.pose)
+            let context = GestureContext(time: frame.time, device: device.id, tool: frame.previous.tool, pose: frame.previous.pose)
             if frame.replacedTool != nil {
                 deliver(.reset(buttonHeld: tapDown), .reset(buttonHeld: squeezeDown), context, into: &replacedGestures)
             } else {
@@ -84,41 +90,46 @@ public struct GestureRecognizer: Sendable {
             }
         }
         if let replaced = frame.replacedTool {
-            let context = GestureContext(time: frame.time, device: device.id, tool: replaced, pose: previous.pose)
+            let context = GestureContext(time: frame.time, device: device.id, tool: replaced, pose: frame.previous.pose)
             deliverToBoth(.toolReplaced, context, into: &replacedGestures)
         }
-        guard let tool = current.tool else {
-            if previous.tool != nil {
+        guard frame.current.tool != nil else {
+            if frame.previous.tool != nil {
                 // Closing events carry the last pose before the leaving frame, which the
                 // tracker keeps in `current.pose`.
-                let context = GestureContext(time: frame.time, device: device.id, tool: previous.tool, pose: current.pose)
+                let context = GestureContext(time: frame.time, device: device.id, tool: frame.previous.tool, pose: frame.current.pose)
                 deliverToBoth(.toolLeft, context, into: &gestures)
             }
             return
         }
-        let context = GestureContext(time: frame.time, device: device.id, tool: tool, pose: current.pose)
-        let poseChanged = current.pose != previous.pose
-        if settings.tapButton != nil, let input = buttonInput(holding: tap.isHoldingButton, down: tapDown, poseChanged: poseChanged, resynchronised: frame.resynchronised) {
-            tap.handle(input, context, settings, into: &gestures, log: &log)
+        // Most frames give no machine anything to do: decide that before building a context.
+        let tapInput = settings.tapButton == nil ? nil
+            : buttonInput(holding: tap.isHoldingButton, down: tapDown, frame: frame)
+        let squeezeInput = settings.squeezeButton == nil ? nil
+            : buttonInput(holding: squeeze.isHoldingButton, down: squeezeDown, frame: frame)
+        guard tapInput != nil || squeezeInput != nil else { return }
+        let context = GestureContext(time: frame.time, device: device.id, tool: frame.current.tool, pose: frame.current.pose)
+        if let tapInput {
+            tap.handle(tapInput, context, settings, into: &gestures, log: &log)
         }
-        if settings.squeezeButton != nil, let input = buttonInput(holding: squeeze.isHoldingButton, down: squeezeDown, poseChanged: poseChanged, resynchronised: frame.resynchronised) {
-            squeeze.handle(input, context, settings, into: &gestures, log: &log)
+        if let squeezeInput {
+            squeeze.handle(squeezeInput, context, settings, into: &gestures, log: &log)
         }
     }
 
-    private func isDown(_ button: PenButton?, _ state: PenState) -> Bool {
-        guard let button, state.tool != nil else { return false }
-        return state.buttons.contains(button)
+    private func isDown(_ button: PenButton?, _ frame: PenFrame) -> Bool {
+        guard let button, frame.current.tool != nil else { return false }
+        return frame.current.buttons.contains(button)
     }
 
     /// What the button did, from what its machine believes and what the frame says; the
     /// tracker's buttonDown/buttonUp follow the same state, so the two agree.
-    private func buttonInput(holding: Bool, down: Bool, poseChanged: Bool, resynchronised: Bool) -> GestureInput? {
+    private func buttonInput(holding: Bool, down: Bool, frame: PenFrame) -> GestureInput? {
         switch (holding, down) {
         case (true, false): return .release
         // A button first seen down after lost events has no press time: it waits for release.
-        case (false, true): return resynchronised ? .reset(buttonHeld: true) : .press
-        case (true, true): return poseChanged ? .motion : nil
+        case (false, true): return frame.resynchronised ? .reset(buttonHeld: true) : .press
+        case (true, true): return frame.current.pose != frame.previous.pose ? .motion : nil
         case (false, false): return nil
         }
     }
@@ -155,7 +166,8 @@ public struct GestureRecognizer: Sendable {
     /// protocol.md, Monitor: a squeeze in progress, as a `began` at `time`, for a subscriber
     /// that arrives while it is held (after the tracker's catch-up events).
     public func catchUpEvents(at time: Int64) -> [Event] {
-        guard let tool = tap.squeezingTool ?? squeeze.squeezingTool else { return [] }
+        guard tap.state == .longPressing || squeeze.state == .squeezing else { return [] }
+        let tool = tap.squeezingTool ?? squeeze.squeezingTool
         return [.squeeze(.began, time: time, device: device.id, tool: tool, pose: pen.pose)]
     }
 

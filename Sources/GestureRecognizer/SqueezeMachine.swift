@@ -3,11 +3,12 @@ import PencilProtocol
 /// A dedicated squeeze button's machine (squeezeButton names a button the device has).
 /// The diagram is in docs/gestures.md; every edge there is one `log.took` here.
 struct SqueezeMachine: Sendable {
+    /// Plain cases, the data beside them (see TapMachine.State).
     enum State: Sendable {
         /// The button is up.
         case idle
-        /// The button is held and began has been reported.
-        case squeezing(Tool?)
+        /// The button is held and began has been reported for `tool`.
+        case squeezing
         /// The button is held, but its squeeze was cancelled or never seen begin (a reset):
         /// nothing more until it is released.
         case held
@@ -22,6 +23,8 @@ struct SqueezeMachine: Sendable {
     }
 
     var state: State = .idle
+    /// The tool whose squeeze is in progress.
+    var tool: Tool?
 
     var isHoldingButton: Bool {
         switch state {
@@ -30,9 +33,8 @@ struct SqueezeMachine: Sendable {
         }
     }
 
-    var squeezingTool: Tool?? {
-        if case .squeezing(let tool) = state { return tool }
-        return nil
+    var squeezingTool: Tool? {
+        state == .squeezing ? tool : nil
     }
 
     mutating func handle(_ input: GestureInput, _ context: GestureContext, _ settings: GestureSettings,
@@ -40,8 +42,8 @@ struct SqueezeMachine: Sendable {
         switch state {
         case .idle:
             handleIdle(input, context, into: &events, log: &log)
-        case .squeezing(let tool):
-            handleSqueezing(tool, input, context, settings, into: &events, log: &log)
+        case .squeezing:
+            handleSqueezing(input, context, settings, into: &events, log: &log)
         case .held:
             handleHeld(input, context, log: &log)
         }
@@ -52,7 +54,8 @@ struct SqueezeMachine: Sendable {
         switch input {
         case .press:
             events.append(.squeeze(.began, time: context.time, device: context.device, tool: context.tool, pose: context.pose))
-            state = .squeezing(context.tool)
+            tool = context.tool
+            state = .squeezing
             log.took(.squeezeIdlePress)
         case .reset(buttonHeld: true):
             state = .held
@@ -64,7 +67,7 @@ struct SqueezeMachine: Sendable {
         }
     }
 
-    private mutating func handleSqueezing(_ tool: Tool?, _ input: GestureInput, _ context: GestureContext,
+    private mutating func handleSqueezing(_ input: GestureInput, _ context: GestureContext,
                                           _ settings: GestureSettings, into events: inout [Event], log: inout GestureLog) {
         switch input {
         case .motion:

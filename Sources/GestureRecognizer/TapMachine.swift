@@ -9,25 +9,28 @@ import PencilProtocol
 struct TapMachine: Sendable {
     /// The first press of a sequence.
     struct Press: Sendable {
-        var time: Int64
-        var pose: Pose
-        var tool: Tool
+        var time: Int64 = 0
+        var pose = Pose()
+        var tool = Tool(type: .pen)
     }
 
+    /// Plain cases, the data beside them: checking the state on every frame then copies
+    /// nothing.
     enum State: Sendable {
         /// No sequence: the button is up and no click is waiting for a second press.
         case idle
-        /// The button is held as the first press of a sequence (under longPress, the timer runs).
-        case firstPress(Press)
+        /// The button is held as the first press of a sequence (under longPress, the timer
+        /// runs). `press` holds it.
+        case firstPress
         /// As firstPress, but the pen left the slop around the press: no long press any more.
-        case firstPressMoved(Press)
-        /// A click is complete; the next press may be its second press.
-        case clicked(Press)
+        case firstPressMoved
+        /// A click is complete (`press` was its press); the next press may be its second.
+        case clicked
         /// The button is held by a press that belongs to no gesture: a double-tap's second
         /// press, or a press that was down when the recogniser reset.
         case held
-        /// The long hold became a squeeze (began has been reported).
-        case longPressing(Tool?)
+        /// The long hold became a squeeze of `press.tool` (began has been reported).
+        case longPressing
 
         var name: String {
             switch self {
@@ -42,6 +45,9 @@ struct TapMachine: Sendable {
     }
 
     var state: State = .idle
+    /// The first press of the sequence: meaningful in firstPress, firstPressMoved, clicked
+    /// and longPressing.
+    var press = Press()
 
     var isHoldingButton: Bool {
         switch state {
@@ -50,13 +56,12 @@ struct TapMachine: Sendable {
         }
     }
 
-    var squeezingTool: Tool?? {
-        if case .longPressing(let tool) = state { return tool }
-        return nil
+    var squeezingTool: Tool? {
+        state == .longPressing ? press.tool : nil
     }
 
     func deadline(_ settings: GestureSettings) -> Int64? {
-        guard settings.longPress, case .firstPress(let press) = state else { return nil }
+        guard settings.longPress, state == .firstPress else { return nil }
         return press.time + settings.longPressDuration
     }
 
@@ -65,16 +70,16 @@ struct TapMachine: Sendable {
         switch state {
         case .idle:
             handleIdle(input, context, log: &log)
-        case .firstPress(let press):
-            handleFirstPress(press, input, context, settings, into: &events, log: &log)
-        case .firstPressMoved(let press):
-            handleFirstPressMoved(press, input, context, settings, log: &log)
-        case .clicked(let press):
-            handleClicked(press, input, context, settings, into: &events, log: &log)
+        case .firstPress:
+            handleFirstPress(input, context, settings, into: &events, log: &log)
+        case .firstPressMoved:
+            handleFirstPressMoved(input, context, settings, log: &log)
+        case .clicked:
+            handleClicked(input, context, settings, into: &events, log: &log)
         case .held:
             handleHeld(input, context, log: &log)
-        case .longPressing(let tool):
-            handleLongPressing(tool, input, context, settings, into: &events, log: &log)
+        case .longPressing:
+            handleLongPressing(input, context, settings, into: &events, log: &log)
         }
     }
 
@@ -82,7 +87,8 @@ struct TapMachine: Sendable {
         switch input {
         case .press:
             guard let tool = context.tool else { return bug(input, context, log: &log) }
-            state = .firstPress(Press(time: context.time, pose: context.pose, tool: tool))
+            press = Press(time: context.time, pose: context.pose, tool: tool)
+            state = .firstPress
             log.took(.tapIdlePress)
         case .reset(buttonHeld: true):
             state = .held
@@ -94,12 +100,12 @@ struct TapMachine: Sendable {
         }
     }
 
-    private mutating func handleFirstPress(_ press: Press, _ input: GestureInput, _ context: GestureContext,
+    private mutating func handleFirstPress(_ input: GestureInput, _ context: GestureContext,
                                            _ settings: GestureSettings, into events: inout [Event], log: inout GestureLog) {
         switch input {
         case .release:
             if context.time - press.time <= settings.tapMaxDuration {
-                state = .clicked(press)
+                state = .clicked
                 log.took(.tapFirstPressClick)
             } else {
                 state = .idle
@@ -108,13 +114,13 @@ struct TapMachine: Sendable {
         case .motion:
             // Only the long press cares where the pen goes while held; a click may wander.
             if settings.longPress, !settings.slop.contains(press.pose, context.pose) {
-                state = .firstPressMoved(press)
+                state = .firstPressMoved
                 log.took(.tapFirstPressMoved)
             }
         case .timeout:
             guard settings.longPress else { return bug(input, context, log: &log) }
             events.append(.squeeze(.began, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
-            state = .longPressing(press.tool)
+            state = .longPressing
             log.took(.tapFirstPressLongPress)
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             state = .idle
@@ -127,12 +133,12 @@ struct TapMachine: Sendable {
         }
     }
 
-    private mutating func handleFirstPressMoved(_ press: Press, _ input: GestureInput, _ context: GestureContext,
+    private mutating func handleFirstPressMoved(_ input: GestureInput, _ context: GestureContext,
                                                 _ settings: GestureSettings, log: inout GestureLog) {
         switch input {
         case .release:
             if context.time - press.time <= settings.tapMaxDuration {
-                state = .clicked(press)
+                state = .clicked
                 log.took(.tapMovedClick)
             } else {
                 state = .idle
@@ -151,20 +157,21 @@ struct TapMachine: Sendable {
         }
     }
 
-    private mutating func handleClicked(_ first: Press, _ input: GestureInput, _ context: GestureContext,
+    private mutating func handleClicked(_ input: GestureInput, _ context: GestureContext,
                                         _ settings: GestureSettings, into events: inout [Event], log: inout GestureLog) {
         switch input {
         case .press:
             guard let tool = context.tool else { return bug(input, context, log: &log) }
-            if context.time - first.time <= settings.doubleTapInterval,
-               settings.slop.contains(first.pose, context.pose),
-               first.tool.isSameTool(as: tool) {
+            if context.time - press.time <= settings.doubleTapInterval,
+               settings.slop.contains(press.pose, context.pose),
+               press.tool.isSameTool(as: tool) {
                 events.append(Event(type: .doubleTap, time: context.time, device: context.device, tool: tool,
                                     pose: context.pose, action: settings.doubleTapAction))
                 state = .held
                 log.took(.tapDoubleTap)
             } else {
-                state = .firstPress(Press(time: context.time, pose: context.pose, tool: tool))
+                press = Press(time: context.time, pose: context.pose, tool: tool)
+                state = .firstPress
                 log.took(.tapNewSequence)
             }
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
@@ -193,23 +200,23 @@ struct TapMachine: Sendable {
         }
     }
 
-    private mutating func handleLongPressing(_ tool: Tool?, _ input: GestureInput, _ context: GestureContext,
+    private mutating func handleLongPressing(_ input: GestureInput, _ context: GestureContext,
                                              _ settings: GestureSettings, into events: inout [Event], log: inout GestureLog) {
         switch input {
         case .motion:
-            events.append(.squeeze(.changed, time: context.time, device: context.device, tool: tool, pose: context.pose))
+            events.append(.squeeze(.changed, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
             log.took(.tapSqueezeChanged)
         case .release, .toolLeft:
-            events.append(.squeeze(.ended, time: context.time, device: context.device, tool: tool, pose: context.pose,
+            events.append(.squeeze(.ended, time: context.time, device: context.device, tool: press.tool, pose: context.pose,
                                    action: settings.squeezeAction))
             state = .idle
             log.took(.tapSqueezeEnded)
         case .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
-            events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: tool, pose: context.pose))
+            events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
             state = .idle
             log.took(.tapSqueezeCancelled)
         case .reset(buttonHeld: true):
-            events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: tool, pose: context.pose))
+            events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
             state = .held
             log.took(.tapSqueezeReset)
         case .press, .timeout:

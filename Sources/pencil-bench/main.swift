@@ -1,4 +1,5 @@
 import CAllocationCounter
+import GestureRecognizer
 import PencilInput
 import PencilSystem
 #if canImport(Glibc)
@@ -78,3 +79,6 @@ do {
 } catch {
     fail(error.description, error.exitCode)
 }
+
+// The gesture recogniser alone, on synthetic frames of a two-button and a one-button pen.
+print("\(GestureRecognizerBenchmark.run(frames: 10_000_000, now: monotonicNanoseconds, allocations: { UInt64(pencild_allocation_count()) }))")

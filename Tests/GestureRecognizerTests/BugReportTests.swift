@@ -53,3 +53,22 @@ import Testing
         #expect(log.bugs.first?.description == "gesture bug: tap machine in state idle got motion at 42 µs")
     }
 }
+
+/// The benchmark's workload recognises what it claims to, so its figures mean something.
+@Suite struct BenchmarkWorkloadTests {
+    @Test func eachCycleHasADoubleTapAndASqueeze() {
+        var twoButtons = GestureRecognizerBenchmark.Workload(device: GestureRecognizerBenchmark.device(buttons: [.stylus, .stylus2]))
+        let cycle = twoButtons.frames.count
+        twoButtons.run(frames: cycle * 3)
+        // A double-tap, and a squeeze: began, 16 changed, ended.
+        #expect(twoButtons.gestureCount == 3 * 19)
+        #expect(twoButtons.recognizer.bugCount == 0)
+
+        var oneButton = GestureRecognizerBenchmark.Workload(device: GestureRecognizerBenchmark.device(buttons: [.stylus]))
+        oneButton.run(frames: cycle)
+        // A double-tap, and a long press held 600 ms in 5 ms frames: began at 500 ms, changed
+        // on the 21 frames from then on, ended.
+        #expect(oneButton.gestureCount == 1 + 1 + 21 + 1)
+        #expect(oneButton.recognizer.bugCount == 0)
+    }
+}

@@ -263,3 +263,40 @@ import Testing
         #expect(try gestures(pen) == ["squeeze began", "squeeze ended showContextualPalette"])
     }
 }
+
+/// The same person on every real pen of the test-device table.
+@Suite struct TestDeviceScriptTests {
+    @Test(arguments: TestDevice.pens)
+    func aDoubleClickAndASqueezeOnEveryPen(device: TestDevice) throws {
+        let description = device.description
+        var pen = PenScript(device: description)
+        pen.approach(x: 0.4, y: 0.4)
+        pen.wait(ms: 10)
+        pen.click(.stylus, holdingMs: 70)
+        pen.wait(ms: 90)
+        pen.click(.stylus, holdingMs: 70)
+        pen.wait(ms: 400)
+        let dedicated = description.hasKey(EventCode.BTN_STYLUS2)
+        if dedicated {
+            pen.press(.stylus2)
+        } else {
+            pen.press(.stylus)  // a one-button pen squeezes by holding it
+        }
+        for _ in 0..<10 {  // 700 ms of drawing small circles while holding
+            pen.wait(ms: 70)
+            pen.move(toX: pen.x + 0.001, y: pen.y)
+        }
+        pen.release(dedicated ? .stylus2 : .stylus)
+        pen.wait(ms: 20)
+        pen.leave()
+        let summary = try gestures(pen)
+        guard description.hasKey(EventCode.BTN_STYLUS) else {
+            #expect(summary.isEmpty, "a pen without barrel buttons has no gestures")
+            return
+        }
+        #expect(summary.first == "doubleTap switchEraser")
+        #expect(summary.filter { $0 == "doubleTap switchEraser" }.count == 1)
+        #expect(summary.filter { $0 == "squeeze began" }.count == 1)
+        #expect(summary.last == "squeeze ended showContextualPalette")
+    }
+}

@@ -1,0 +1,128 @@
+# pencild: build, run, test, install.
+#
+#   make run          build and show a pen live (real pens, or the demo pen)
+#   make test         everything: build, unit tests, packaging checks, fuzzers, kernel tier
+#   make install      PREFIX=/usr/local by default; DESTDIR honoured
+#
+# The targets run one after another: a Swift build already uses every core.
+
+.NOTPARALLEL:
+.DEFAULT_GOAL := build
+
+SWIFT ?= swift
+CONFIGURATION ?= release
+SWIFT_BUILD_FLAGS ?=
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DOCDIR ?= $(PREFIX)/share/doc/pencild
+# Under /usr the distribution's directories apply; anywhere else the PREFIX's own
+# lib/systemd and lib/udev, which systemd and udev also search (for /usr/local).
+ifeq ($(PREFIX),/usr)
+SYSTEMD_SYSTEM_UNIT_DIR ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
+SYSTEMD_USER_UNIT_DIR ?= $(shell pkg-config --variable=systemduserunitdir systemd 2>/dev/null || echo /usr/lib/systemd/user)
+UDEV_RULES_DIR ?= $(shell d=$$(pkg-config --variable=udevdir udev 2>/dev/null) && echo $$d/rules.d || echo /usr/lib/udev/rules.d)
+else
+SYSTEMD_SYSTEM_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
+UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+endif
+
+PROGRAMS := pencild pencilctl
+# Real pen recordings for the conformance tests: kept outside the repository.
+RECORDINGS_CANDIDATE := $(abspath $(CURDIR)/../shared/recordings)
+PENCILD_RECORDINGS ?= $(if $(wildcard $(RECORDINGS_CANDIDATE)/README.md),$(RECORDINGS_CANDIDATE),)
+export PENCILD_RECORDINGS
+
+KERNEL_SUITE ?= tests/kernel/run-suite.sh
+FUZZ_SECONDS ?= 20
+FUZZ_LONG_SECONDS ?= 600
+
+.PHONY: build build-debug run deps deps-test test test-swift test-packaging test-fuzz test-kernel \
+        bench fuzz install uninstall clean
+
+build:
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS)
+
+build-debug:
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+deps:
+	scripts/install-deps.sh build
+
+deps-test:
+	scripts/install-deps.sh test
+
+run: deps build
+	scripts/dev-run.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"
+
+# --- tests -------------------------------------------------------------------
+
+test: deps-test build-debug test-swift test-packaging test-fuzz test-kernel
+	@echo "make test: all passed"
+
+test-swift:
+	@if [ -n "$(PENCILD_RECORDINGS)" ]; then echo "recordings: $(PENCILD_RECORDINGS)"; \
+	 else echo "recordings: not found (set PENCILD_RECORDINGS): the tests that need them are skipped"; fi
+	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+
+test-packaging:
+	tests/packaging/run.sh
+
+test-fuzz:
+	fuzz/run.sh --seconds $(FUZZ_SECONDS)
+
+test-kernel:
+	@if [ ! -f "$(KERNEL_SUITE)" ]; then \
+	    echo "test-kernel: $(KERNEL_SUITE) is missing: the kernel test tier is not in this tree" >&2; exit 1; fi
+	bash "$(KERNEL_SUITE)"
+
+bench:
+	@[ -n "$(PENCILD_RECORDINGS)" ] || echo "bench: PENCILD_RECORDINGS is not set: figures for recordings are skipped"
+	$(SWIFT) run -c release pencil-bench
+
+fuzz:
+	fuzz/run.sh --seconds $(FUZZ_LONG_SECONDS)
+
+# --- installation ------------------------------------------------------------
+
+install: build
+	@bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path) && \
+	for program in $(PROGRAMS); do \
+	    install -D -m 0755 "$$bin/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; \
+	done
+	$(MAKE) --no-print-directory install-data
+
+# Units, rules and documents only: what a package built elsewhere needs on top of the binaries.
+.PHONY: install-data
+install-data:
+	install -d "$(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)" "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)" \
+	    "$(DESTDIR)$(UDEV_RULES_DIR)" "$(DESTDIR)$(DOCDIR)"
+	for mode in system user; do \
+	    case $$mode in system) dir="$(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)" ;; user) dir="$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)" ;; esac; \
+	    sed 's|@bindir@|$(BINDIR)|g' "systemd/$$mode/pencild.service.in" > "$$dir/pencild.service" && \
+	    chmod 0644 "$$dir/pencild.service" && \
+	    install -m 0644 "systemd/$$mode/pencild.socket" "systemd/$$mode/pencild-pen.target" "$$dir/" || exit 1; \
+	done
+	install -m 0644 udev-rules/70-pencild.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
+
+# Where install puts things (the packaging checks read it).
+.PHONY: print-dirs
+print-dirs:
+	@echo "bin=$(BINDIR)"
+	@echo "system=$(SYSTEMD_SYSTEM_UNIT_DIR)"
+	@echo "user=$(SYSTEMD_USER_UNIT_DIR)"
+	@echo "udev=$(UDEV_RULES_DIR)"
+
+uninstall:
+	for program in $(PROGRAMS); do rm -f "$(DESTDIR)$(BINDIR)/$$program"; done
+	for unit in pencild.service pencild.socket pencild-pen.target; do \
+	    rm -f "$(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)/$$unit" "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/$$unit"; \
+	done
+	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules"
+	rm -rf "$(DESTDIR)$(DOCDIR)"
+
+clean:
+	$(SWIFT) package clean
+	rm -rf fuzz/.build

@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+// libFuzzer targets for pencild's parsers and its pen tracker.
+//
+// A package of its own because every module here is built with the fuzzer and address
+// sanitizers (fuzz/run.sh passes them), and linked with lld: libFuzzer provides the
+// driver, each target's main.swift hands it the function to fuzz.
+//
+// The library targets are the main package's own sources (Sources/X are symbolic links
+// to ../../Sources/X); their dependencies must follow ../Package.swift.
+import PackageDescription
+
+let fuzzerLinking: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+
+let package = Package(
+    name: "pencild-fuzz",
+    targets: [
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev"),
+        .systemLibrary(name: "CLinux"),
+        .target(name: "PencilSystem", dependencies: ["CLinux"]),
+        .target(name: "PencilProtocol", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem", "CEvdev"]),
+        .target(name: "Varlink", dependencies: ["PencilProtocol", "PencilSystem"]),
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "PencilProtocol"],
+                          linkerSettings: fuzzerLinking),
+        .executableTarget(name: "fuzz-varlink", dependencies: ["FuzzSupport", "Varlink", "PencilProtocol"],
+                          linkerSettings: fuzzerLinking),
+        .executableTarget(name: "fuzz-evemu", dependencies: ["FuzzSupport", "PencilInput"],
+                          linkerSettings: fuzzerLinking),
+        .executableTarget(name: "fuzz-pen-tracker", dependencies: ["FuzzSupport", "PencilInput", "PencilProtocol"],
+                          linkerSettings: fuzzerLinking),
+    ],
+    swiftLanguageModes: [.v6]
+)

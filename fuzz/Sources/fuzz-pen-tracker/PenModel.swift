@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FuzzSupport
+import PencilInput
+import PencilProtocol
+
+/// PENCILD_FUZZ_TRACE=1 prints every event checked: to see what an input (a seed, a
+/// crash) does when run by hand.
+let tracing = getenv("PENCILD_FUZZ_TRACE") != nil
+
+/// What a client can know from the events alone, with the contract's rules about which
+/// event may come when. Every violation traps.
+struct PenModel {
+    let device: String
+    var added = false
+    var removed = false
+    var tool: Tool?
+    var tipDown = false
+    var hovering = false
+    var buttons: ButtonSet = []
+
+    init(device: String) { self.device = device }
+
+    mutating func apply(_ frame: PenFrame, tracker: PenTracker) {
+        check((0...frame.events.count).contains(frame.gestureIndex), "gestureIndex out of the frame")
+        check(frame.replacedGestureIndex <= frame.gestureIndex, "replacedGestureIndex after gestureIndex")
+        for event in frame.events {
+            check(event.time == frame.time, "\(event.type) at \(event.time) in a frame at \(frame.time)")
+            apply(event)
+        }
+        let state = tracker.state
+        check(state.tool == tool, "state's tool \(String(describing: state.tool)) but events say \(String(describing: tool))")
+        check(state.tipDown == tipDown, "state's tip disagrees with the events")
+        check(state.buttons == buttons, "state's buttons disagree with the events")
+        check(state.isHovering == hovering, "state's hover disagrees with the events")
+        check(frame.current == state, "the frame's current state is not the tracker's")
+    }
+
+    mutating func apply(_ event: Event) {
+        if tracing { print(event.jsonText) }
+        check(!removed, "\(event.type) after deviceRemoved")
+        check(event.device == device, "event for device \(String(describing: event.device))")
+        if event.type != .deviceAdded { check(added, "\(event.type) before deviceAdded") }
+        if let pose = event.pose { Self.checkRanges(pose) }
+        switch event.type {
+        case .deviceAdded:
+            check(!added, "deviceAdded twice")
+            check(event.deviceInfo?.id == device, "deviceAdded without its device")
+            added = true
+        case .deviceRemoved:
+            check(tool == nil, "deviceRemoved with a tool in proximity")
+            removed = true
+        case .proximityIn:
+            check(tool == nil, "proximityIn while \(String(describing: tool)) is in proximity")
+            check(event.tool != nil && event.pose != nil, "proximityIn without tool or pose")
+            tool = event.tool
+        case .proximityOut:
+            requireTool(event)
+            check(!tipDown, "proximityOut with the tip down")
+            check(buttons.isEmpty, "proximityOut with buttons held")
+            check(!hovering, "proximityOut while hovering")
+            tool = nil
+        case .tipDown:
+            requireTool(event)
+            check(!tipDown, "tipDown twice")
+            check(!hovering, "tipDown while hovering (no hover ended first)")
+            tipDown = true
+        case .tipUp:
+            requireTool(event)
+            check(tipDown, "tipUp without tipDown")
+            check(event.pose?.pressure == 0, "tipUp with pressure")
+            tipDown = false
+        case .motion:
+            requireTool(event)
+            check(tipDown, "motion with the tip up")
+        case .hover:
+            requireTool(event)
+            switch event.phase {
+            case .began:
+                check(!hovering && !tipDown, "hover began while hovering or touching")
+                hovering = true
+            case .changed:
+                check(hovering, "hover changed without began")
+            case .ended:
+                check(hovering, "hover ended without began")
+                hovering = false
+            default:
+                fatalError("hover with phase \(String(describing: event.phase))")
+            }
+        case .buttonDown:
+            requireTool(event)
+            guard let button = event.button else { fatalError("buttonDown without button") }
+            check(!buttons.contains(button), "buttonDown of a held button")
+            buttons.insert(ButtonSet(button))
+        case .buttonUp:
+            requireTool(event)
+            guard let button = event.button else { fatalError("buttonUp without button") }
+            check(buttons.contains(button), "buttonUp of a button not held")
+            buttons.remove(ButtonSet(button))
+        case .doubleTap, .squeeze, .preferencesChanged:
+            fatalError("the tracker made a \(event.type)")
+        }
+    }
+
+    private func requireTool(_ event: Event) {
+        guard let current = tool else { fatalError("\(event.type) with no tool in proximity") }
+        check(event.tool == current, "\(event.type) for \(String(describing: event.tool)), but \(current) is in proximity")
+        check(event.pose != nil, "\(event.type) without pose")
+    }
+
+    /// A new subscriber's catch-up events must rebuild exactly this state.
+    func checkCatchUp(_ events: [Event]) {
+        var fresh = PenModel(device: device)
+        fresh.added = true
+        for event in events { fresh.apply(event) }
+        check(fresh.tool == tool && fresh.tipDown == tipDown && fresh.hovering == hovering && fresh.buttons == buttons,
+                     "catch-up events do not rebuild the state")
+    }
+
+    func checkRemoved() {
+        check(removed, "remove() did not end with deviceRemoved")
+    }
+
+    static func checkRanges(_ pose: Pose) {
+        func within(_ value: Double?, _ range: ClosedRange<Double>, _ name: String) {
+            guard let value else { return }
+            check(value.isFinite && range.contains(value), "\(name) = \(value), outside \(range)")
+        }
+        within(pose.x, 0...1, "x")
+        within(pose.y, 0...1, "y")
+        within(pose.pressure, 0...1, "pressure")
+        within(pose.zOffset, 0...1, "zOffset")
+        within(pose.tiltX, -90...90, "tiltX")
+        within(pose.tiltY, -90...90, "tiltY")
+        within(pose.azimuth, 0...(2 * Double.pi), "azimuth")
+        within(pose.altitude, 0...(Double.pi / 2), "altitude")
+        within(pose.roll, 0...(2 * Double.pi), "roll")
+        within(pose.slider, 0...1, "slider")
+        within(pose.wheel, -1...1, "wheel")
+        within(pose.xMillimeters, 0...Double.greatestFiniteMagnitude, "xMillimeters")
+        within(pose.yMillimeters, 0...Double.greatestFiniteMagnitude, "yMillimeters")
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# dev-run.sh BIN_DIR
+#
+# Runs a freshly built pencild by hand, on a private socket, and shows the pen in
+# `pencilctl watch`. Real pens are used when this user can read them; otherwise
+# (or as well as none) the daemon's demo pen draws by itself. pencild is stopped
+# and its files removed when watch exits (q or Ctrl-C).
+set -euo pipefail
+
+bin=${1:?usage: $0 BIN_DIR}
+for program in pencild pencilctl; do
+    [ -x "$bin/$program" ] || { echo "dev-run: $bin/$program is missing: build first" >&2; exit 1; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pencild-run.XXXXXX")
+socket="$work/pencild.sock"
+log="$work/pencild.log"
+daemon_pid=""
+
+stop() {
+    if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
+        kill -TERM "$daemon_pid"
+        wait "$daemon_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+
+# Pens this user can open: tablets that are not pads, readable now.
+readable=()
+unreadable=()
+for node in /dev/input/event*; do
+    [ -e "$node" ] || continue
+    properties=$(udevadm info --query=property --name="$node" 2>/dev/null || true)
+    grep -qx 'ID_INPUT_TABLET=1' <<<"$properties" || continue
+    grep -qx 'ID_INPUT_TABLET_PAD=1' <<<"$properties" && continue
+    if [ -r "$node" ]; then readable+=("$node"); else unreadable+=("$node"); fi
+done
+
+flags=(--socket "$socket" --state-dir "$work/state")
+if [ "${#readable[@]}" -gt 0 ]; then
+    echo "dev-run: pens: ${readable[*]}"
+else
+    if [ "${#unreadable[@]}" -gt 0 ]; then
+        echo "dev-run: cannot read ${unreadable[*]}: join the 'input' group or install the udev rule (README, Troubleshooting)"
+    fi
+    echo "dev-run: no pen to read: using the demo pen"
+    flags+=(--demo)
+fi
+mkdir -p "$work/state"
+
+"$bin/pencild" "${flags[@]}" 2>"$log" &
+daemon_pid=$!
+
+# Wait for the socket (the daemon creates it before it is ready for clients).
+for _ in $(seq 100); do
+    [ -S "$socket" ] && break
+    if ! kill -0 "$daemon_pid" 2>/dev/null; then
+        echo "dev-run: pencild exited early; its log:" >&2
+        cat "$log" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+[ -S "$socket" ] || { echo "dev-run: pencild did not create $socket in 10 s; its log:" >&2; cat "$log" >&2; exit 1; }
+
+echo "dev-run: pencild (pid $daemon_pid) on $socket, log in $log"
+PENCILD_SOCKET="$socket" "$bin/pencilctl" watch

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# install-deps.sh [build|test]
+#
+# Installs the Debian packages pencild needs and that are missing: "build" (the
+# default) for building and running it, "test" for everything `make test` uses.
+# Uses sudo when not run as root. Swift itself is not a Debian package: it must
+# already be on PATH.
+set -euo pipefail
+
+what=${1:-build}
+
+build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev)
+# systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
+# util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
+# tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts.
+test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck)
+
+case $what in
+    build) packages=("${build_packages[@]}") ;;
+    test) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+    *) echo "usage: $0 [build|test]" >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+    if ! command -v apt-get >/dev/null; then
+        echo "install-deps: missing ${missing[*]}, and apt-get is not available: install them by hand" >&2
+        exit 1
+    fi
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+        sudo=(sudo)
+    fi
+    echo "install-deps: installing ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+        { "${sudo[@]}" apt-get update -q && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; }
+fi
+
+if ! command -v swift >/dev/null; then
+    echo "install-deps: swift is not on PATH. Install a Swift 6 toolchain (swift.org) and add its usr/bin to PATH." >&2
+    exit 1
+fi

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Packaging checks, run by `make test-packaging`:
+#   - `make install` into a staged root, for PREFIX=/usr/local and PREFIX=/usr: every file
+#     lands where systemd and udev look, the units' ExecStart names the installed binary;
+#   - `systemd-analyze verify` on every installed unit (system and user), against the
+#     staged root, and `systemd-analyze security` on the system service (2.0 at most);
+#   - udev reads 70-pencild.rules without a complaint;
+#   - `make uninstall` removes every file it installed;
+#   - shellcheck on the shell scripts.
+# A check that cannot run here says so; under CI (CI=true) that is a failure.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+
+failures=0
+pass() { echo "  ok: $*"; }
+fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
+cannot() {
+    if [ "${CI:-}" = true ]; then fail "cannot check: $*"; else echo "  skipped: $*"; fi
+}
+section() { echo "packaging: $*"; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The binaries of the debug build are installed: these checks are about the files'
+# places and contents, not about the optimiser.
+configuration=${PACKAGING_CONFIGURATION:-debug}
+
+# verify_units LABEL COMMAND...: any message from systemd-analyze is a failure, since it
+# reports unknown keys as warnings with exit status 0.
+verify_units() {
+    local label=$1
+    shift
+    local output
+    if output=$(XDG_RUNTIME_DIR="$work/runtime" "$@" 2>&1) && [ -z "$output" ]; then
+        pass "systemd-analyze verify: $label"
+    else
+        fail "systemd-analyze verify: $label:"$'\n'"$output"
+    fi
+}
+
+check_install() {
+    local prefix=$1
+    section "make install PREFIX=$prefix"
+    local root="$work/root-${prefix//\//_}"
+    # A staged root with this machine's own units, so that verify finds sysinit.target and
+    # the other units ours depend on.
+    local host_units
+    host_units=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
+    mkdir -p "$root$host_units" "$work/runtime"
+    cp -a "$host_units/." "$root$host_units/"
+    local before="$work/before-${prefix//\//_}"
+    (cd "$root" && find . -type f | sort) >"$before"
+
+    if ! make --no-print-directory -s install DESTDIR="$root" PREFIX="$prefix" CONFIGURATION="$configuration" >"$work/install.log" 2>&1; then
+        fail "make install PREFIX=$prefix:"$'\n'"$(cat "$work/install.log")"
+        return
+    fi
+    local system_dir user_dir rules_dir
+    system_dir=$(make --no-print-directory -s print-dirs PREFIX="$prefix" | sed -n 's/^system=//p')
+    user_dir=$(make --no-print-directory -s print-dirs PREFIX="$prefix" | sed -n 's/^user=//p')
+    rules_dir=$(make --no-print-directory -s print-dirs PREFIX="$prefix" | sed -n 's/^udev=//p')
+    case $prefix in
+        /usr/local)
+            [ "$system_dir" = /usr/local/lib/systemd/system ] || fail "system unit dir is $system_dir"
+            [ "$user_dir" = /usr/local/lib/systemd/user ] || fail "user unit dir is $user_dir"
+            [ "$rules_dir" = /usr/local/lib/udev/rules.d ] || fail "udev rules dir is $rules_dir" ;;
+    esac
+    # systemd and udev must search these directories.
+    case $system_dir in /etc/systemd/system|/usr/local/lib/systemd/system|/usr/lib/systemd/system|/lib/systemd/system) ;; *) fail "systemd does not search $system_dir" ;; esac
+    case $user_dir in /etc/systemd/user|/usr/local/lib/systemd/user|/usr/lib/systemd/user) ;; *) fail "systemd --user does not search $user_dir" ;; esac
+    case $rules_dir in /etc/udev/rules.d|/usr/local/lib/udev/rules.d|/usr/lib/udev/rules.d|/lib/udev/rules.d) ;; *) fail "udev does not search $rules_dir" ;; esac
+
+    local expected=(
+        "$prefix/bin/pencild" "$prefix/bin/pencilctl"
+        "$system_dir/pencild.service" "$system_dir/pencild.socket" "$system_dir/pencild-pen.target"
+        "$user_dir/pencild.service" "$user_dir/pencild.socket" "$user_dir/pencild-pen.target"
+        "$rules_dir/70-pencild.rules"
+    )
+    local missing=0 file
+    for file in "${expected[@]}"; do
+        [ -f "$root$file" ] || { fail "not installed: $file"; missing=1; }
+    done
+    [ "$missing" -eq 0 ] && pass "installed: ${#expected[@]} files"
+    for file in "$prefix/bin/pencild" "$prefix/bin/pencilctl"; do
+        [ -x "$root$file" ] || fail "not executable: $file"
+    done
+    for file in "$system_dir/pencild.service" "$user_dir/pencild.service"; do
+        local exec_start
+        exec_start=$(sed -n 's/^ExecStart=//p' "$root$file")
+        if [ "$exec_start" = "$prefix/bin/pencild" ]; then
+            pass "$(basename "$(dirname "$file")")/pencild.service: ExecStart=$exec_start"
+        else
+            fail "$file: ExecStart=$exec_start, expected $prefix/bin/pencild"
+        fi
+        if grep -q '@[a-z_]*@' "$root$file"; then fail "$file: an @placeholder@ is left"; fi
+    done
+
+    if command -v systemd-analyze >/dev/null; then
+        verify_units "system units" systemd-analyze verify --root="$root" \
+            "$system_dir/pencild.service" "$system_dir/pencild.socket" "$system_dir/pencild-pen.target"
+        # systemd 252 cannot verify user units under --root: a copy whose ExecStart names
+        # the staged binary is verified instead.
+        local user_copy="$work/user-units-${prefix//\//_}"
+        mkdir -p "$user_copy"
+        cp "$root$user_dir/pencild.socket" "$root$user_dir/pencild-pen.target" "$user_copy/"
+        sed "s|^ExecStart=$prefix/bin/|ExecStart=$root$prefix/bin/|" "$root$user_dir/pencild.service" >"$user_copy/pencild.service"
+        verify_units "user units" systemd-analyze --user verify \
+            "$user_copy/pencild.service" "$user_copy/pencild.socket" "$user_copy/pencild-pen.target"
+        local score
+        if score=$(systemd-analyze security --root="$root" --offline=true --threshold=20 pencild.service 2>&1); then
+            pass "systemd-analyze security: $(tail -n 1 <<<"$score" | sed 's/.*level for //')"
+        else
+            fail "systemd-analyze security scores above 2.0:"$'\n'"$(grep -E '^(✗|→)|: ' <<<"$score")"
+        fi
+    else
+        cannot "systemd-analyze is not installed (apt-get install systemd)"
+    fi
+
+    make --no-print-directory -s uninstall DESTDIR="$root" PREFIX="$prefix" >/dev/null
+    local left
+    left=$(comm -13 "$before" <(cd "$root" && find . -type f | sort))
+    if [ -z "$left" ]; then pass "make uninstall removed every installed file"; else fail "left after uninstall: $left"; fi
+}
+
+# udevadm reads rules from fixed directories: the rule is placed in a private mount
+# namespace's /run/udev/rules.d, where udevadm test reports each line it cannot use.
+check_udev_rule() {
+    section "udev rule"
+    if ! command -v udevadm >/dev/null; then cannot "udevadm is not installed (apt-get install udev)"; return; fi
+    if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
+        cannot "udevadm test needs root and unshare (a private mount namespace)"; return
+    fi
+    local output
+    output=$(unshare --mount --propagation private bash -c '
+        set -e
+        mkdir -p /run/udev/rules.d
+        mount -t tmpfs tmpfs /run/udev/rules.d
+        cp "$1" /run/udev/rules.d/
+        udevadm test --action=add /sys/devices/virtual/mem/null 2>&1' _ udev-rules/70-pencild.rules) ||
+        { fail "udevadm test failed:"$'\n'"$output"; return; }
+    if ! grep -q 'Reading rules file: /run/udev/rules.d/70-pencild.rules' <<<"$output"; then
+        fail "udevadm test did not read the rule:"$'\n'"$output"
+    elif grep -q '70-pencild.rules:[0-9]' <<<"$output"; then
+        fail "udev complains about the rule:"$'\n'"$(grep '70-pencild.rules:[0-9]' <<<"$output")"
+    else
+        pass "udevadm reads 70-pencild.rules without a complaint"
+    fi
+}
+
+check_shell() {
+    section "shell scripts"
+    if ! command -v shellcheck >/dev/null; then cannot "shellcheck is not installed (apt-get install shellcheck)"; return; fi
+    local scripts=(.ci/run scripts/*.sh tests/packaging/*.sh)
+    [ -d fuzz ] && scripts+=(fuzz/*.sh)
+    if shellcheck --severity=warning "${scripts[@]}"; then
+        pass "shellcheck: ${#scripts[@]} scripts"
+    else
+        fail "shellcheck"
+    fi
+}
+
+check_shell
+check_udev_rule
+check_install /usr/local
+check_install /usr
+
+if [ "$failures" -gt 0 ]; then
+    echo "packaging: $failures check(s) failed"
+    exit 1
+fi
+echo "packaging: all checks passed"
