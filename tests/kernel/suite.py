@@ -70,13 +70,17 @@ class PenScript:
     """What a person does with the pen, as evemu events: each step is one frame."""
 
     def __init__(self):
-        self.time = 100.0
+        self.time = 100_000_000  # microseconds
         self.lines = []
         self.x, self.y = 15000, 9000
 
+    def pause(self, seconds):
+        self.time += round(seconds * 1e6)
+        return self
+
     def frame(self, *events, after=0.010):
-        self.time += after
-        stamp = f"{int(self.time)}.{round((self.time % 1) * 1e6):06d}"
+        self.pause(after)
+        stamp = f"{self.time // 1_000_000}.{self.time % 1_000_000:06d}"
         for ev_type, code, value in events:
             self.lines.append(f"E: {stamp} {ev_type:04x} {code:04x} {value}")
         self.lines.append(f"E: {stamp} 0000 0000 0")
@@ -437,7 +441,7 @@ class Suite:
         script = PenScript().enter().hover(3).touch().draw(3)
         script.press(BTN_STYLUS, after=0.02).press(BTN_STYLUS2, after=0.02)
         # pencild is stopped during this pause; then thousands of frames in one burst.
-        script.time += 4.0
+        script.pause(4.0)
         for _ in range(3000):
             script.x = 12000 + (script.x + 7) % 3000
             script.frame((EV_ABS, ABS_X, script.x), (EV_ABS, ABS_PRESSURE, 700), after=0.0)
