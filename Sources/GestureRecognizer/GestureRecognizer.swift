@@ -22,6 +22,7 @@ public struct GestureRecognizer: Sendable {
     /// while a machine holds its button).
     var pen = PenState()
     var log = GestureLog()
+    var scratch = GestureScratch()
 
     /// `state` is the pen as it stands now, for a recogniser made while a tool is already in
     /// proximity: buttons held then belong to no gesture and wait for their release.

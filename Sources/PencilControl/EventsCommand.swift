@@ -43,20 +43,31 @@ public enum EventsCommand: PencilCommand {
             return ExitCode.dataError
         }
 
-        var stage: GestureFrameStage
+        var pipeline: GesturePipeline
         do {
-            stage = try GestureFrameStage(device: recording.description.penDeviceInfo(id: deviceID), preferences: options.preferences)
+            pipeline = try GesturePipeline(description: recording.description, id: deviceID, preferences: options.preferences)
         } catch {
             io.errors.line("pencilctl events: --preferences: \(error)")
             return ExitCode.usage
         }
         var writer = JSONWriter(capacity: 1024)
-        RecordingReplay.run(recording, id: deviceID, stage: &stage) { event in
-            writer.reset()
-            writer.write(event)
-            writer.bytes.append(UInt8(ascii: "\n"))
-            io.output.write(writer.bytes)
+        var events: [Event] = []
+        func printAndClear() {
+            for event in events {
+                writer.reset()
+                writer.write(event)
+                writer.bytes.append(UInt8(ascii: "\n"))
+                io.output.write(writer.bytes)
+            }
+            events.removeAll(keepingCapacity: true)
         }
+        pipeline.start(at: recording.events.first?.time ?? 0, into: &events)
+        for event in recording.events {
+            pipeline.feed(event, into: &events)
+            printAndClear()
+        }
+        pipeline.finish(into: &events)
+        printAndClear()
         return ExitCode.success
     }
 

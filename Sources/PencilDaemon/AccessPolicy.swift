@@ -8,18 +8,36 @@ import Glibc
 public protocol AccessPolicy {
     /// nil when `peer` may connect, else why not (for the log).
     func refusal(for peer: PeerCredentials) -> String?
+    /// Readable when answers may have changed (a session started, ended, or another became
+    /// active): the daemon then asks again for every client that streams. nil when they never
+    /// change.
+    var changeNotifier: FileDescriptor? { get }
+    /// The notifier was readable: take what it has, before the daemon asks again.
+    func acknowledgeChanges()
+}
+
+extension AccessPolicy {
+    public var changeNotifier: FileDescriptor? { nil }
+    public func acknowledgeChanges() {}
 }
 
 /// Root, the daemon's own user, members of the access group, and users with an active session
 /// on a local seat (sd-login).
+/// Session changes come from sd-login's monitor.
 public struct SystemAccessPolicy: AccessPolicy {
     public var daemonUID: UInt32
     public var accessGroup: UInt32?
+    private let sessions: SessionMonitor?
 
-    public init(daemonUID: UInt32 = ProcessIdentity.userID, accessGroup: UInt32?) {
+    /// `watchingSessions`: follow logind's sessions (nil notifier when logind is not there).
+    public init(daemonUID: UInt32 = ProcessIdentity.userID, accessGroup: UInt32?, watchingSessions: Bool = true) {
         self.daemonUID = daemonUID
         self.accessGroup = accessGroup
+        sessions = watchingSessions ? try? SessionMonitor() : nil
     }
+
+    public var changeNotifier: FileDescriptor? { sessions?.descriptor }
+    public func acknowledgeChanges() { sessions?.flush() }
 
     public func refusal(for peer: PeerCredentials) -> String? {
         if peer.uid == 0 || peer.uid == daemonUID { return nil }
@@ -52,4 +70,30 @@ public struct SystemAccessPolicy: AccessPolicy {
         }
         return false
     }
+}
+
+/// sd-login's monitor of sessions and seats: its descriptor is readable when one changes.
+/// Owns the sd_login_monitor; the descriptor is the monitor's and closes with it.
+final class SessionMonitor {
+    private let monitor: OpaquePointer
+    let descriptor: FileDescriptor
+
+    /// Fails where logind keeps no state (no /run/systemd: a container, a system without logind).
+    init() throws(Errno) {
+        var created: OpaquePointer?
+        let status = sd_login_monitor_new(nil, &created)
+        guard status >= 0, let created else { throw Errno(rawValue: status < 0 ? -status : EINVAL) }
+        let fd = sd_login_monitor_get_fd(created)
+        guard fd >= 0 else {
+            _ = sd_login_monitor_unref(created)
+            throw Errno(rawValue: -fd)
+        }
+        monitor = created
+        descriptor = FileDescriptor(rawValue: fd)
+    }
+
+    deinit { _ = sd_login_monitor_unref(monitor) }
+
+    /// Takes the pending notifications, so that the descriptor is quiet until the next change.
+    func flush() { _ = sd_login_monitor_flush(monitor) }
 }

@@ -9,10 +9,12 @@ public struct Limits: Equatable, Sendable {
     /// Requests read from one client whose replies are not yet written; past it the daemon stops
     /// reading from that client until it reads its replies.
     public var maximumQueuedRequests = 16
-    /// Output waiting for one client; past it motion is coalesced, and a client that stays over
-    /// it for `lagTimeout` (or reaches four times it) is disconnected.
+    /// Output waiting for one client. A client with more than half of it waiting is behind:
+    /// replays at full speed wait for it, and it is disconnected when it stays behind for
+    /// `lagTimeout`. Past the whole of it, its motion is coalesced; at four times it, it is
+    /// disconnected at once.
     public var outputBufferSize = 256 * 1024
-    /// Microseconds a client may stay over its output bound.
+    /// Microseconds a client may stay behind (more than half its output bound waiting).
     public var lagTimeout: Int64 = 2_000_000
     /// Microseconds a client may take to finish a message it has started.
     public var requestTimeout: Int64 = 5_000_000

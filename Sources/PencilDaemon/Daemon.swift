@@ -40,6 +40,7 @@ public final class Daemon {
         static let listener: UInt64 = 1
         static let timer: UInt64 = 2
         static let signals: UInt64 = 3
+        static let access: UInt64 = 4
         static let clientBase: UInt64 = 1 << 32
         static let deviceBase: UInt64 = 2 << 32
     }
@@ -69,6 +70,11 @@ public final class Daemon {
             try epoll.add(listener, events: .readable, token: Token.listener)
             try epoll.add(timer.descriptor, events: .readable, token: Token.timer)
             try epoll.add(signals.descriptor, events: .readable, token: Token.signals)
+            if let notifier = self.access.changeNotifier {
+                try epoll.add(notifier, events: .readable, token: Token.access)
+            } else {
+                logger.info("no session monitor (logind is not running): access is decided when a client connects")
+            }
         } catch {
             throw DaemonError("cannot set up the event loop: \(error)")
         }
@@ -165,6 +171,9 @@ public final class Daemon {
         case Token.listener: acceptClients()
         case Token.timer: timer.acknowledge()
         case Token.signals: handleSignals()
+        case Token.access:
+            access.acknowledgeChanges()
+            recheckStreams()
         case Token.deviceBase...:
             devices.handleReadable(token: token - Token.deviceBase, now: MonotonicClock.now())
         case Token.clientBase...:
@@ -216,7 +225,7 @@ public final class Daemon {
                 logger.warning("\(connection.label) started a message \((now - since) / 1000) ms ago and did not finish it: disconnecting")
                 close(connection)
             } else if let since = connection.laggingSince, since + configuration.limits.lagTimeout <= now {
-                logger.warning("\(connection.label) has not read its events: \(connection.output.pendingByteCount) bytes waiting for \((now - since) / 1000) ms, over the limit of \(configuration.limits.outputBufferSize): disconnecting")
+                logger.warning("\(connection.label) has not read its events: \(connection.output.pendingByteCount) bytes waiting for \((now - since) / 1000) ms, more than half its bound of \(configuration.limits.outputBufferSize): disconnecting")
                 close(connection)
             }
         }
@@ -272,6 +281,27 @@ public final class Daemon {
             } else {
                 logger.debug("\(connection.label) connected")
             }
+        }
+    }
+
+    /// Sessions changed: a client that streams and may no longer use pencild gets
+    /// PermissionDenied as its stream's last reply, and its connection closes.
+    private func recheckStreams() {
+        for connection in Array(connections.values) where connection.monitor != nil && !connection.closed && !connection.closeAfterFlush {
+            guard let refusal = access.refusal(for: connection.peer) else { continue }
+            logger.notice("\(connection.label) may no longer use pencild: \(refusal); its stream ends")
+            endMonitor(of: connection)
+            replyError(connection, nil, VarlinkError(name: "org.pencild.Pen.PermissionDenied"))
+            connection.closeAfterFlush = true
+        }
+    }
+
+    /// The connection stops streaming; the user's gesture stages go with their last stream.
+    private func endMonitor(of connection: Connection) {
+        guard connection.monitor != nil else { return }
+        connection.monitor = nil
+        if !connections.values.contains(where: { $0.monitor != nil && $0.peer.uid == connection.peer.uid }) {
+            devices.unsubscribe(uid: connection.peer.uid)
         }
     }
 
@@ -355,13 +385,7 @@ public final class Daemon {
         connection.closed = true
         connection.descriptor.close()
         connections[connection.id] = nil
-        if let monitor = connection.monitor {
-            connection.monitor = nil
-            _ = monitor
-            if !connections.values.contains(where: { $0.monitor != nil && $0.peer.uid == connection.peer.uid }) {
-                devices.unsubscribe(uid: connection.peer.uid)
-            }
-        }
+        endMonitor(of: connection)
         // A descriptor is free again: accept again if we had stopped for want of one.
         if acceptPausedUntil != nil { resumeAccepting() }
     }
@@ -398,7 +422,7 @@ public final class Daemon {
                 return
             }
         }
-        if connection.output.pendingByteCount <= configuration.limits.outputBufferSize { connection.laggingSince = nil }
+        if connection.output.pendingByteCount <= behindThreshold { connection.laggingSince = nil }
         if connection.output.isEmpty && connection.closeAfterFlush {
             close(connection)
             return
@@ -436,10 +460,20 @@ public final class Daemon {
         if pending > 4 * limit {
             logger.warning("\(connection.label) has not read its events: \(pending) bytes waiting, four times the limit of \(limit): disconnecting")
             close(connection)
-        } else if pending > limit, connection.laggingSince == nil {
+        } else if pending > behindThreshold, connection.laggingSince == nil {
             connection.laggingSince = now
-            logger.info("\(connection.label) is behind: \(pending) bytes waiting; coalescing its motion")
+            logger.info("\(connection.label) is behind: \(pending) bytes waiting")
         }
+    }
+
+    /// More than this waiting, a client is behind (see `Limits.outputBufferSize`).
+    private var behindThreshold: Int { configuration.limits.outputBufferSize / 2 }
+
+    /// Motion replaces motion only for a client past its whole bound: one that keeps up gets
+    /// every event, whatever the pace of the replay.
+    private func coalescing(_ key: CoalescingKey?, for connection: Connection) -> CoalescingKey? {
+        guard let key, connection.output.pendingByteCount > configuration.limits.outputBufferSize else { return nil }
+        return key
     }
 
     // MARK: Requests
@@ -582,9 +616,16 @@ public final class Daemon {
             return
         }
         let uid = connection.peer.uid
+        let current: Preferences
+        do {
+            current = try preferences.preferencesToUpdate(for: uid)
+        } catch {
+            replyError(connection, call, VarlinkError(name: "org.pencild.Pen.PreferencesNotSaved", parameters: .object([("reason", .string("cannot read the stored preferences: \(error)"))])))
+            return
+        }
         let updated: Preferences
         do {
-            updated = try preferences.preferences(for: uid).merging(given)
+            updated = try current.merging(given)
         } catch {
             replyError(connection, call, VarlinkError(name: "org.pencild.Pen.InvalidPreferences", parameters: .object([("field", .string(error.field)), ("reason", .string(error.reason))])))
             return
@@ -610,7 +651,7 @@ public final class Daemon {
     private func append(_ event: Event, to connection: Connection, now: Int64) {
         eventWriter.reset()
         encode(event)
-        connection.output.appendEvent(eventWriter.bytes[...], coalescing: coalescingKey(for: event))
+        connection.output.appendEvent(eventWriter.bytes[...], coalescing: coalescing(coalescingKey(for: event), for: connection))
         markForFlush(connection)
         checkOutputBound(connection, now: now)
     }
@@ -646,7 +687,7 @@ public final class Daemon {
                     encode(event)
                     encoded = true
                 }
-                connection.output.appendEvent(eventWriter.bytes[...], coalescing: key)
+                connection.output.appendEvent(eventWriter.bytes[...], coalescing: coalescing(key, for: connection))
                 markForFlush(connection)
                 checkOutputBound(connection, now: now)
             }
@@ -681,6 +722,18 @@ public final class Daemon {
 extension Daemon: DeviceHubDelegate {
     func deviceHub(_ hub: DeviceHub, emit events: [Event], toUser uid: UInt32?) {
         deliver(events, toUser: uid)
+    }
+
+    func deviceHub(_ hub: DeviceHub, watch descriptor: FileDescriptor, token: UInt64) throws(Errno) {
+        try epoll.add(descriptor, events: .readable, token: Token.deviceBase + token)
+    }
+
+    func deviceHub(_ hub: DeviceHub, stopWatching descriptor: FileDescriptor) {
+        epoll.remove(descriptor)
+    }
+
+    func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool {
+        !connections.values.contains { $0.monitor != nil && $0.output.pendingByteCount > behindThreshold }
     }
 }
 

@@ -24,34 +24,46 @@ public final class PreferencesStore {
     /// The user's preferences: stored ones, else the defaults.
     public func preferences(for uid: UInt32) -> Preferences {
         if let cached = cache[uid] { return cached }
-        let loaded = load(uid)
+        let (loaded, failure) = load(uid)
+        // A passing failure (out of descriptors, EIO) is tried again on next use.
+        if failure == nil { cache[uid] = loaded }
+        return loaded
+    }
+
+    /// The user's preferences as stored, to change them: unlike `preferences(for:)` this fails
+    /// when the file could not be read, so that a change never replaces settings it did not see.
+    public func preferencesToUpdate(for uid: UInt32) throws(Errno) -> Preferences {
+        if let cached = cache[uid] { return cached }
+        let (loaded, failure) = load(uid)
+        if let failure { throw failure }
         cache[uid] = loaded
         return loaded
     }
 
-    private func load(_ uid: UInt32) -> Preferences {
+    /// The user's preferences, and the error when reading failed for a reason that may pass.
+    private func load(_ uid: UInt32) -> (Preferences, failure: Errno?) {
         let path = path(for: uid)
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(path, maximumBytes: Self.maximumFileSize)
         } catch {
-            if error == .noSuchFile { return .defaults }
+            if error == .noSuchFile { return (.defaults, nil) }
             if error == Errno(rawValue: 27) { // EFBIG
                 moveAside(path, reason: "larger than \(Self.maximumFileSize) bytes")
-            } else {
-                logger.warning("preferences of uid \(uid): cannot read \(path): \(error); using the defaults")
+                return (.defaults, nil)
             }
-            return .defaults
+            logger.warning("preferences of uid \(uid): cannot read \(path): \(error); using the defaults for now")
+            return (.defaults, error)
         }
         do {
             let json = try JSONReader.parse(bytes)
-            return try Preferences.defaults.merging(json)
+            return (try Preferences.defaults.merging(json), nil)
         } catch let error as JSONParseError {
             moveAside(path, reason: "not JSON (\(error))")
         } catch {
             moveAside(path, reason: "not valid preferences (\(error))")
         }
-        return .defaults
+        return (.defaults, nil)
     }
 
     private func moveAside(_ path: String, reason: String) {

@@ -151,21 +151,17 @@ public final class LiveDevice: PenEventSource {
 }
 
 extension PenEventSource {
-    /// Reads what is available at `hostTime` into `tracker` and `stage`, emitting the
-    /// protocol's events in order: timers due by an event's time fire before it (at their
-    /// deadlines), a resynchronisation is handed to the tracker.
-    public mutating func read<Stage: PenFrameStage>(at hostTime: Int64, limit: Int, tracker: inout PenTracker,
-                                                    stage: inout Stage, frame: inout PenFrame,
-                                                    emit: (Event) -> Void) throws(Errno) -> SourceStatus {
+    /// Reads what is available at `hostTime` through `pipeline`, appending the protocol's
+    /// events in order: timers due by an event's time fire before it (at their deadlines), a
+    /// resynchronisation is handed to the tracker.
+    public mutating func read<Stage: PenFrameStage>(at hostTime: Int64, limit: Int, pipeline: inout PenPipeline<Stage>,
+                                                    into output: inout [Event]) throws(Errno) -> SourceStatus {
         try read(at: hostTime, limit: limit) { item in
             switch item {
             case .event(let event):
-                RecordingReplay.fireTimers(upTo: event.time, tracker: &tracker, stage: &stage, frame: &frame, emit: emit)
-                if tracker.feed(event, into: &frame) {
-                    stage.events(for: frame).forEach(emit)
-                }
+                pipeline.feed(event, into: &output)
             case .resynchronisation:
-                tracker.beginResynchronisation()
+                pipeline.beginResynchronisation()
             }
         }
     }

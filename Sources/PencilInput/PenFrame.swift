@@ -75,9 +75,9 @@ public struct PenFrame: Sendable {
     /// The frame's events with gestures inserted at their places: for callers that do not
     /// care about allocation (tools, tests).
     public func merging(gestures: [Event], replacedGestures: [Event] = []) -> [Event] {
-        var result = events
-        result.insert(contentsOf: gestures, at: gestureIndex)
-        result.insert(contentsOf: replacedGestures, at: replacedGestureIndex)
+        var result: [Event] = []
+        result.reserveCapacity(events.count + gestures.count + replacedGestures.count)
+        appendEvents(gestures: gestures, replacedGestures: replacedGestures, into: &result)
         return result
     }
 }

@@ -61,6 +61,24 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
+    /// A pipe: (read end, write end), both non-blocking and close-on-exec.
+    public static func makePipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
+        var ends: [Int32] = [-1, -1]
+        _ = try retryingOnInterrupt { pipe(&ends) }
+        let pair = (read: FileDescriptor(rawValue: ends[0]), write: FileDescriptor(rawValue: ends[1]))
+        do throws(Errno) {
+            for end in [pair.read, pair.write] {
+                try end.setNonBlocking()
+                try end.setCloseOnExec()
+            }
+        } catch {
+            pair.read.close()
+            pair.write.close()
+            throw error
+        }
+        return pair
+    }
+
     public func setCloseOnExec() throws(Errno) {
         let flags = try retryingOnInterrupt { fcntl(rawValue, F_GETFD) }
         _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFD, flags | FD_CLOEXEC) }

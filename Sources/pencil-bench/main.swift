@@ -7,6 +7,7 @@ import Glibc
 #endif
 
 // pencil-bench [RECORDING [--desc DESC]] [--repetitions N]
+// pencil-bench daemon [--seconds S] [--clients 1,16,64] [--pencild PATH]
 // Decodes and assembles a recording from memory and prints events/s, frames/s and heap
 // allocations per frame once warm. Default recording: the Cintiq 22HDT under
 // $PENCILD_RECORDINGS.
@@ -20,6 +21,11 @@ func monotonicNanoseconds() -> UInt64 {
 func fail(_ message: String, _ status: Int32) -> Never {
     try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-bench: \(message)\n".utf8))
     exit(status)
+}
+
+// pencil-bench daemon ...: the daemon's latency, CPU and memory (DaemonBenchmark.swift).
+if CommandLine.arguments.dropFirst().first == "daemon" {
+    exit(DaemonBenchmark.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -77,7 +77,7 @@ struct EventsCommandTests {
         #expect(events.first?.deviceInfo?.name == "Test Pen")
         #expect(events.allSatisfy { $0.device == "replay0" })
         let recording = try EvemuRecording.load(path: file.path)
-        #expect(events == RecordingReplay.penEvents(of: recording))
+        #expect(events == PenPipeline.penEvents(of: recording))
     }
 
     @Test("a headerless recording runs with --desc, in both spellings")
@@ -187,7 +187,7 @@ struct EventsCommandTests {
         let pipeline = try PenPipeline.events(of: recording.events, description: recording.description)
         #expect(printed == pipeline)
         let isGesture: (Event) -> Bool = { $0.type == .doubleTap || $0.type == .squeeze }
-        #expect(printed.filter { !isGesture($0) } == RecordingReplay.penEvents(of: recording))
+        #expect(printed.filter { !isGesture($0) } == PenPipeline.penEvents(of: recording))
         #expect(printed.first?.type == .deviceAdded && printed.last?.type == .deviceRemoved)
         #expect(printed.filter { $0.type == .proximityIn }.count == 21)
         #expect(printed.filter { $0.type == .doubleTap }.count == 1)

@@ -25,15 +25,20 @@ struct LiveDeviceTests {
 
     @Test("a node that is not an evdev device fails with a typed error and leaks nothing")
     func notAnEvdevNode() {
+        // Other tests open descriptors concurrently, so one attempt cannot be measured alone:
+        // many failed opens that each leaked one would show as a growth of at least that many.
+        let attempts = 200
         let before = openDescriptorCount()
-        do {
-            _ = try LiveDevice(path: "/dev/null")
-            Issue.record("/dev/null opened as an input device")
-        } catch {
-            // libevdev's EVIOCGBIT ioctl on a character device that is not evdev: ENOTTY.
-            #expect(error == Errno(rawValue: ENOTTY))
+        for _ in 0..<attempts {
+            do {
+                _ = try LiveDevice(path: "/dev/null")
+                Issue.record("/dev/null opened as an input device")
+            } catch {
+                // libevdev's EVIOCGBIT ioctl on a character device that is not evdev: ENOTTY.
+                #expect(error == Errno(rawValue: ENOTTY))
+            }
         }
-        #expect(openDescriptorCount() == before)
+        #expect(openDescriptorCount() - before < attempts / 4)
     }
 
     // The kernel side is scripted below; a real device is exercised on the VM tier.
@@ -134,23 +139,20 @@ struct LiveDeviceTests {
             (true, 1, InputEvent(time: 3_000, type: EventCode.EV_ABS, code: EventCode.ABS_X, value: 200)),
             (true, 1, InputEvent(time: 3_000, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)),
         ])
-        var tracker = PenTracker(description: pen, id: "event7")
-        var frame = PenFrame()
-        var stage = PenEventsOnly()
+        var pipeline = PenPipeline(description: pen, id: "event7")
         var events: [PencilProtocol.Event] = []
         var dropped = 0
         _ = try LiveDevice.drain(limit: 100, droppedCount: &dropped, next: script.next) { item in
             switch item {
             case .event(let event):
-                RecordingReplay.fireTimers(upTo: event.time, tracker: &tracker, stage: &stage, frame: &frame) { events.append($0) }
-                if tracker.feed(event, into: &frame) { events += frame.events }
+                pipeline.feed(event, into: &events)
             case .resynchronisation:
-                tracker.beginResynchronisation()
+                pipeline.beginResynchronisation()
             }
         }
         #expect(events.map(\.type) == [.proximityIn, .hover, .hover])
-        #expect(tracker.state.tipDown == false, "the dropped pressure never lands")
-        #expect(tracker.state.pose.x == 200.0 / 27760.0)
+        #expect(pipeline.tracker.state.tipDown == false, "the dropped pressure never lands")
+        #expect(pipeline.tracker.state.pose.x == 200.0 / 27760.0)
     }
 }
 

@@ -9,7 +9,7 @@ import PencilTestSupport
 struct RecordingConformanceTests {
     static func events(_ file: String, desc: String? = nil) throws -> [Event] {
         let recording = try EvemuRecording.load(path: SharedRecordings.path(file), descriptionPath: desc.map(SharedRecordings.path))
-        return RecordingReplay.penEvents(of: recording)
+        return PenPipeline.penEvents(of: recording)
     }
 
     @Test("Cintiq 22HDT: 21 proximities, 33 strokes, 23 button presses, 54 hovers")
@@ -99,7 +99,7 @@ struct RecordingConformanceTests {
     func sameEventsAtAnySpeed() throws {
         let recording = try EvemuRecording.load(path: SharedRecordings.path("Wacom Cintiq 22HDT Pen.events"))
         let fastest = PlayerHarness.play(recording, speed: .asFastAsPossible)
-        #expect(fastest == RecordingReplay.penEvents(of: recording))
+        #expect(fastest == PenPipeline.penEvents(of: recording))
         #expect(PlayerHarness.play(recording, speed: .realTime) == fastest)
         #expect(PlayerHarness.play(recording, speed: PlaybackSpeed(factor: 2)!) == fastest)
     }
@@ -111,27 +111,22 @@ enum PlayerHarness {
     static func play(_ recording: EvemuRecording, speed: PlaybackSpeed, limit: Int = 100) -> [Event] {
         let hostStart: Int64 = 7_000_000
         var player = RecordingPlayer(recording, speed: speed, startingAt: hostStart)
-        var tracker = PenTracker(description: player.description, id: "replay0")
-        var stage = PenEventsOnly()
-        var frame = PenFrame()
+        var pipeline = PenPipeline(description: player.description, id: "replay0")
         var events: [Event] = []
-        tracker.start(at: recording.events.first?.time ?? 0, into: &frame)
-        events += frame.events
+        pipeline.start(at: recording.events.first?.time ?? 0, into: &events)
         var now = hostStart
         var status = SourceStatus.more
         while status != .finished {
             status = player.read(at: now, limit: limit) { item in
                 guard case .event(let event) = item else { return }
-                RecordingReplay.fireTimers(upTo: event.time, tracker: &tracker, stage: &stage, frame: &frame) { events.append($0) }
-                if tracker.feed(event, into: &frame) { events += frame.events }
+                pipeline.feed(event, into: &events)
             }
             if status == .drained, let due = player.nextDueTime {
                 #expect(due > now, "a drained player must be due later")
                 now = due
             }
         }
-        tracker.remove(into: &frame)
-        events += frame.events
+        pipeline.finish(into: &events)
         return events
     }
 }

@@ -84,7 +84,7 @@ struct RecordingPlayerTests {
     @Test("the player's events, timers included, match the offline replay at any speed")
     func matchesOfflineReplay() {
         // The pen lifts and then hovers still: the forced proximity-out fires 500 ms later.
-        let offline = RecordingReplay.penEvents(of: Self.recording)
+        let offline = PenPipeline.penEvents(of: Self.recording)
         #expect(offline.contains { $0.type == .proximityOut && $0.time == 6_510_000 })
         #expect(PlayerHarness.play(Self.recording, speed: .realTime, limit: 1) == offline)
         #expect(PlayerHarness.play(Self.recording, speed: .asFastAsPossible, limit: 3) == offline)

@@ -1,0 +1,66 @@
+@testable import PencilDaemon
+import Testing
+
+@Suite("The configuration file and the command line")
+struct ConfigurationTests {
+    private func parse(_ text: String, arguments: [String] = []) throws(ConfigurationError) -> Configuration {
+        let command = try CommandLineParser.parse(["--config", "pencild.conf"] + arguments,
+                                                  defaults: Configuration(mode: .user, socketPath: "/run/user/1000/pencild.sock", stateDirectory: "/state"),
+                                                  readFile: { _ in text })
+        guard case .run(let configuration) = command else { throw ConfigurationError("not a run") }
+        return configuration
+    }
+
+    @Test("every key is read, and the command line overrides the file")
+    func keys() throws {
+        let text = """
+        # comment
+        [Daemon]
+        Socket = /run/pencild/other.sock
+        StateDirectory=/var/lib/elsewhere
+        LogLevel=debug
+        AccessGroup=0
+        ; another comment
+        [Limits]
+        MaxClients=8
+        MaxRequestSize=16K
+        MaxQueuedRequests=4
+        OutputBufferSize=1M
+        LagTimeout=750ms
+        RequestTimeout=2s
+        AcceptBackoff=100ms
+        """
+        let configuration = try parse(text, arguments: ["--log-level", "warning"])
+        #expect(configuration.socketPath == "/run/pencild/other.sock")
+        #expect(configuration.stateDirectory == "/var/lib/elsewhere")
+        #expect(configuration.logLevel == .warning)
+        #expect(configuration.accessGroup == 0)
+        #expect(configuration.limits.maximumClients == 8)
+        #expect(configuration.limits.maximumRequestSize == 16 * 1024)
+        #expect(configuration.limits.maximumQueuedRequests == 4)
+        #expect(configuration.limits.outputBufferSize == 1 << 20)
+        #expect(configuration.limits.lagTimeout == 750_000)
+        #expect(configuration.limits.requestTimeout == 2_000_000)
+        #expect(configuration.limits.acceptBackoff == 100_000)
+    }
+
+    @Test("mistakes are reported with the file and line", arguments: [
+        ("[Daemon]\nLogLevel=loud\n", "pencild.conf:2:"),
+        ("[Limits]\n\nMaxClients=0\n", "pencild.conf:3:"),
+        ("MaxClients=4\n", "pencild.conf:1:"),
+        ("[Daemon]\n[Nope]\n", "pencild.conf:2:"),
+        ("[Limits]\nLagTimeout=soon\n", "pencild.conf:2:"),
+        ("[Limits]\nOutputBufferSize=99999999999999999999K\n", "pencild.conf:2:"),
+        ("[Daemon]\nColour=blue\n", "pencild.conf:2:"),
+        ("[Daemon\n", "pencild.conf:1:"),
+        ("[Daemon]\njust words\n", "pencild.conf:2:"),
+    ])
+    func mistakes(text: String, location: String) {
+        #expect(throws: ConfigurationError.self) { try parse(text) }
+        do {
+            _ = try parse(text)
+        } catch {
+            #expect(error.message.hasPrefix(location), "\(error.message)")
+        }
+    }
+}
