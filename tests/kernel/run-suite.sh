@@ -60,7 +60,7 @@ rm -rf "$results"
 mkdir -p "$results"
 set +e
 VM_RESULTS_DIR=$results VM_TIMEOUT=${VM_TIMEOUT:-900} \
-    bash "$here/vm-run.sh" "$here/suite.sh" "$release_bin" "$bundle" "$recordings"
+    bash "$here/vm-run.sh" "$here/suite.sh" "$release_bin" "$bundle" "$recordings" "${PENCILD_SUITE_ONLY:-}"
 status=$?
 set -e
 
