@@ -12,8 +12,9 @@ what=${1:-build}
 build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
-# tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts.
-test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck)
+# tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts;
+# strace: the system calls pencild makes, against the unit's filter.
+test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace)
 
 case $what in
     build) packages=("${build_packages[@]}") ;;

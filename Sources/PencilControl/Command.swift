@@ -84,6 +84,11 @@ public enum PencilControl {
     public static var commands: [any PencilCommand.Type] {
         [
             EventsCommand.self,
+            DevicesCommand.self,
+            MonitorCommand.self,
+            WatchCommand.self,
+            PrefsCommand.self,
+            RecordCommand.self,
             EmulateCommand.self,
         ]
     }

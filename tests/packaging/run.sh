@@ -6,7 +6,8 @@
 #     staged root, and `systemd-analyze security` on the system service (2.0 at most);
 #   - udev reads 70-pencild.rules without a complaint;
 #   - `make uninstall` removes every file it installed;
-#   - shellcheck on the shell scripts.
+#   - shellcheck on the shell scripts;
+#   - the clients against a running pencild (tests/packaging/client.sh).
 # A check that cannot run here says so; under CI (CI=true) that is a failure.
 set -euo pipefail
 
@@ -162,10 +163,23 @@ check_shell() {
     fi
 }
 
+check_clients() {
+    section "clients against a running pencild"
+    local bin
+    bin=$(swift build --show-bin-path)
+    if tests/packaging/client.sh "$bin" >"$work/client.log" 2>&1; then
+        grep -E '^  (ok|skipped):' "$work/client.log"
+    else
+        grep -vE '^<[0-9]>' "$work/client.log" | sed 's/^/  /' | head -n 60
+        fail "tests/packaging/client.sh (pencild's log is in its output above)"
+    fi
+}
+
 check_shell
 check_udev_rule
 check_install /usr/local
 check_install /usr
+check_clients
 
 if [ "$failures" -gt 0 ]; then
     echo "packaging: $failures check(s) failed"

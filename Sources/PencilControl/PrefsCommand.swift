@@ -1,0 +1,141 @@
+import PencilProtocol
+import Varlink
+
+/// `pencilctl prefs get [--json]` and `pencilctl prefs set KEY=VALUE...`: the calling
+/// user's gesture preferences, through GetPreferences and SetPreferences. Values are
+/// checked here for their kind (a number of milliseconds, a name), and by the daemon for
+/// their range; either problem is reported with the preference's name.
+public enum PrefsCommand: PencilCommand {
+    public static let name = "prefs"
+    public static let usage = "prefs get [--json] | prefs set KEY=VALUE..."
+    public static let summary = "show or change your gesture preferences (keys: \(keys.joined(separator: ", ")))"
+
+    static let keys = ["doubleTapAction", "squeezeAction", "tapButton", "squeezeButton",
+                       "tapMaxDuration", "doubleTapInterval", "longPressDuration", "doubleTapSlop"]
+
+    enum Request: Equatable {
+        case get(json: Bool)
+        case set(JSONValue)
+    }
+
+    static func parse(_ arguments: [String]) -> Result<Request, UsageProblem> {
+        switch arguments.first {
+        case "get":
+            let rest = arguments.dropFirst()
+            if rest.isEmpty { return .success(.get(json: false)) }
+            if rest.elementsEqual(["--json"]) { return .success(.get(json: true)) }
+            return .failure(UsageProblem("prefs get takes only --json"))
+        case "set":
+            let assignments = arguments.dropFirst()
+            guard !assignments.isEmpty else { return .failure(UsageProblem("prefs set needs KEY=VALUE")) }
+            var members: [(String, JSONValue)] = []
+            for assignment in assignments {
+                guard let equals = assignment.firstIndex(of: "=") else {
+                    return .failure(UsageProblem("\"\(assignment)\" is not KEY=VALUE"))
+                }
+                let key = String(assignment[..<equals])
+                let text = String(assignment[assignment.index(after: equals)...])
+                switch value(for: key, text) {
+                case .success(let value): members.append((key, value))
+                case .failure(let problem): return .failure(problem)
+                }
+            }
+            return .success(.set(.object(members)))
+        default:
+            return .failure(UsageProblem("prefs needs get or set"))
+        }
+    }
+
+    /// The JSON value of `text` for `key`, by the kind the protocol gives the key.
+    static func value(for key: String, _ text: String) -> Result<JSONValue, UsageProblem> {
+        switch key {
+        case "tapMaxDuration", "doubleTapInterval", "longPressDuration":
+            guard let milliseconds = Int64(text) else {
+                return .failure(UsageProblem("\(key): \"\(text)\" is not a whole number of milliseconds"))
+            }
+            return .success(.int(milliseconds))
+        case "doubleTapSlop":
+            guard let millimetres = Double(text), millimetres.isFinite else {
+                return .failure(UsageProblem("\(key): \"\(text)\" is not a number of millimetres"))
+            }
+            return .success(.double(millimetres))
+        case "doubleTapAction", "squeezeAction", "tapButton", "squeezeButton":
+            return .success(.string(text))
+        default:
+            return .failure(UsageProblem("unknown preference \"\(key)\" (known: \(keys.joined(separator: ", ")))"))
+        }
+    }
+
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+        let request: Request
+        switch parse(arguments) {
+        case .success(let parsed): request = parsed
+        case .failure(let problem):
+            io.errors.line("pencilctl prefs: \(problem.message)")
+            io.errors.line("usage: pencilctl \(usage)")
+            return ExitCode.usage
+        }
+        let path = DaemonSocket.path()
+        let reply: JSONValue
+        do {
+            switch request {
+            case .get:
+                reply = try DaemonCall.call("org.pencild.Pen.GetPreferences", path: path)
+            case .set(let changes):
+                reply = try DaemonCall.call("org.pencild.Pen.SetPreferences", .object([("preferences", changes)]), path: path)
+            }
+        } catch {
+            if case .remote(let remote) = error, remote.name == "org.pencild.Pen.InvalidPreferences" {
+                let field = remote.parameters["field"]?.stringValue ?? "?"
+                let reason = remote.parameters["reason"]?.stringValue ?? ""
+                io.errors.line("pencilctl prefs: \(field): \(reason)")
+                return ExitCode.dataError
+            }
+            io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: path))
+            return ExitCode.unavailable
+        }
+        guard let json = reply["preferences"], let preferences = try? Preferences.defaults.merging(json) else {
+            io.errors.line("pencilctl prefs: pencild's reply holds no valid preferences: \(reply.jsonText)")
+            return ExitCode.software
+        }
+        if case .get(json: true) = request {
+            var writer = JSONWriter()
+            writer.write(preferences)
+            io.output.line(String(decoding: writer.bytes, as: UTF8.self))
+        } else {
+            io.output.write(table(of: preferences))
+        }
+        return ExitCode.success
+    }
+
+    /// One `name value` line per preference, in the protocol's order.
+    static func table(of preferences: Preferences) -> String {
+        var text = ""
+        for (key, value) in pairs(of: preferences) {
+            text += key.rightPadded(to: 19) + value + "\n"
+        }
+        return text
+    }
+
+    static func pairs(of preferences: Preferences) -> [(String, String)] {
+        [
+            ("doubleTapAction", preferences.doubleTapAction.rawValue),
+            ("squeezeAction", preferences.squeezeAction.rawValue),
+            ("tapButton", preferences.tapButton.rawValue),
+            ("squeezeButton", preferences.squeezeButton.rawValue),
+            ("tapMaxDuration", "\(preferences.tapMaxDuration) ms"),
+            ("doubleTapInterval", "\(preferences.doubleTapInterval) ms"),
+            ("longPressDuration", "\(preferences.longPressDuration) ms"),
+            ("doubleTapSlop", EventFormatter.fixed(preferences.doubleTapSlop, 2) + " mm"),
+        ]
+    }
+
+    /// `key=value` pairs on one line (monitor's preferencesChanged).
+    static func summary(of preferences: Preferences) -> String {
+        pairs(of: preferences).map { "\($0.0)=\($0.1.replacingSpaces)" }.joined(separator: " ")
+    }
+}
+
+private extension String {
+    var replacingSpaces: String { String(filter { $0 != " " }) }
+}

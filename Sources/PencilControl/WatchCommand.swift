@@ -1,0 +1,344 @@
+import PencilProtocol
+import PencilSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pencilctl watch [--device ID]`: a live view of the pen, redrawn in place: where it is on
+/// a canvas with the strokes drawn so far, bars for pressure, distance (zOffset) and tilt,
+/// the buttons held, and the last gesture with its action. `q` quits, `c` clears the canvas.
+/// Needs a terminal; `monitor` is the same stream as text.
+public enum WatchCommand: PencilCommand {
+    public static let name = "watch"
+    public static let usage = "watch [--device ID]"
+    public static let summary = "a live view of the pen: canvas, pressure, tilt, distance, gestures (q quits)"
+
+    /// At most this often the screen is redrawn: a pen reports up to a few hundred frames a second.
+    static let redrawInterval: Int64 = 33_000
+
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+        var devices: [String]?
+        var index = 0
+        while index < arguments.count {
+            if arguments[index] == "--device", index + 1 < arguments.count {
+                devices = (devices ?? []) + [arguments[index + 1]]
+                index += 2
+            } else {
+                io.errors.line("pencilctl watch: unexpected argument \(arguments[index])")
+                io.errors.line("usage: pencilctl \(usage)")
+                return ExitCode.usage
+            }
+        }
+        let output = FileDescriptor(rawValue: 1)
+        let input = FileDescriptor(rawValue: 0)
+        guard Terminal.isTerminal(output) else {
+            io.errors.line("pencilctl watch: standard output is not a terminal (pencilctl monitor prints the same events as text)")
+            return ExitCode.usage
+        }
+        let path = DaemonSocket.path()
+        let loop: MonitorLoop
+        do {
+            loop = try MonitorLoop(path: path, devices: devices, events: nil, extraSignals: [SIGWINCH])
+        } catch {
+            io.errors.line("pencilctl watch: \(error)")
+            return ExitCode.software
+        }
+
+        var model = WatchModel(socketPath: path)
+        var size = Terminal.size(of: output) ?? Terminal.Size(rows: 24, columns: 80)
+        var dirty = true
+        var lastDraw: Int64 = 0
+        var savedMode: Terminal.SavedMode?
+        if Terminal.isTerminal(input) {
+            savedMode = try? Terminal.enterKeyMode(input)
+            loop.keys = input
+        }
+        // The alternate screen keeps the user's scrollback; the cursor is hidden while drawing.
+        io.output.write("\u{1B}[?1049h\u{1B}[?25l")
+        defer {
+            io.output.write("\u{1B}[?25h\u{1B}[?1049l")
+            io.output.flush()
+            if let savedMode { Terminal.restore(input, savedMode) }
+        }
+
+        func draw() {
+            let lines = WatchScreen.render(model, size: size)
+            io.output.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
+            dirty = false
+            lastDraw = MonotonicClock.now()
+        }
+        loop.onKey = { key in
+            switch key {
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .quit
+            case UInt8(ascii: "c"), UInt8(ascii: "C"):
+                model.clearCanvas()
+                dirty = true
+            default: break
+            }
+            return .none
+        }
+        loop.onResize = {
+            size = Terminal.size(of: output) ?? size
+            io.output.write("\u{1B}[2J")
+            dirty = true
+        }
+        loop.onStatus = { status in
+            model.status = status
+            dirty = true
+        }
+        loop.waitLimit = {
+            guard dirty else { return -1 }
+            let wait = (lastDraw + redrawInterval - MonotonicClock.now()) / 1000
+            return Int32(clamping: max(wait, 0))
+        }
+        loop.onIdle = {
+            if dirty, MonotonicClock.now() - lastDraw >= redrawInterval { draw() }
+        }
+        draw()
+        io.output.flush()
+        return loop.run(io: io) { event in
+            model.apply(event)
+            dirty = true
+        } onReconnect: {
+            model.reset()
+        }
+    }
+}
+
+/// What the watch view shows, from the events alone.
+struct WatchModel {
+    struct Mark: Equatable {
+        var x: Double
+        var y: Double
+        var pressure: Double
+    }
+
+    let socketPath: String
+    var devices: [String: DeviceInfo] = [:]
+    /// The device of the last pen event.
+    var device: String?
+    /// The device shown last, after it went away (until another one comes).
+    var departed: DeviceInfo?
+    var tool: Tool?
+    var tipDown = false
+    var buttons: [PenButton] = []
+    var pose = Pose()
+    var gesture: String?
+    var gestureTime: Int64 = 0
+    var squeezing = false
+    var status: String?
+    var origin: Int64?
+    /// Where the tip touched, oldest first; bounded so that a long session cannot grow it.
+    private(set) var marks: [Mark] = []
+    static let maximumMarks = 8192
+
+    init(socketPath: String) { self.socketPath = socketPath }
+
+    mutating func reset() {
+        self = WatchModel(socketPath: socketPath)
+    }
+
+    mutating func clearCanvas() { marks.removeAll(keepingCapacity: true) }
+
+    mutating func apply(_ event: Event) {
+        if origin == nil { origin = event.time }
+        switch event.type {
+        case .deviceAdded:
+            if let info = event.deviceInfo { devices[info.id] = info }
+            if device == nil { device = event.device }
+            departed = nil
+        case .deviceRemoved:
+            if let id = event.device {
+                if id == device { departed = devices[id] }
+                devices[id] = nil
+            }
+            if event.device == device {
+                device = devices.keys.sorted().first
+                tool = nil
+                tipDown = false
+                buttons = []
+            }
+        case .preferencesChanged:
+            status = "preferences changed"
+        default:
+            device = event.device ?? device
+        }
+        if let pose = event.pose { self.pose = pose }
+        switch event.type {
+        case .proximityIn:
+            tool = event.tool
+        case .proximityOut:
+            tool = nil
+            tipDown = false
+            buttons = []
+        case .tipDown:
+            tipDown = true
+            mark()
+        case .tipUp:
+            tipDown = false
+        case .motion:
+            mark()
+        case .buttonDown:
+            if let button = event.button, !buttons.contains(button) { buttons.append(button) }
+        case .buttonUp:
+            buttons.removeAll { $0 == event.button }
+        case .doubleTap:
+            setGesture("doubleTap → \(event.action?.rawValue ?? "?")", at: event.time)
+        case .squeeze:
+            switch event.phase {
+            case .began: squeezing = true; setGesture("squeeze began", at: event.time)
+            case .ended: squeezing = false; setGesture("squeeze ended → \(event.action?.rawValue ?? "?")", at: event.time)
+            case .cancelled: squeezing = false; setGesture("squeeze cancelled", at: event.time)
+            default: break
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func setGesture(_ text: String, at time: Int64) {
+        gesture = text
+        gestureTime = time
+    }
+
+    private mutating func mark() {
+        if marks.count >= Self.maximumMarks { marks.removeFirst(marks.count / 4) }
+        marks.append(Mark(x: pose.x, y: pose.y, pressure: pose.pressure))
+    }
+}
+
+/// Draws a WatchModel as lines of text that fit the terminal: a pure function, so that
+/// tests can look at the picture.
+enum WatchScreen {
+    static let infoRows = 8
+
+    static func render(_ model: WatchModel, size: Terminal.Size) -> [String] {
+        let columns = max(size.columns, 40)
+        var lines: [String] = []
+        lines.append(fit("pencilctl watch  \(model.socketPath)  (q quits, c clears)", columns))
+        if let id = model.device, let info = model.devices[id] {
+            lines.append(fit("\(id)  \(info.name)", columns))
+        } else if model.devices.isEmpty, let departed = model.departed {
+            lines.append(fit("\(departed.id)  \(departed.name)  (gone: waiting for a pen)", columns))
+        } else if model.devices.isEmpty {
+            lines.append(fit("no pen device yet: waiting for one", columns))
+        } else {
+            lines.append(fit(model.devices.keys.sorted().joined(separator: ", "), columns))
+        }
+        let canvasRows = max(size.rows - lines.count - 2 - infoRows, 3)
+        let info = model.device.flatMap { model.devices[$0] }
+        let (width, height) = canvasSize(columns: columns - 2, rows: canvasRows, info: info)
+        lines.append("+" + String(repeating: "-", count: width) + "+")
+        for row in canvas(model, width: width, height: height) {
+            lines.append("|" + row + "|")
+        }
+        lines.append("+" + String(repeating: "-", count: width) + "+")
+        lines += infoLines(model, columns: columns)
+        return lines
+    }
+
+    /// The largest canvas that fits and keeps the tablet's proportions, a character cell
+    /// being about twice as high as wide.
+    static func canvasSize(columns: Int, rows: Int, info: DeviceInfo?) -> (Int, Int) {
+        guard let info, let width = info.widthMillimeters, let height = info.heightMillimeters, width > 0, height > 0 else {
+            return (max(columns, 1), max(rows, 1))
+        }
+        // Columns per row that draw the tablet's shape.
+        let aspect = width / height * 2
+        var canvasWidth = columns
+        var canvasHeight = Int((Double(canvasWidth) / aspect).rounded())
+        if canvasHeight > rows {
+            canvasHeight = rows
+            canvasWidth = min(columns, Int((Double(rows) * aspect).rounded()))
+        }
+        return (max(canvasWidth, 1), max(canvasHeight, 1))
+    }
+
+    static func canvas(_ model: WatchModel, width: Int, height: Int) -> [String] {
+        var grid = [[Character]](repeating: [Character](repeating: " ", count: width), count: height)
+        func cell(_ x: Double, _ y: Double) -> (Int, Int) {
+            let column = min(max(Int(x * Double(width)), 0), width - 1)
+            let row = min(max(Int(y * Double(height)), 0), height - 1)
+            return (column, row)
+        }
+        for mark in model.marks {
+            let (column, row) = cell(mark.x, mark.y)
+            let ink: Character = mark.pressure < 0.33 ? "." : mark.pressure < 0.66 ? "+" : "#"
+            if grid[row][column] == " " || ink == "#" || (ink == "+" && grid[row][column] == ".") {
+                grid[row][column] = ink
+            }
+        }
+        if model.tool != nil {
+            let (column, row) = cell(model.pose.x, model.pose.y)
+            grid[row][column] = model.tipDown ? "@" : "O"
+        }
+        return grid.map { String($0) }
+    }
+
+    static func infoLines(_ model: WatchModel, columns: Int) -> [String] {
+        let barWidth = max(columns - 22, 10)
+        var lines: [String] = []
+        if let tool = model.tool {
+            var state = model.tipDown ? "touching" : "hovering"
+            if model.squeezing { state += ", squeezing" }
+            let buttons = model.buttons.isEmpty ? "none" : model.buttons.map(\.rawValue).joined(separator: " ")
+            lines.append("tool      \(EventFormatter.toolName(tool))  \(state)  buttons: \(buttons)")
+        } else {
+            lines.append("tool      out of proximity")
+        }
+        let pose = model.pose
+        var position = "position  x \(EventFormatter.fixed(pose.x, 3))  y \(EventFormatter.fixed(pose.y, 3))"
+        if let x = pose.xMillimeters, let y = pose.yMillimeters {
+            position += "  (\(EventFormatter.fixed(x, 1)) mm, \(EventFormatter.fixed(y, 1)) mm)"
+        }
+        lines.append(position)
+        lines.append("pressure  " + bar(pose.pressure, from: 0, to: 1, width: barWidth) + " " + EventFormatter.fixed(pose.pressure, 2))
+        if let z = pose.zOffset {
+            lines.append("zOffset   " + bar(z, from: 0, to: 1, width: barWidth) + " " + EventFormatter.fixed(z, 2))
+        } else {
+            lines.append("zOffset   (no distance axis)")
+        }
+        if let x = pose.tiltX, let y = pose.tiltY {
+            lines.append("tilt x    " + bar(x, from: -90, to: 90, width: barWidth) + " " + EventFormatter.signed(x, 1) + "°")
+            lines.append("tilt y    " + bar(y, from: -90, to: 90, width: barWidth) + " " + EventFormatter.signed(y, 1) + "°")
+        } else {
+            lines.append("tilt      (no tilt axes)")
+            lines.append("")
+        }
+        if let gesture = model.gesture {
+            let time = EventFormatter.seconds(model.gestureTime - (model.origin ?? model.gestureTime))
+            lines.append("gesture   \(gesture)  at \(time)")
+        } else {
+            lines.append("gesture   none yet: double-click the first barrel button, or hold the second")
+        }
+        lines.append("status    " + (model.status ?? "connected"))
+        return lines.map { fit($0, columns) }
+    }
+
+    /// A bar filled in proportion to `value`. A range that straddles zero has a `|` at zero
+    /// and fills towards the value's side, in proportion to that side's length.
+    static func bar(_ value: Double, from low: Double, to high: Double, width: Int) -> String {
+        let inner = max(width - 2, 1)
+        let clamped = min(max(value, low), high)
+        var cells = [Character](repeating: ".", count: inner)
+        if low < 0, high > 0 {
+            let zero = min(Int((-low / (high - low) * Double(inner)).rounded()), inner - 1)
+            cells[zero] = "|"
+            if clamped > 0 {
+                let count = Int((clamped / high * Double(inner - 1 - zero)).rounded())
+                for index in (zero + 1)..<(zero + 1 + count) { cells[index] = "#" }
+            } else if clamped < 0 {
+                let count = Int((clamped / low * Double(zero)).rounded())
+                for index in (zero - count)..<zero { cells[index] = "#" }
+            }
+        } else {
+            let count = Int(((clamped - low) / (high - low) * Double(inner)).rounded())
+            for index in 0..<min(count, inner) { cells[index] = "#" }
+        }
+        return "[" + String(cells) + "]"
+    }
+
+    static func fit(_ text: String, _ columns: Int) -> String {
+        text.count <= columns ? text : String(text.prefix(columns))
+    }
+}

@@ -1,0 +1,248 @@
+import GestureRecognizer
+import Testing
+@testable import PencilControl
+import PencilInput
+import PencilProtocol
+import PencilSystem
+import PencilTestSupport
+
+/// Runs `script`'s events through the tracker and a gesture stage with default preferences,
+/// as the daemon would report them to one client.
+private func reportedEvents(_ script: PenScript, id: String = "event7") throws -> [Event] {
+    try GesturePipeline.events(of: script.events, description: script.device, id: id)
+}
+
+@Suite("pencilctl record: evemu output")
+struct EvemuWriterTests {
+    @Test("a written header reads back as the same device", arguments: TestDevice.pens)
+    func headerRoundTrip(device: TestDevice) throws {
+        let description = device.description
+        let header = EvemuWriter.header(description, path: "/dev/input/event7")
+        let parsed = try Array(header.utf8).withUnsafeBytes { raw in
+            try EvemuRecording.parseDescription(raw, fileName: "header")
+        }
+        #expect(parsed.name == description.name)
+        #expect(parsed.bus == description.bus && parsed.vendor == description.vendor && parsed.product == description.product)
+        #expect(parsed.properties == description.properties)
+        #expect(parsed.absInfo == description.absInfo)
+        for type in [EventCode.EV_KEY, EventCode.EV_ABS, EventCode.EV_MSC, EventCode.EV_REL] {
+            #expect((parsed.codes[type] ?? []) == (description.codes[type] ?? []), "codes of type \(type)")
+        }
+    }
+
+    @Test("a recorded stroke replays as the same pen events")
+    func recordingRoundTrip() throws {
+        var pen = PenScript(device: TestDevice.intuos5Pen.description, startingAt: 5_000_000)
+        pen.approach(x: 0.3, y: 0.4)
+        pen.touchDown(pressure: 0.6)
+        pen.move(toX: 0.5, y: 0.45, overMs: 80, steps: 8)
+        pen.lift()
+        pen.click(.stylus)
+        pen.wait(ms: 100)
+        pen.click(.stylus)
+        pen.leave()
+
+        var writer = EvemuWriter()
+        var text = EvemuWriter.header(pen.device, path: "/dev/input/event7")
+        for event in pen.events { text += writer.line(for: .event(event)) }
+        #expect(writer.eventCount == pen.events.count)
+
+        let parsed = try EvemuRecording(parsing: text, fileName: "recorded")
+        #expect(parsed.events.count == pen.events.count)
+        // Times are counted from the first event.
+        #expect(parsed.events.first?.time == 0)
+        let shifted = pen.events.map { InputEvent(time: $0.time - 5_000_000, type: $0.type, code: $0.code, value: $0.value) }
+        #expect(parsed.events == shifted)
+
+        let original = PenPipeline.penEvents(of: EvemuRecording(description: pen.device, events: shifted))
+        #expect(PenPipeline.penEvents(of: parsed) == original)
+        #expect(original.contains { $0.type == .tipDown })
+    }
+
+    @Test("values are written as evemu writes them, negative ones included")
+    func valueFormat() {
+        #expect(EvemuWriter.zeroPadded(7) == "0007")
+        #expect(EvemuWriter.zeroPadded(-5) == "-005")
+        #expect(EvemuWriter.zeroPadded(-12345) == "-12345")
+        var writer = EvemuWriter()
+        let line = writer.line(for: .event(InputEvent(time: 2_000_003, type: EventCode.EV_ABS, code: EventCode.ABS_TILT_X, value: -12)))
+        #expect(line.hasPrefix("E: 0.000000 0003 001a -012\t# EV_ABS / ABS_TILT_X"))
+        let later = writer.line(for: .event(InputEvent(time: 3_500_042, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)))
+        #expect(later.hasPrefix("E: 1.500039 0000 0000 0000"))
+    }
+}
+
+@Suite("pencilctl watch: what the screen shows")
+struct WatchScreenTests {
+    let size = Terminal.Size(rows: 30, columns: 80)
+
+    @Test("a stroke across the middle leaves ink, and the pen is drawn where it touches")
+    func strokeOnCanvas() throws {
+        var pen = PenScript(device: TestDevice.intuos5Pen.description)
+        pen.approach(x: 0.2, y: 0.5)
+        pen.touchDown(pressure: 0.9)
+        pen.move(toX: 0.8, y: 0.5, overMs: 200, steps: 20)
+
+        // Up to the last motion: the end of the script would close the device out.
+        let events = try reportedEvents(pen)
+        let lastMotion = try #require(events.lastIndex { $0.type == .motion })
+        var model = WatchModel(socketPath: "/run/pencild/pencild.sock")
+        for event in events[...lastMotion] { model.apply(event) }
+        let lines = WatchScreen.render(model, size: size)
+        #expect(lines.count <= size.rows)
+        #expect(lines.allSatisfy { $0.count <= size.columns })
+        #expect(lines[1].contains("event7"))
+        let canvas = lines.filter { $0.hasPrefix("|") }
+        let inked = canvas.filter { $0.contains("#") }
+        #expect(inked.count == 1, "a horizontal stroke at heavy pressure inks one row")
+        #expect(canvas.filter { $0.contains("@") }.count == 1, "the touching pen is drawn once")
+        #expect(lines.contains { $0.hasPrefix("tool") && $0.contains("touching") })
+        #expect(lines.contains { $0.hasPrefix("pressure") && $0.contains("0.90") })
+    }
+
+    @Test("a double-tap shows with its action, and the tool leaving clears the tool line")
+    func doubleTapAndLeave() throws {
+        var pen = PenScript(device: TestDevice.intuos5Pen.description)
+        pen.approach()
+        pen.click(.stylus)
+        pen.wait(ms: 120)
+        pen.click(.stylus)
+        pen.wait(ms: 50)
+        pen.leave()
+
+        var model = WatchModel(socketPath: "test.sock")
+        for event in try reportedEvents(pen) { model.apply(event) }
+        let lines = WatchScreen.render(model, size: size)
+        #expect(lines.contains { $0.hasPrefix("gesture") && $0.contains("doubleTap → switchEraser") })
+        #expect(lines.contains { $0 == "tool      out of proximity" })
+        #expect(!lines.contains { $0.contains("@") || $0.contains("O|") })
+    }
+
+    @Test("the device going away is shown as gone")
+    func deviceRemoved() throws {
+        var pen = PenScript(device: TestDevice.cintiqPro16Pen.description)
+        pen.approach()
+        pen.unplug()
+        var model = WatchModel(socketPath: "test.sock")
+        for event in try reportedEvents(pen) { model.apply(event) }
+        #expect(model.devices.isEmpty)
+        #expect(WatchScreen.render(model, size: size)[1] == "event7  \(pen.device.name)  (gone: waiting for a pen)")
+        #expect(WatchScreen.render(WatchModel(socketPath: "test.sock"), size: size)[1].hasPrefix("no pen device yet"))
+    }
+
+    @Test("bars fill in proportion, from the middle for signed ranges")
+    func bars() {
+        #expect(WatchScreen.bar(0.5, from: 0, to: 1, width: 12) == "[#####.....]")
+        #expect(WatchScreen.bar(2, from: 0, to: 1, width: 6) == "[####]")
+        #expect(WatchScreen.bar(45, from: -90, to: 90, width: 10) == "[....|##.]")
+        #expect(WatchScreen.bar(-90, from: -90, to: 90, width: 10) == "[####|...]")
+    }
+
+    @Test("the canvas keeps a tablet's proportions")
+    func canvasProportions() {
+        let wide = DeviceInfo(id: "event7", name: "wide", bus: 3, vendor: 0, product: 0, direct: false,
+                              widthMillimeters: 200, heightMillimeters: 100)
+        let (width, height) = WatchScreen.canvasSize(columns: 78, rows: 40, info: wide)
+        #expect(width == 78 && height == 20)
+        let (narrowWidth, narrowHeight) = WatchScreen.canvasSize(columns: 78, rows: 10, info: wide)
+        #expect(narrowHeight == 10 && narrowWidth == 40)
+    }
+
+    @Test("the stroke history is bounded")
+    func boundedMarks() {
+        var model = WatchModel(socketPath: "test.sock")
+        let tool = Tool(type: .pen)
+        model.apply(Event(type: .proximityIn, time: 0, device: "event7", tool: tool, pose: Pose()))
+        model.apply(Event(type: .tipDown, time: 1, device: "event7", tool: tool, pose: Pose()))
+        for step in 0..<(WatchModel.maximumMarks * 2) {
+            model.apply(Event(type: .motion, time: Int64(step + 2), device: "event7", tool: tool, pose: Pose()))
+        }
+        #expect(model.marks.count <= WatchModel.maximumMarks)
+        #expect(model.marks.count > WatchModel.maximumMarks / 2)
+    }
+}
+
+@Suite("pencilctl monitor, prefs, and the socket")
+struct ClientOptionsTests {
+    @Test("monitor's readable lines: time since the first event, device, type and phase, then details")
+    func monitorLines() {
+        var formatter = EventFormatter()
+        var pose = Pose()
+        pose.x = 0.25
+        pose.y = 0.5
+        pose.zOffset = 0.3
+        pose.tiltX = -12.5
+        pose.tiltY = 30
+        let tool = Tool(type: .pen, serial: 0x8a2f1b)
+        let first = formatter.line(for: Event(type: .hover, time: 10_000_000, device: "event7", tool: tool, pose: pose, phase: .began))
+        #expect(first == " +0.000000s  event7    hover began     pen#8a2f1b  x 0.250 y 0.500 p 0.000 z 0.30 tilt -12.5/+30.0")
+        let tap = formatter.line(for: Event(type: .doubleTap, time: 12_345_678, device: "event7", tool: tool, pose: pose, action: .showColorPalette))
+        #expect(tap.hasPrefix(" +2.345678s  event7    doubleTap       pen#8a2f1b  → showColorPalette  x 0.250"))
+    }
+
+    @Test("monitor's options", arguments: [
+        (["--json", "--device", "event7", "--events", "doubleTap, squeeze"], true),
+        (["--device=event3", "--device", "replay0"], true),
+        (["--events", "doubletap"], false),
+        (["--device"], false),
+        (["extra"], false),
+    ])
+    func monitorOptions(arguments: [String], valid: Bool) {
+        let result = MonitorCommand.parse(arguments)
+        if case .success(let options) = result {
+            #expect(valid)
+            if arguments.first == "--json" {
+                #expect(options.json && options.devices == ["event7"] && options.events == ["doubleTap", "squeeze"])
+            } else {
+                #expect(options.devices == ["event3", "replay0"])
+            }
+        } else {
+            #expect(!valid)
+        }
+    }
+
+    @Test("prefs set turns KEY=VALUE into the preference's JSON kind")
+    func prefsSet() throws {
+        let request = try PrefsCommand.parse(["set", "tapMaxDuration=250", "doubleTapSlop=2.5", "squeezeButton=longPress"]).get()
+        let expected = JSONValue.object([("tapMaxDuration", .int(250)), ("doubleTapSlop", .double(2.5)), ("squeezeButton", .string("longPress"))])
+        #expect(request == .set(expected))
+        #expect(try PrefsCommand.parse(["get", "--json"]).get() == .get(json: true))
+    }
+
+    @Test("prefs set refuses what is not a preference or not of its kind", arguments: [
+        ["set", "tapMaxDuration=fast"], ["set", "doubleTapSlop=wide"], ["set", "colour=red"], ["set", "tapButton"], ["set"], ["reset"],
+    ])
+    func prefsRefused(arguments: [String]) {
+        if case .success = PrefsCommand.parse(arguments) { Issue.record("accepted \(arguments)") }
+    }
+
+    @Test("where clients look for the daemon")
+    func socketPath() {
+        let none: (String) -> String? = { _ in nil }
+        #expect(DaemonSocket.path(environment: none, exists: { _ in true }) == "/run/pencild/pencild.sock")
+        let user: (String) -> String? = { $0 == "XDG_RUNTIME_DIR" ? "/run/user/1000" : nil }
+        #expect(DaemonSocket.path(environment: user, exists: { $0 == "/run/user/1000/pencild.sock" }) == "/run/user/1000/pencild.sock")
+        #expect(DaemonSocket.path(environment: user, exists: { _ in false }) == "/run/pencild/pencild.sock")
+        let explicit: (String) -> String? = { $0 == "PENCILD_SOCKET" ? "/tmp/p.sock" : "/run/user/1000" }
+        #expect(DaemonSocket.path(environment: explicit, exists: { _ in true }) == "/tmp/p.sock")
+    }
+
+    @Test("an absent daemon is explained with the path and how to start it")
+    func absentDaemon() {
+        let text = DaemonSocket.explain(.connect(path: "/run/pencild/pencild.sock", .noSuchFile), path: "/run/pencild/pencild.sock")
+        #expect(text.contains("/run/pencild/pencild.sock"))
+        #expect(text.contains("systemctl start pencild.socket"))
+        #expect(text.contains("PENCILD_SOCKET"))
+    }
+
+    @Test("the commands are reachable through the dispatcher")
+    func dispatch() {
+        for name in ["devices", "monitor", "watch", "prefs", "record"] {
+            #expect(PencilControl.commands.contains { $0.name == name })
+            #expect(PencilControl.usageText.contains("pencilctl \(name)"))
+        }
+        let io = CommandIO.capturing()
+        #expect(PencilControl.run(arguments: ["prefs", "set", "bogus=1"], io: io) == ExitCode.usage)
+        #expect(io.errors.capturedText.contains("unknown preference \"bogus\""))
+    }
+}

@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# End-to-end checks of the clients against a real pencild replaying a recording, run by
+# `make test-packaging` after the build:
+#   - pencilctl devices, prefs get/set (kept across a restart), monitor (readable and
+#     --json, with filters; the user's doubleTapAction applied), and its clear error when
+#     the daemon is absent;
+#   - the README's Python example, with the `varlink` package from PyPI in a private venv;
+#   - pencilctl watch in a tmux terminal.
+# Usage: client.sh BIN_DIR. A check that cannot run here says so; under CI that fails.
+set -euo pipefail
+
+bin=${1:?usage: $0 BIN_DIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+pencild=$bin/pencild
+pencilctl=$bin/pencilctl
+for program in "$pencild" "$pencilctl"; do
+    [ -x "$program" ] || { echo "client: $program is missing: build first" >&2; exit 1; }
+done
+
+failures=0
+pass() { echo "  ok: $*"; }
+fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
+cannot() {
+    if [ "${CI:-}" = true ]; then fail "cannot check: $*"; else echo "  skipped: $*"; fi
+}
+
+work=$(mktemp -d)
+daemon_pid=""
+stop_daemon() {
+    if [ -n "$daemon_pid" ]; then
+        kill -TERM "$daemon_pid" 2>/dev/null || true
+        wait "$daemon_pid" 2>/dev/null || true
+        daemon_pid=""
+    fi
+}
+cleanup() {
+    stop_daemon
+    if [ -n "${tmux_session:-}" ]; then tmux kill-session -t "$tmux_session" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A pen that comes into range, double-clicks its first barrel button, draws a short
+# stroke and leaves: written here so that the checks need no outside data.
+recording=$work/double-tap.evemu
+{
+    echo "N: Client Test Pen"
+    echo "I: 0003 056a 00b9 0100"
+    echo "P: 00 00 00 00 00 00 00 00"
+    echo "B: 00 0b 00 00 00 00 00 00 00"
+    for _ in 1 2 3 4 5; do echo "B: 01 00 00 00 00 00 00 00 00"; done
+    echo "B: 01 03 1c 00 00 00 00 00 00"
+    echo "B: 03 03 00 00 03 00 00 00 00"
+    echo "A: 00 0 44704 4 0 200"
+    echo "A: 01 0 27940 4 0 200"
+    echo "A: 18 0 2047 0 0 0"
+    echo "A: 19 0 63 0 0 0"
+    t=0
+    frame() { printf 'E: 0.%06d 0000 0000 0000\n' "$t"; t=$((t + 8000)); }
+    ev() { printf 'E: 0.%06d %s\n' "$t" "$1"; }
+    ev "0001 0140 1"; ev "0003 0000 22000"; ev "0003 0001 14000"; ev "0003 0019 30"; frame
+    for _ in 1 2; do
+        ev "0001 014b 1"; frame
+        t=$((t + 60000)); ev "0001 014b 0"; frame
+        t=$((t + 60000))
+    done
+    ev "0003 0018 900"; ev "0001 014a 1"; ev "0003 0019 0"; frame
+    for step in 1 2 3 4 5 6; do ev "0003 0000 $((22000 + step * 300))"; frame; done
+    ev "0003 0018 0"; ev "0001 014a 0"; ev "0003 0019 20"; frame
+    ev "0001 0140 0"; frame
+} >"$recording"
+
+socket=$work/pencild.sock
+export PENCILD_SOCKET=$socket
+# start_daemon [FLAGS...]: pencild on $socket replaying the recording; waits for its socket.
+# $wrapper, when set, runs pencild (strace, below).
+wrapper=()
+start_daemon() {
+    "${wrapper[@]}" "$pencild" --socket "$socket" --state-dir "$work/state" --no-udev --replay "$recording" "$@" \
+        2>>"$work/pencild.log" &
+    daemon_pid=$!
+    for _ in $(seq 100); do
+        [ -S "$socket" ] && return 0
+        kill -0 "$daemon_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "client: pencild did not start; its log:" >&2
+    cat "$work/pencild.log" >&2
+    exit 1
+}
+mkdir -p "$work/state"
+
+echo "client: pencilctl against pencild"
+if "$pencilctl" devices >"$work/out" 2>"$work/err"; then
+    fail "devices succeeded with no daemon"
+elif [ $? -eq 69 ] && grep -q "$socket" "$work/err" && grep -q "systemctl start pencild.socket" "$work/err"; then
+    pass "no daemon: exit 69, the socket tried and how to start pencild"
+else
+    fail "no daemon: unexpected message: $(cat "$work/err")"
+fi
+
+start_daemon
+"$pencilctl" devices >"$work/out"
+if grep -q '^replay0 *Client Test Pen' "$work/out" && grep -q 'buttons: stylus stylus2' "$work/out"; then
+    pass "devices lists the replayed pen"
+else
+    fail "devices: $(cat "$work/out")"
+fi
+
+"$pencilctl" prefs set doubleTapAction=showColorPalette longPressDuration=650 >/dev/null
+if "$pencilctl" prefs set longPressDuration=0 2>"$work/err"; then
+    fail "prefs set accepted longPressDuration=0"
+else
+    grep -q '^pencilctl prefs: longPressDuration: ' "$work/err" && pass "prefs set reports the daemon's InvalidPreferences by field" ||
+        fail "prefs set longPressDuration=0: $(cat "$work/err")"
+fi
+stop_daemon
+start_daemon
+"$pencilctl" prefs get >"$work/out"
+if grep -q '^doubleTapAction *showColorPalette$' "$work/out" && grep -q '^longPressDuration *650 ms$' "$work/out"; then
+    pass "prefs set is kept across a restart"
+else
+    fail "prefs get after a restart: $(cat "$work/out")"
+fi
+
+# The replay starts with the first Monitor and ends with the recording; --exit-after-replay
+# makes the daemon leave once the events are delivered, which ends monitor's stream.
+stop_daemon
+start_daemon --speed max --exit-after-replay
+timeout 20 "$pencilctl" monitor --json --events doubleTap,deviceRemoved >"$work/monitor.json" 2>"$work/monitor.err" &
+monitor_pid=$!
+wait "$daemon_pid" || true
+daemon_pid=""
+sleep 0.3
+kill -INT "$monitor_pid" 2>/dev/null || true
+wait "$monitor_pid" || true
+if [ "$(grep -c '"type":"doubleTap"' "$work/monitor.json")" = 1 ] &&
+    grep -q '"action":"showColorPalette"' "$work/monitor.json" &&
+    ! grep -qv -e '"type":"doubleTap"' -e '"type":"deviceRemoved"' "$work/monitor.json"; then
+    pass "monitor --json --events: one doubleTap with the user's action, nothing unasked for"
+else
+    fail "monitor --json: $(cat "$work/monitor.json" "$work/monitor.err")"
+fi
+if grep -q 'went away' "$work/monitor.err"; then
+    pass "monitor notices the daemon leaving and waits for it"
+else
+    fail "monitor did not report the daemon leaving: $(cat "$work/monitor.err")"
+fi
+
+start_daemon --speed max --exit-after-replay
+timeout 20 "$pencilctl" monitor >"$work/monitor.txt" 2>/dev/null &
+monitor_pid=$!
+wait "$daemon_pid" || true
+daemon_pid=""
+sleep 0.3
+kill -INT "$monitor_pid" 2>/dev/null || true
+wait "$monitor_pid" || true
+expected=(deviceAdded proximityIn "hover began" buttonDown doubleTap tipDown motion tipUp proximityOut deviceRemoved)
+missing=()
+for type in "${expected[@]}"; do
+    grep -q "^ *+[0-9.]*s  replay0   $type" "$work/monitor.txt" || missing+=("$type")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+    pass "monitor's readable lines: ${#expected[@]} kinds of event, $(wc -l <"$work/monitor.txt") lines"
+else
+    fail "monitor lacks ${missing[*]}: $(head -n 20 "$work/monitor.txt")"
+fi
+
+echo "client: the README's Python example (PyPI varlink)"
+venv=$repo/.build/varlink-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import varlink' 2>/dev/null; then
+    rm -rf "$venv"
+    if ! { python3 -m venv "$venv" && "$venv/bin/pip" install -q varlink; } >"$work/pip.log" 2>&1; then
+        rm -rf "$venv"
+        cannot "pip install varlink failed: $(tail -n 3 "$work/pip.log")"
+    fi
+fi
+if [ -x "$venv/bin/python" ]; then
+    # The example exactly as the README has it, with the socket of this test.
+    awk '/^```python$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$repo/README.md" |
+        sed "s|unix:/run/pencild/pencild.sock|unix:$socket|" >"$work/example.py"
+    if [ ! -s "$work/example.py" ]; then
+        fail "no python example in README.md"
+    else
+        start_daemon --speed max --exit-after-replay
+        timeout 20 "$venv/bin/python" "$work/example.py" >"$work/python.out" 2>"$work/python.err" || true
+        wait "$daemon_pid" || true
+        daemon_pid=""
+        if grep -q '^replay0 Client Test Pen$' "$work/python.out" && grep -q '^doubleTap  showColorPalette$' "$work/python.out"; then
+            pass "the README's Python example lists the pen and prints the double-tap"
+        else
+            fail "README's Python example printed: $(cat "$work/python.out" "$work/python.err")"
+        fi
+    fi
+fi
+
+echo "client: pencilctl watch in a terminal"
+if ! command -v tmux >/dev/null; then
+    cannot "tmux is not installed (apt-get install tmux)"
+else
+    start_daemon --speed 4
+    tmux_session=pencild-watch-$$
+    tmux new-session -d -s "$tmux_session" -x 90 -y 32 \
+        "PENCILD_SOCKET=$socket '$pencilctl' watch; echo watch-exited-\$?; sleep 60"
+    seen=""
+    for _ in $(seq 60); do
+        tmux capture-pane -p -t "$tmux_session" >"$work/screen.txt"
+        if grep -q 'doubleTap → showColorPalette' "$work/screen.txt" && grep -q 'out of proximity' "$work/screen.txt"; then
+            seen=yes
+            break
+        fi
+        sleep 0.25
+    done
+    if [ -n "$seen" ] && grep -q '^replay0  Client Test Pen  (gone' "$work/screen.txt" && grep -q '^pressure  \[' "$work/screen.txt"; then
+        pass "watch shows the pen, its bars and the double-tap with the user's action"
+    else
+        fail "watch screen:"$'\n'"$(cat "$work/screen.txt")"
+    fi
+    tmux send-keys -t "$tmux_session" q
+    for _ in $(seq 40); do
+        tmux capture-pane -p -t "$tmux_session" >"$work/screen.txt"
+        grep -q 'watch-exited-' "$work/screen.txt" && break
+        sleep 0.1
+    done
+    if grep -q 'watch-exited-0' "$work/screen.txt"; then
+        pass "q ends watch with status 0"
+    else
+        fail "watch did not end on q:"$'\n'"$(cat "$work/screen.txt")"
+    fi
+    tmux kill-session -t "$tmux_session" 2>/dev/null || true
+    tmux_session=""
+    stop_daemon
+fi
+
+# The system unit lets pencild make only the system calls of @system-service, less
+# @privileged and @resources; one outside would kill it (SIGSYS). strace lists the calls
+# it makes while serving these clients, and each must be in the unit's filter.
+echo "client: pencild's system calls against the unit's SystemCallFilter"
+unit=$repo/systemd/system/pencild.service.in
+if ! command -v strace >/dev/null || ! command -v systemd-analyze >/dev/null; then
+    cannot "strace and systemd-analyze are needed (apt-get install strace systemd)"
+else
+    wrapper=(strace -f -qq -o "$work/strace.txt")
+    start_daemon --speed max --exit-after-replay
+    wrapper=()
+    "$pencilctl" devices >/dev/null
+    "$pencilctl" prefs set tapMaxDuration=250 >/dev/null
+    timeout 20 "$pencilctl" monitor >/dev/null 2>&1 &
+    monitor_pid=$!
+    wait "$daemon_pid" || true
+    daemon_pid=""
+    kill -INT "$monitor_pid" 2>/dev/null || true
+    wait "$monitor_pid" || true
+    sed -E 's/^[0-9]+ +//; s/\(.*//' "$work/strace.txt" | grep -E '^[a-z_0-9]+$' | sort -u >"$work/used.txt"
+    # expand GROUP: the calls of a systemd syscall group, nested groups included.
+    expand() {
+        systemd-analyze syscall-filter "$1" | tail -n +2 | sed 's/^ *//' | grep -v -e '^#' -e '^$' |
+            while read -r name; do
+                case $name in @*) expand "$name" ;; *) echo "$name" ;; esac
+            done
+    }
+    allowed_groups=$(sed -n 's/^SystemCallFilter=\([^~].*\)/\1/p' "$unit")
+    denied_groups=$(sed -n 's/^SystemCallFilter=~//p' "$unit")
+    for group in $allowed_groups; do expand "$group"; done | sort -u >"$work/allowed.txt"
+    for group in $denied_groups; do expand "$group"; done | sort -u >"$work/denied.txt"
+    outside=$(comm -23 "$work/used.txt" <(comm -23 "$work/allowed.txt" "$work/denied.txt") | tr '\n' ' ')
+    if [ ! -s "$work/used.txt" ]; then
+        fail "strace recorded no system calls"
+    elif [ -z "$outside" ]; then
+        pass "all $(wc -l <"$work/used.txt") system calls pencild made are in the unit's SystemCallFilter"
+    else
+        fail "pencild made system calls the unit forbids: $outside"
+    fi
+fi
+
+if [ "$failures" -gt 0 ]; then
+    echo "client: $failures check(s) failed (pencild's log: below)"
+    cat "$work/pencild.log"
+    exit 1
+fi
+echo "client: all checks passed"
