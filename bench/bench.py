@@ -140,6 +140,40 @@ def throughput(bin_dir, probe, recording, frames, clients, work):
             "megabytes": counts["bytes_total"] / 1e6, "peak_rss_kib": peak}
 
 
+def callgrind_breakdown(profile, total, top=14):
+    """The functions of the project's sources with the largest inclusive instruction counts:
+    (share, demangled name, source file relative to the repository)."""
+    try:
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", profile],
+                              capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    rows = []
+    for line in text.splitlines():
+        match = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+((?:\S*/)?Sources/[^:]+):(\S+)", line)
+        if match:
+            rows.append((int(match.group(1).replace(",", "")), match.group(2), match.group(3)))
+    seen, chosen = set(), []
+    for count, path, symbol in rows:
+        if symbol in seen:
+            continue
+        seen.add(symbol)
+        chosen.append((count, path, symbol))
+        if len(chosen) == top:
+            break
+    names = subprocess.run(["swift", "demangle"], input="\n".join(s for _, _, s in chosen),
+                           capture_output=True, text=True).stdout.splitlines() if chosen else []
+    # Module names and return types make the lines long and say little here.
+    modules = r"\b(?:PencilProtocol|PencilDaemon|PencilInput|PencilSystem|GestureRecognizer|Varlink|Swift)\."
+    names = [re.sub(r" -> .*$", "", re.sub(modules, "", name)) for name in names]
+    names = [re.sub(r"\((\w+) in _[0-9A-F]+\)", r"\1", name) for name in names]  # private discriminators
+    names = [re.sub(r"^partial apply forwarder for ", "", name) for name in names]
+    if len(names) != len(chosen):
+        names = [s for _, _, s in chosen]
+    return [{"share": count / total, "function": name, "file": "Sources/" + path.split("Sources/", 1)[1]}
+            for (count, path, _), name in zip(chosen, names)]
+
+
 def callgrind_instructions(bin_dir, probe, recording, work, name):
     out = os.path.join(work, f"callgrind.{name}")
     daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max", "--wait-monitors", "1",
@@ -203,7 +237,8 @@ def host(bin_dir, probe, results):
         small_ir = callgrind_instructions(bin_dir, probe, small, work, "tenth")
         small_frames = frame_count(small)
         figures["callgrind"] = {"full_ir": full_ir, "full_frames": frames, "small_ir": small_ir, "small_frames": small_frames,
-                                "ir_per_frame": (full_ir - small_ir) / (frames - small_frames)}
+                                "ir_per_frame": (full_ir - small_ir) / (frames - small_frames),
+                                "breakdown": callgrind_breakdown(os.path.join(work, "callgrind.full"), full_ir)}
     else:
         figures["callgrind"] = None
     print("bench: idle wake-ups", flush=True)
@@ -434,6 +469,13 @@ def report(results, doc):
                   "so start-up and shutdown cancel out; what remains per frame is the whole pipeline: "
                   "decoding the recording's text, frame assembly, gesture recognition, JSON and the socket "
                   "writes. Instruction counts do not vary from run to run as times do.", ""]
+        if cg.get("breakdown"):
+            lines += ["Where the instructions of the whole run go (inclusive: a function with what it calls; "
+                      "`callgrind_annotate --inclusive=yes`):", "",
+                      "| share | function | source |", "|---:|---|---|"]
+            for row in cg["breakdown"]:
+                lines.append(f"| {row['share'] * 100:.1f} % | `{row['function']}` | {row['file']} |")
+            lines.append("")
     else:
         lines += ["Instructions per frame: not measured (valgrind is not installed).", ""]
     lines += ["Idle: pencild with one `Monitor` client connected and nothing happening, context switches "
@@ -446,7 +488,11 @@ def report(results, doc):
             lines.append(f"| {label} | — | did not start here | |")
     lines.append("")
     if host_figures.get("pencil_bench"):
-        lines += ["## Input and gesture figures (pencil-bench)", "", "```", host_figures["pencil_bench"].rstrip(), "```", ""]
+        output = host_figures["pencil_bench"].rstrip()
+        recordings = os.environ.get("PENCILD_RECORDINGS", "").rstrip("/")
+        if recordings:
+            output = output.replace(recordings + "/", "$PENCILD_RECORDINGS/")
+        lines += ["## Input and gesture figures (pencil-bench)", "", "```", output, "```", ""]
     with open(doc, "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

@@ -6,7 +6,7 @@
 #   floor     a bare evdev reader (probe evdev)
 #   pencild   a varlink client of pencild (probe monitor), pencild finding the pen through udev
 #   libinput  `libinput debug-events` through a pipe (probe lines)
-# The three take turns, ROUNDS times (default 2), so that a stall of the host falls on any
+# The three take turns, ROUNDS times (default 3), so that a stall of the host falls on any
 # of them alike. Each turn plays PATTERN with `pencilctl emulate` and also has a bare evdev
 # reader on the node, so every turn carries the same extra load, and the libinput turn gets
 # its frames' kernel timestamps (debug-events prints only milliseconds since it started).
@@ -15,7 +15,7 @@ set -euo pipefail
 bin=${1:?usage: guest-latency.sh BIN_DIR PROBE PATTERN [ROUNDS]}
 probe=${2:?}
 pattern=${3:?}
-rounds=${4:-2}
+rounds=${4:-3}
 out=${VM_RESULTS:?runs inside the VM (vm-run.sh sets VM_RESULTS)}
 work=$(mktemp -d)   # fifos cannot live on the shared (9p) folder
 pids=()
