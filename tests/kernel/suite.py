@@ -423,7 +423,13 @@ class Suite:
         self.daemon_alive()
 
     def scenario_unplug_mid_squeeze(self):
-        """Unplugged during a squeeze: buttonUp, squeeze cancelled, hover ended, proximityOut, deviceRemoved."""
+        """Unplugged during a squeeze: buttonUp, the squeeze closed once, hover ended, proximityOut, deviceRemoved.
+
+        The kernel releases every held key of a device it disconnects, in one last frame,
+        before readers get ENODEV (input_disconnect_device). A reader that reads that frame
+        in time sees the button let go, and the squeeze ends (with its action); one that gets
+        ENODEV first closes out, and the squeeze is cancelled. Both are a correct account of
+        what the reader saw; which one happens is a race, so either is accepted here."""
         script = PenScript().enter().hover(3).press(BTN_STYLUS2, after=0.05).hover(2)
         path = script.write(self.script_path("mid-squeeze.evemu"), "pencild Squeezed Pen")
         monitor = Monitor()
@@ -435,12 +441,21 @@ class Suite:
         monitor.drain(quiet=0.5)
         start = len(monitor.events)
         self.unplug(pen)
-        for kind, fields in [("buttonUp", {"button": "stylus2"}), ("squeeze", {"phase": "cancelled"}),
-                             ("hover", {"phase": "ended"}), ("proximityOut", {}), ("deviceRemoved", {})]:
-            monitor.wait_for(is_event(kind, device, **fields), 15, f"{kind} {fields} after the unplug")
+        monitor.wait_for(is_event("deviceRemoved", device), 15, "deviceRemoved after the unplug")
         closing = [e for e in monitor.events[start:] if e.get("device") == device]
-        check(not any(e["type"] == "squeeze" and e.get("phase") == "ended" for e in closing),
-              f"the unplugged squeeze ended instead of being cancelled: {summary(closing)}")
+        kinds = [(e["type"], e.get("phase") or e.get("button")) for e in closing]
+        squeezes = [phase for kind, phase in kinds if kind == "squeeze"]
+        check(len(squeezes) == 1 and squeezes[0] in ("ended", "cancelled"), f"the squeeze did not close once: {summary(closing)}")
+        expected = [("buttonUp", "stylus2"), ("squeeze", squeezes[0]), ("hover", "ended"), ("proximityOut", None),
+                    ("deviceRemoved", None)]
+        check(kinds == expected, f"the close-out was {summary(closing)}")
+        ended = next(e for e in closing if e["type"] == "squeeze")
+        if squeezes[0] == "ended":
+            check(ended.get("action") == "showContextualPalette", f"an ended squeeze without its action: {ended}")
+        else:
+            check("action" not in ended, f"a cancelled squeeze with an action: {ended}")
+        self.note(f"  the squeeze was {squeezes[0]} (the kernel's release of held keys was "
+                  f"{'read' if squeezes[0] == 'ended' else 'not read'} before the device went)")
         monitor.close()
         self.daemon_alive()
 
