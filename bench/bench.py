@@ -487,6 +487,12 @@ def report(results, doc):
         else:
             lines.append(f"| {label} | — | did not start here | |")
     lines.append("")
+    idle_path = os.path.join(vm, "idle.txt")
+    if os.path.exists(idle_path):
+        idle = read_counts(idle_path)
+        lines += [f"In the VM, with a live pen plugged in and quiet (it hovered, then went silent: a forced "
+                  f"proximity-out) and one client subscribed, pencild woke {idle['idle_wakeups']} times in "
+                  f"{idle['idle_seconds']} s.", ""]
     if host_figures.get("pencil_bench"):
         output = host_figures["pencil_bench"].rstrip()
         recordings = os.environ.get("PENCILD_RECORDINGS", "").rstrip("/")

@@ -75,10 +75,33 @@ for round in $(seq "$rounds"); do
     libinput=$!
     pids+=("$libinput")
     sleep 3
-    play "libinput-$round" 6
+    play "libinput-$round" 8
     sleep 1
     kill "$libinput"; wait "$libinput" 2>/dev/null || true
     wait "$lines"
     note "libinput-$round: $(grep -c 'TABLET_TOOL_AXIS' "$out/libinput-$round-lines.txt" || true) axis events received"
 done
+# Idle with a live pen attached: pencild's context switches over 10 s while the pen (having
+# hovered, then gone quiet: a forced proximity-out) stays plugged in and a client is subscribed.
+ctxt() { awk '/ctxt_switches/ { n += $2 } END { print n }' /proc/"$pencild"/task/*/status; }
+python3 -B -c "
+import sys; sys.path.insert(0, '$(dirname "$0")/../tests/kernel'); from suite import PenScript
+PenScript().enter().hover(3).write('$work/idle.evemu', 'pencild Idle Pen')"
+"$probe" count "$socket" 1 "$out/idle-client.txt" &
+idle_client=$!
+pids+=("$idle_client")
+mkfifo "$work/idle.node"
+"$bin/pencilctl" emulate "$work/idle.evemu" --hold --settle 2 >"$work/idle.node" 2>"$out/idle-emulate.log" &
+idle_pen=$!
+pids+=("$idle_pen")
+read -r _ <"$work/idle.node"
+sleep 5
+before=$(ctxt)
+sleep 10
+after=$(ctxt)
+echo "idle_seconds 10" >"$out/idle.txt"
+echo "idle_wakeups $((after - before))" >>"$out/idle.txt"
+note "idle: $((after - before)) wake-ups of pencild in 10 s with a pen attached"
+kill "$idle_pen"; wait "$idle_pen" || true
+wait "$idle_client" || note "the idle client did not see the pen removed"
 kill "$pencild"; wait "$pencild" || true
