@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "kernel"))
 from suite import PenScript  # noqa: E402  (the kernel suite's pen scripts and device header)
 
@@ -139,6 +140,40 @@ def throughput(bin_dir, probe, recording, frames, clients, work):
             "megabytes": counts["bytes_total"] / 1e6, "peak_rss_kib": peak}
 
 
+def callgrind_breakdown(profile, total, top=14):
+    """The functions of the project's sources with the largest inclusive instruction counts:
+    (share, demangled name, source file relative to the repository)."""
+    try:
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", profile],
+                              capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    rows = []
+    for line in text.splitlines():
+        match = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+((?:\S*/)?Sources/[^:]+):(\S+)", line)
+        if match:
+            rows.append((int(match.group(1).replace(",", "")), match.group(2), match.group(3)))
+    seen, chosen = set(), []
+    for count, path, symbol in rows:
+        if symbol in seen:
+            continue
+        seen.add(symbol)
+        chosen.append((count, path, symbol))
+        if len(chosen) == top:
+            break
+    names = subprocess.run(["swift", "demangle"], input="\n".join(s for _, _, s in chosen),
+                           capture_output=True, text=True).stdout.splitlines() if chosen else []
+    # Module names and return types make the lines long and say little here.
+    modules = r"\b(?:PencilProtocol|PencilDaemon|PencilInput|PencilSystem|GestureRecognizer|Varlink|Swift)\."
+    names = [re.sub(r" -> .*$", "", re.sub(modules, "", name)) for name in names]
+    names = [re.sub(r"\((\w+) in _[0-9A-F]+\)", r"\1", name) for name in names]  # private discriminators
+    names = [re.sub(r"^partial apply forwarder for ", "", name) for name in names]
+    if len(names) != len(chosen):
+        names = [s for _, _, s in chosen]
+    return [{"share": count / total, "function": name, "file": "Sources/" + path.split("Sources/", 1)[1]}
+            for (count, path, _), name in zip(chosen, names)]
+
+
 def callgrind_instructions(bin_dir, probe, recording, work, name):
     out = os.path.join(work, f"callgrind.{name}")
     daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max", "--wait-monitors", "1",
@@ -202,7 +237,8 @@ def host(bin_dir, probe, results):
         small_ir = callgrind_instructions(bin_dir, probe, small, work, "tenth")
         small_frames = frame_count(small)
         figures["callgrind"] = {"full_ir": full_ir, "full_frames": frames, "small_ir": small_ir, "small_frames": small_frames,
-                                "ir_per_frame": (full_ir - small_ir) / (frames - small_frames)}
+                                "ir_per_frame": (full_ir - small_ir) / (frames - small_frames),
+                                "breakdown": callgrind_breakdown(os.path.join(work, "callgrind.full"), full_ir)}
     else:
         figures["callgrind"] = None
     print("bench: idle wake-ups", flush=True)
@@ -264,34 +300,72 @@ def stats(latencies):
             "max": max(latencies), "mean": statistics.fmean(latencies)}
 
 
-def latency(vm):
-    result = {}
-    floor = evdev_frames(os.path.join(vm, "floor-evdev.txt"))
-    result["floor"] = stats([r - k for k, r in floor])
-    # pencild: each motion event carries its frame's kernel time.
-    with open(os.path.join(vm, "pencild-monitor.txt")) as f:
-        motions = [line.split() for line in f if line.startswith("motion ")]
-    result["pencild"] = stats([int(receipt) - int(t) for _, t, receipt in motions])
-    result["pencild_floor"] = stats([r - k for k, r in evdev_frames(os.path.join(vm, "pencild-evdev.txt"))])
-    # libinput: the n-th axis event after the tip went down is the n-th drawing frame, whose
-    # kernel time the bare reader beside it recorded.
-    frames = evdev_frames(os.path.join(vm, "libinput-evdev.txt"))
-    result["libinput_floor"] = stats([r - k for k, r in frames])
-    axis = []
+def libinput_latencies(lines_path, frames):
+    """Receipt minus kernel time for each of libinput's axis events while the tip is down.
+
+    debug-events prints each event's time as whole milliseconds since its own start:
+    floor(kernel µs / 1000) - start ms. The start is unknown, so it is found: the offset that
+    puts the most axis events on a drawing frame's millisecond. Within one millisecond, axis
+    events and frames pair in order."""
+    axis = []  # (printed ms, receipt µs)
     down = False
-    with open(os.path.join(vm, "libinput-lines.txt"), errors="replace") as f:
+    with open(lines_path, errors="replace") as f:
         for line in f:
             receipt, _, text = line.partition("\t")
             if "TABLET_TOOL_TIP" in text:
                 down = " down" in text
             elif "TABLET_TOOL_AXIS" in text and down:
-                axis.append(int(receipt))
-    result["libinput_axis_events"] = len(axis)
-    result["libinput_frames"] = len(frames)
-    if axis and len(axis) == len(frames):
-        result["libinput"] = stats([receipt - kernel for receipt, (kernel, _) in zip(axis, frames)])
-    else:
-        result["libinput"] = None
+                printed = re.search(r"([+-]\d+\.\d{3})s", text)
+                if printed:
+                    axis.append((round(float(printed.group(1)) * 1000), int(receipt)))
+    if not axis or not frames:
+        return [], len(axis), 0
+    by_ms = {}
+    for kernel, _ in frames:
+        by_ms.setdefault(kernel // 1000, []).append(kernel)
+    candidates = {kernel // 1000 - axis[-1][0] + shift for kernel, _ in frames[-200:] for shift in (-1, 0, 1)}
+    start = max(candidates, key=lambda c: sum(1 for printed, _ in axis if printed + c in by_ms))
+    latencies = []
+    used = {}
+    for printed, receipt in axis:
+        bucket = by_ms.get(printed + start)
+        if not bucket:
+            continue
+        index = used.get(printed, 0)
+        if index < len(bucket):
+            latencies.append(receipt - bucket[index])
+            used[printed] = index + 1
+    return latencies, len(axis), len(latencies)
+
+
+def rounds_of(vm):
+    return sorted(int(m.group(1)) for m in (re.match(r"floor-(\d+)-evdev.txt$", name) for name in os.listdir(vm)) if m)
+
+
+def latency(vm):
+    result = {"rounds": rounds_of(vm)}
+    floor, pencild, pencild_floor, libinput, libinput_floor = [], [], [], [], []
+    axis_events = matched = 0
+    for r in result["rounds"]:
+        floor += [rcv - k for k, rcv in evdev_frames(os.path.join(vm, f"floor-{r}-evdev.txt"))]
+        # pencild: each motion event carries its frame's kernel time.
+        path = os.path.join(vm, f"pencild-{r}-monitor.txt")
+        if os.path.exists(path):
+            with open(path) as f:
+                pencild += [int(receipt) - int(t) for kind, t, receipt in (line.split() for line in f if line.startswith("motion "))]
+        pencild_floor += [rcv - k for k, rcv in evdev_frames(os.path.join(vm, f"pencild-{r}-evdev.txt"))]
+        frames = evdev_frames(os.path.join(vm, f"libinput-{r}-evdev.txt"))
+        libinput_floor += [rcv - k for k, rcv in frames]
+        path = os.path.join(vm, f"libinput-{r}-lines.txt")
+        if os.path.exists(path):
+            values, seen, paired = libinput_latencies(path, frames)
+            libinput += values
+            axis_events += seen
+            matched += paired
+    result.update(floor=stats(floor), pencild=stats(pencild), pencild_floor=stats(pencild_floor),
+                  libinput=stats(libinput), libinput_floor=stats(libinput_floor),
+                  libinput_axis_events=axis_events, libinput_matched=matched,
+                  frames_per_round=PATTERN_FRAMES)
     return result
 
 
@@ -303,7 +377,7 @@ def report(results, doc):
     with open(os.path.join(results, "host.json")) as f:
         host_figures = json.load(f)
     vm = os.path.join(results, "vm")
-    lat = latency(vm) if os.path.exists(os.path.join(vm, "floor-evdev.txt")) else None
+    lat = latency(vm) if os.path.isdir(vm) and rounds_of(vm) else None
     with open(os.path.join(vm, "script.log"), errors="replace") if os.path.exists(os.path.join(vm, "script.log")) else open(os.devnull) as f:
         vm_log = f.read()
     kernel = re.search(r"latency: kernel (\S+)", vm_log)
@@ -315,19 +389,21 @@ def report(results, doc):
     lines += ["## Latency: kernel timestamp to receipt (in a VM)", "",
               "One VM run (qemu without KVM: software emulation, so absolute times are slow; compare "
               "within this table only). The same emulated pen (`pencilctl emulate` of a generated "
-              f"pattern: {PATTERN_FRAMES} frames of drawing at {int(1 / PATTERN_INTERVAL)} Hz) is played three times, "
-              "once for each reader:", "",
+              f"pattern: {PATTERN_FRAMES} frames of drawing at {int(1 / PATTERN_INTERVAL)} Hz) is played once for each reader, "
+              f"the readers taking turns, {len(lat['rounds']) if lat else 0} rounds (so that a stall of the host falls "
+              "on any of them alike):", "",
               "- **floor**: a bare evdev reader (`bench/probe.swift`, blocking `read(2)` on the node);",
               "- **pencild**: a varlink client of pencild (the same probe, `Monitor` stream), pencild "
               "finding the pen through udev, reading it through libevdev, tracking it and recognising gestures;",
               "- **libinput**: `libinput debug-events --udev seat0`, line-buffered, read through a pipe.", "",
               "The reference is the same for all three: the kernel's CLOCK_MONOTONIC timestamp of the frame's "
               "SYN_REPORT, taken when the writer's `write(2)` reaches evdev. The floor reader reads it from "
-              "the event; pencild carries it as `Event.time` of each `motion`; for libinput, whose "
-              "debug-events prints only milliseconds since its start, the n-th axis event after the tip "
-              "touched is matched to the n-th drawing frame, whose kernel time a bare reader running "
-              "beside it recorded. (That bare reader runs in all three runs, so each carries the same "
-              "extra load.) Receipt is CLOCK_MONOTONIC when the reader's `read(2)` returned.", ""]
+              "the event; pencild carries it as `Event.time` of each `motion`; libinput's debug-events "
+              "prints each event's kernel time only as whole milliseconds since its own start, so each "
+              "axis event (tip down) is paired with the drawing frame of that millisecond, whose exact "
+              "kernel time a bare reader running beside libinput recorded (the start offset is the one "
+              "that pairs the most events). That bare reader runs in every turn, so each carries the "
+              "same extra load. Receipt is CLOCK_MONOTONIC when the reader's `read(2)` returned.", ""]
     if lat and lat["floor"] and lat["pencild"]:
         env = []
         if kernel:
@@ -353,12 +429,15 @@ def report(results, doc):
             goal_li = "p99 below libinput: " + ("met" if pen["p99"] < li["p99"] else "**not met**")
             lines.append(f"| pencild / libinput | {pen['p50'] / li['p50']:.2f}× | {pen['p99'] / li['p99']:.2f}× | {goal_li} |")
         else:
-            lines.append(f"| pencild / libinput | — | — | libinput's axis events ({lat['libinput_axis_events']}) did not match the frames ({lat['libinput_frames']}) |")
+            lines.append("| pencild / libinput | — | — | libinput's axis events could not be paired with frames |")
         lines.append("")
-        side = [f"{name} run {ms(lat[key]['p50'])} / {ms(lat[key]['p99'])}" for name, key in
+        side = [f"{name} turns {ms(lat[key]['p50'])} / {ms(lat[key]['p99'])}" for name, key in
                 (("pencild", "pencild_floor"), ("libinput", "libinput_floor")) if lat.get(key)]
         if side:
             lines += ["The bare reader beside the other readers (p50 / p99): " + "; ".join(side) + ".", ""]
+        lines += [f"Samples: {PATTERN_FRAMES} drawing frames per turn; libinput reported "
+                  f"{lat['libinput_axis_events']} axis events with the tip down, {lat['libinput_matched']} of them "
+                  "paired with a frame.", ""]
     else:
         lines += ["**Not measured**: the VM run did not produce latency samples "
                   "(see the VM's script.log in the results folder).", ""]
@@ -390,6 +469,13 @@ def report(results, doc):
                   "so start-up and shutdown cancel out; what remains per frame is the whole pipeline: "
                   "decoding the recording's text, frame assembly, gesture recognition, JSON and the socket "
                   "writes. Instruction counts do not vary from run to run as times do.", ""]
+        if cg.get("breakdown"):
+            lines += ["Where the instructions of the whole run go (inclusive: a function with what it calls; "
+                      "`callgrind_annotate --inclusive=yes`):", "",
+                      "| share | function | source |", "|---:|---|---|"]
+            for row in cg["breakdown"]:
+                lines.append(f"| {row['share'] * 100:.1f} % | `{row['function']}` | {row['file']} |")
+            lines.append("")
     else:
         lines += ["Instructions per frame: not measured (valgrind is not installed).", ""]
     lines += ["Idle: pencild with one `Monitor` client connected and nothing happening, context switches "
@@ -401,8 +487,18 @@ def report(results, doc):
         else:
             lines.append(f"| {label} | — | did not start here | |")
     lines.append("")
+    idle_path = os.path.join(vm, "idle.txt")
+    if os.path.exists(idle_path):
+        idle = read_counts(idle_path)
+        lines += [f"In the VM, with a live pen plugged in and quiet (it hovered, then went silent: a forced "
+                  f"proximity-out) and one client subscribed, pencild woke {idle['idle_wakeups']} times in "
+                  f"{idle['idle_seconds']} s.", ""]
     if host_figures.get("pencil_bench"):
-        lines += ["## Input and gesture figures (pencil-bench)", "", "```", host_figures["pencil_bench"].rstrip(), "```", ""]
+        output = host_figures["pencil_bench"].rstrip()
+        recordings = os.environ.get("PENCILD_RECORDINGS", "").rstrip("/")
+        if recordings:
+            output = output.replace(recordings + "/", "$PENCILD_RECORDINGS/")
+        lines += ["## Input and gesture figures (pencil-bench)", "", "```", output, "```", ""]
     with open(doc, "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# guest-latency.sh BIN_DIR PROBE PATTERN   (inside the VM: bench/run.sh starts it)
+# guest-latency.sh BIN_DIR PROBE PATTERN [ROUNDS]   (inside the VM: bench/run.sh starts it)
 #
 # Latency from each evdev frame's kernel timestamp to its receipt, for three readers of the
 # same emulated pen, one after the other in this one VM run:
 #   floor     a bare evdev reader (probe evdev)
 #   pencild   a varlink client of pencild (probe monitor), pencild finding the pen through udev
 #   libinput  `libinput debug-events` through a pipe (probe lines)
-# Each run plays PATTERN with `pencilctl emulate` and also has a bare evdev reader on the
-# node, so every run carries the same extra load, and the libinput run gets its frames'
-# kernel timestamps (debug-events prints only milliseconds since it started).
+# The three take turns, ROUNDS times (default 3), so that a stall of the host falls on any
+# of them alike. Each turn plays PATTERN with `pencilctl emulate` and also has a bare evdev
+# reader on the node, so every turn carries the same extra load, and the libinput turn gets
+# its frames' kernel timestamps (debug-events prints only milliseconds since it started).
 set -euo pipefail
 
-bin=${1:?usage: guest-latency.sh BIN_DIR PROBE PATTERN}
+bin=${1:?usage: guest-latency.sh BIN_DIR PROBE PATTERN [ROUNDS]}
 probe=${2:?}
 pattern=${3:?}
+rounds=${4:-3}
 out=${VM_RESULTS:?runs inside the VM (vm-run.sh sets VM_RESULTS)}
 work=$(mktemp -d)   # fifos cannot live on the shared (9p) folder
 pids=()
@@ -25,13 +27,13 @@ cleanup() {
 trap cleanup EXIT
 note() { echo "latency: $*"; }
 
-# Plays the pattern and starts a bare reader on the node; waits for both.
-# play NAME: writes $out/NAME-evdev.txt
+# play NAME SETTLE: plays the pattern after SETTLE seconds with a bare reader on the node;
+# waits for both. Writes $out/NAME-evdev.txt.
 play() {
-    local name=$1 node reader
+    local name=$1 settle=$2 node reader emulate
     mkfifo "$work/$name.node"
-    "$bin/pencilctl" emulate "$pattern" --settle 3 >"$work/$name.node" 2>"$out/$name-emulate.log" &
-    local emulate=$!
+    "$bin/pencilctl" emulate "$pattern" --settle "$settle" >"$work/$name.node" 2>"$out/$name-emulate.log" &
+    emulate=$!
     read -r node <"$work/$name.node"
     "$probe" evdev "$node" "$out/$name-evdev.txt" &
     reader=$!
@@ -43,33 +45,63 @@ play() {
 uname -r | sed 's/^/latency: kernel /'
 libinput --version | sed 's/^/latency: libinput /'
 
-# 1. The floor.
-play floor
-
-# 2. pencild, as root, with its own socket; the client subscribes before the pen appears.
+# pencild as root on its own socket, for every round.
 socket=/run/pencild-bench/pencild.sock
 "$bin/pencild" --socket "$socket" --state-dir /run/pencild-bench/state >"$out/pencild.log" 2>&1 &
-pids+=($!)
 pencild=$!
+pids+=("$pencild")
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || { note "pencild did not start"; cat "$out/pencild.log"; exit 1; }
-"$probe" monitor "$socket" "$out/pencild-monitor.txt" &
-client=$!
-play pencild
-wait "$client" || { note "the pencild client failed"; exit 1; }
-kill "$pencild"; wait "$pencild" || true
-note "pencild: $(grep -c '^motion ' "$out/pencild-monitor.txt" || true) motion events received"
 
-# 3. libinput, through udev like a compositor, line-buffered into a pipe.
-mkfifo "$work/libinput.pipe"
-"$probe" lines "$out/libinput-lines.txt" <"$work/libinput.pipe" &
-lines=$!
-stdbuf -oL libinput debug-events --udev seat0 >"$work/libinput.pipe" 2>"$out/libinput.err" &
-libinput=$!
-pids+=("$libinput")
-sleep 3   # libinput's start under emulation
-play libinput
-sleep 1
-kill "$libinput"; wait "$libinput" 2>/dev/null || true
-wait "$lines"
-note "libinput: $(grep -c 'TABLET_TOOL_AXIS' "$out/libinput-lines.txt" || true) axis events received"
+for round in $(seq "$rounds"); do
+    # 1. The floor.
+    play "floor-$round" 3
+
+    # 2. pencild; its client subscribes before the pen appears and stops at proximityOut.
+    "$probe" monitor "$socket" "$out/pencild-$round-monitor.txt" &
+    client=$!
+    play "pencild-$round" 3
+    for _ in $(seq 150); do kill -0 "$client" 2>/dev/null || break; sleep 0.1; done
+    kill "$client" 2>/dev/null && note "pencild: the client saw no proximityOut; stopped it"
+    wait "$client" || { note "the pencild client failed"; exit 1; }
+    note "pencild-$round: $(grep -c '^motion ' "$out/pencild-$round-monitor.txt" || true) motion events received"
+
+    # 3. libinput, through udev like a compositor, line-buffered into a pipe. Under emulation
+    # it takes seconds to add a device: the pen waits longer before it plays.
+    mkfifo "$work/libinput-$round.pipe"
+    "$probe" lines "$out/libinput-$round-lines.txt" <"$work/libinput-$round.pipe" &
+    lines=$!
+    stdbuf -oL libinput debug-events --udev seat0 >"$work/libinput-$round.pipe" 2>"$out/libinput-$round.err" &
+    libinput=$!
+    pids+=("$libinput")
+    sleep 3
+    play "libinput-$round" 8
+    sleep 1
+    kill "$libinput"; wait "$libinput" 2>/dev/null || true
+    wait "$lines"
+    note "libinput-$round: $(grep -c 'TABLET_TOOL_AXIS' "$out/libinput-$round-lines.txt" || true) axis events received"
+done
+# Idle with a live pen attached: pencild's context switches over 10 s while the pen (having
+# hovered, then gone quiet: a forced proximity-out) stays plugged in and a client is subscribed.
+ctxt() { awk '/ctxt_switches/ { n += $2 } END { print n }' /proc/"$pencild"/task/*/status; }
+python3 -B -c "
+import sys; sys.path.insert(0, '$(dirname "$0")/../tests/kernel'); from suite import PenScript
+PenScript().enter().hover(3).write('$work/idle.evemu', 'pencild Idle Pen')"
+"$probe" count "$socket" 1 "$out/idle-client.txt" &
+idle_client=$!
+pids+=("$idle_client")
+mkfifo "$work/idle.node"
+"$bin/pencilctl" emulate "$work/idle.evemu" --hold --settle 2 >"$work/idle.node" 2>"$out/idle-emulate.log" &
+idle_pen=$!
+pids+=("$idle_pen")
+read -r _ <"$work/idle.node"
+sleep 5
+before=$(ctxt)
+sleep 10
+after=$(ctxt)
+echo "idle_seconds 10" >"$out/idle.txt"
+echo "idle_wakeups $((after - before))" >>"$out/idle.txt"
+note "idle: $((after - before)) wake-ups of pencild in 10 s with a pen attached"
+kill "$idle_pen"; wait "$idle_pen" || true
+wait "$idle_client" || note "the idle client did not see the pen removed"
+kill "$pencild"; wait "$pencild" || true

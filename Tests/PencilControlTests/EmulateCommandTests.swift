@@ -256,8 +256,9 @@ struct EmulateCommandTests {
         let reports = read.filter(\.isSynReport).map(\.time)
         #expect(reports.count == 4)
         #expect(reports.allSatisfy { $0 >= before && $0 <= after })
-        // Frames keep the recorded spacing (10, 10, 20 ms), give or take a busy host.
-        let gaps = zip(reports.dropFirst(), reports).map { $0 - $1 }
-        #expect(gaps[0] >= 10_000 && gaps[1] >= 10_000 && gaps[2] >= 20_000)
+        // No frame is written before its due time (recorded at 0, 10, 20 and 40 ms); a busy
+        // host may write one late, and the next on time again.
+        let offsets: [Int64] = [0, 10_000, 20_000, 40_000]
+        #expect(zip(reports, offsets).allSatisfy { report, offset in report - before >= offset }, "\(reports.map { $0 - before })")
     }
 }

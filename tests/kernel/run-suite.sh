@@ -25,18 +25,20 @@ loud() {
 
 # 1. What the VM needs (root: apt and /usr/local/bin).
 if [ "$(id -u)" -eq 0 ]; then
-    bash "$here/install-deps.sh"
+    sudo=()
 elif command -v sudo >/dev/null; then
-    sudo bash "$here/install-deps.sh"
+    sudo=(sudo)
 else
     loud "FAILED: cannot install the VM's dependencies: not root and no sudo"
     exit 1
 fi
+"${sudo[@]}" bash "$here/install-deps.sh" ||
+    { loud "FAILED: the VM's dependencies could not be installed (above): the kernel tier did NOT run"; exit 1; }
 
 # 2. The binaries the guest runs (it sees this machine's filesystem).
 if [ "${KERNEL_SKIP_BUILD:-0}" != 1 ]; then
-    swift build -c release
-    swift build --build-tests
+    { swift build -c release && swift build --build-tests; } ||
+        { loud "FAILED: the build failed (above): the kernel tier did NOT run"; exit 1; }
 fi
 release_bin=$(swift build -c release --show-bin-path)
 debug_bin=$(swift build --show-bin-path)
@@ -60,7 +62,7 @@ rm -rf "$results"
 mkdir -p "$results"
 set +e
 VM_RESULTS_DIR=$results VM_TIMEOUT=${VM_TIMEOUT:-900} \
-    bash "$here/vm-run.sh" "$here/suite.sh" "$release_bin" "$bundle" "$recordings"
+    bash "$here/vm-run.sh" "$here/suite.sh" "$release_bin" "$bundle" "$recordings" "${PENCILD_SUITE_ONLY:-}"
 status=$?
 set -e
 

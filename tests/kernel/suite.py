@@ -37,6 +37,7 @@ INPUT_PROP_POINTER = 0x00
 
 SOCKET = "/run/pencild/pencild.sock"
 SERVICE_USER = "pencild-test"
+LOCKED_RULE = "/etc/udev/rules.d/99-pencild-suite-locked.rules"
 
 # ---- evemu recordings made on the spot -------------------------------------
 
@@ -271,6 +272,14 @@ class Suite:
 
     # -- pencild, as the system runs it
 
+    def install_locked_rule(self):
+        """A udev rule that leaves one test pen's node to root alone (mode 0600), installed
+        before any pen appears so that no rule reload races with a new device."""
+        with open(LOCKED_RULE, "w") as f:
+            f.write('SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="pencild Locked Pen", MODE="0600", GROUP="root"\n')
+        subprocess.run(["udevadm", "control", "--reload"], check=True)
+        subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
+
     def start_daemon(self):
         subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "guest-add-user.sh"), SERVICE_USER, "input"],
                        check=True, stdout=subprocess.DEVNULL)
@@ -414,7 +423,13 @@ class Suite:
         self.daemon_alive()
 
     def scenario_unplug_mid_squeeze(self):
-        """Unplugged during a squeeze: buttonUp, squeeze cancelled, hover ended, proximityOut, deviceRemoved."""
+        """Unplugged during a squeeze: buttonUp, the squeeze closed once, hover ended, proximityOut, deviceRemoved.
+
+        The kernel releases every held key of a device it disconnects, in one last frame,
+        before readers get ENODEV (input_disconnect_device). A reader that reads that frame
+        in time sees the button let go, and the squeeze ends (with its action); one that gets
+        ENODEV first closes out, and the squeeze is cancelled. Both are a correct account of
+        what the reader saw; which one happens is a race, so either is accepted here."""
         script = PenScript().enter().hover(3).press(BTN_STYLUS2, after=0.05).hover(2)
         path = script.write(self.script_path("mid-squeeze.evemu"), "pencild Squeezed Pen")
         monitor = Monitor()
@@ -426,12 +441,21 @@ class Suite:
         monitor.drain(quiet=0.5)
         start = len(monitor.events)
         self.unplug(pen)
-        for kind, fields in [("buttonUp", {"button": "stylus2"}), ("squeeze", {"phase": "cancelled"}),
-                             ("hover", {"phase": "ended"}), ("proximityOut", {}), ("deviceRemoved", {})]:
-            monitor.wait_for(is_event(kind, device, **fields), 15, f"{kind} {fields} after the unplug")
+        monitor.wait_for(is_event("deviceRemoved", device), 15, "deviceRemoved after the unplug")
         closing = [e for e in monitor.events[start:] if e.get("device") == device]
-        check(not any(e["type"] == "squeeze" and e.get("phase") == "ended" for e in closing),
-              f"the unplugged squeeze ended instead of being cancelled: {summary(closing)}")
+        kinds = [(e["type"], e.get("phase") or e.get("button")) for e in closing]
+        squeezes = [phase for kind, phase in kinds if kind == "squeeze"]
+        check(len(squeezes) == 1 and squeezes[0] in ("ended", "cancelled"), f"the squeeze did not close once: {summary(closing)}")
+        expected = [("buttonUp", "stylus2"), ("squeeze", squeezes[0]), ("hover", "ended"), ("proximityOut", None),
+                    ("deviceRemoved", None)]
+        check(kinds == expected, f"the close-out was {summary(closing)}")
+        ended = next(e for e in closing if e["type"] == "squeeze")
+        if squeezes[0] == "ended":
+            check(ended.get("action") == "showContextualPalette", f"an ended squeeze without its action: {ended}")
+        else:
+            check("action" not in ended, f"a cancelled squeeze with an action: {ended}")
+        self.note(f"  the squeeze was {squeezes[0]} (the kernel's release of held keys was "
+                  f"{'read' if squeezes[0] == 'ended' else 'not read'} before the device went)")
         monitor.close()
         self.daemon_alive()
 
@@ -453,7 +477,7 @@ class Suite:
         monitor.wait_for(is_event("deviceAdded", device), 15, "deviceAdded")
         monitor.wait_for(is_event("tipDown", device), 15, "tipDown")
         monitor.wait_for(is_event("squeeze", device, phase="began"), 15, "squeeze began (stylus2 held)")
-        monitor.wait_for(is_event("buttonDown", device, button="stylus"), 15, "buttonDown stylus")
+        monitor.wait_for(is_event("buttonDown", device, button="stylus"), 15, "buttonDown stylus", anywhere=True)
         os.kill(self.daemon.pid, signal.SIGSTOP)
         self.note("pencild stopped (SIGSTOP) while the pen writes 3000 frames")
         try:
@@ -469,12 +493,13 @@ class Suite:
         check(("buttonUp", "stylus") in kinds and ("buttonUp", "stylus2") in kinds, f"no buttonUp after resync: {summary(after)}")
         check(("tipUp", None) in kinds, f"no tipUp after resync: {summary(after)}")
         check(not any(e["type"] == "squeeze" and e.get("phase") == "ended" for e in after), "a squeeze ended across SYN_DROPPED")
-        # A new client catches up with the current state: in proximity and hovering, nothing held.
+        # A new client catches up with the current state: nothing held, the tip up. (The pen
+        # itself may have left by then: it went silent, a forced proximity-out.)
         fresh = Monitor()
         fresh.drain(quiet=1.0)
         state = [e for e in fresh.events if e.get("device") == device]
         state_kinds = [e["type"] for e in state]
-        check(state_kinds[:1] == ["deviceAdded"] and "proximityIn" in state_kinds, f"catch-up: {summary(state)}")
+        check(state_kinds[:1] == ["deviceAdded"], f"catch-up: {summary(state)}")
         check("tipDown" not in state_kinds, f"the tip is stuck down: {summary(state)}")
         check("buttonDown" not in state_kinds, f"a button is stuck down: {summary(state)}")
         check(not any(e["type"] == "squeeze" for e in state), f"a squeeze is stuck: {summary(state)}")
@@ -544,33 +569,30 @@ class Suite:
     def scenario_unreadable_device(self):
         """A pen pencild cannot open (mode 0600, root) is reported in its log, not fatal; the
         next pen works."""
-        rule = "/etc/udev/rules.d/99-pencild-suite-locked.rules"
-        with open(rule, "w") as f:
-            f.write('SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="pencild Locked Pen", MODE="0600", GROUP="root"\n')
-        subprocess.run(["udevadm", "control", "--reload"], check=True)
-        try:
-            path = PenScript().enter().hover(3).leave().write(self.script_path("locked.evemu"), "pencild Locked Pen")
-            monitor = Monitor()
-            pen, node = self.emulate(path, "--hold")
-            name = re.compile(r"\b" + os.path.basename(node) + r"\b")
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline and not name.search(self.log_text()):
-                time.sleep(0.2)
-            stat = os.stat(node)
-            check(stat.st_mode & 0o077 == 0, f"{node} is not locked: mode {oct(stat.st_mode)}")
-            lines = [line for line in self.log_text().splitlines() if name.search(line)]
-            check(lines, f"pencild's log does not mention {node}")
-            check(any("denied" in line.lower() or "permission" in line.lower() for line in lines),
-                  f"pencild's log does not say why {node} was not opened: {lines}")
-            monitor.drain(quiet=1.0)
-            check(not any(e.get("device") == os.path.basename(node) and e["type"] != "deviceRemoved" for e in monitor.events),
-                  f"events from a device pencild cannot read: {summary(monitor.events)}")
-            self.daemon_alive()
-            self.unplug(pen)
-            monitor.close()
-        finally:
-            os.unlink(rule)
-            subprocess.run(["udevadm", "control", "--reload"], check=False)
+        # LOCKED_RULE (installed before pencild started) makes this pen's node root's alone.
+        path = PenScript().enter().hover(3).leave().write(self.script_path("locked.evemu"), "pencild Locked Pen")
+        monitor = Monitor()
+        log_start = len(self.log_text())
+        pen, node = self.emulate(path, "--hold")
+        name = re.compile(r"\b" + os.path.basename(node) + r"\b")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not name.search(self.log_text()[log_start:]):
+            time.sleep(0.2)
+        stat = os.stat(node)
+        check(stat.st_mode & 0o077 == 0, f"{node} is not locked: mode {oct(stat.st_mode)}")
+        with open(f"/proc/{self.daemon.pid}/status") as f:
+            ids = [line.strip() for line in f if line.startswith(("Uid", "Gid", "Groups", "CapEff"))]
+        self.note(f"  {node}: mode {oct(stat.st_mode)}, owner {stat.st_uid}:{stat.st_gid}; pencild {ids}")
+        lines = [line for line in self.log_text()[log_start:].splitlines() if name.search(line)]
+        check(lines, f"pencild's log does not mention {node}")
+        check(any("denied" in line.lower() or "permission" in line.lower() for line in lines),
+              f"pencild's log does not say why {node} was not opened: {lines}")
+        monitor.drain(quiet=1.0)
+        check(not any(e.get("device") == os.path.basename(node) and e["type"] != "deviceRemoved" for e in monitor.events),
+              f"events from a device pencild cannot read: {summary(monitor.events)}")
+        self.daemon_alive()
+        self.unplug(pen)
+        monitor.close()
         # The next pen is read as usual.
         path = PenScript().enter().hover(3).leave().write(self.script_path("after-locked.evemu"), "pencild Next Pen")
         monitor = Monitor()
@@ -610,6 +632,7 @@ class Suite:
         ]
         failed = []
         try:
+            self.install_locked_rule()
             self.start_daemon()
         except Exception as error:  # nothing else can run
             self.note(f"FAIL start: pencild did not start: {error}")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# suite.sh BIN_DIR TEST_BUNDLE RECORDINGS   (inside the VM, as root; run-suite.sh starts it)
+# suite.sh BIN_DIR TEST_BUNDLE RECORDINGS [SCENARIOS]   (inside the VM, as root; run-suite.sh starts it)
 #
 # The kernel suite, in one boot: the uinput and udev smoke test, the Swift tests that need
 # a real /dev/uinput (TEST_BUNDLE, when built), then the scenarios of suite.py against
@@ -11,6 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:?usage: suite.sh BIN_DIR TEST_BUNDLE RECORDINGS}
 bundle=${2:-}
 recordings=${3:-}
+only=${4:-}   # scenario names, comma-separated: only those (and no smoke or Swift tests)
 results=${VM_RESULTS:?suite.sh runs inside the VM (vm-run.sh sets VM_RESULTS)}
 failed=()
 
@@ -24,10 +25,16 @@ if [ -f udev-rules/70-pencild.rules ]; then
 fi
 
 part "smoke: uinput and udev"
-bash "$here/smoke.sh" || failed+=(smoke)
+if [ -n "$only" ]; then
+    echo "suite: only $only"
+else
+    bash "$here/smoke.sh" || failed+=(smoke)
+fi
 
 part "Swift tests that need /dev/uinput"
-if [ -n "$bundle" ] && [ -x "$bundle" ]; then
+if [ -n "$only" ]; then
+    echo "suite: only $only"
+elif [ -n "$bundle" ] && [ -x "$bundle" ]; then
     PENCILD_RECORDINGS=$recordings "$bundle" --testing-library swift-testing \
         --filter 'EmulateCommandTests|VirtualDeviceTests' 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | tee "$results/swift-tests.log"
     status=${PIPESTATUS[0]}
@@ -43,7 +50,7 @@ fi
 
 part "scenarios: pencild on live devices"
 PENCILD_RECORDINGS=$recordings python3 "$here/suite.py" --bin "$bin" --results "$results" \
-    ${PENCILD_SUITE_ONLY:+--only "$PENCILD_SUITE_ONLY"} || failed+=(scenarios)
+    ${only:+--only "$only"} || failed+=(scenarios)
 
 echo
 if [ "${#failed[@]}" -gt 0 ]; then
