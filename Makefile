@@ -72,10 +72,13 @@ test-packaging:
 test-fuzz:
 	fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
-test-kernel:
+# The kernel tier's suite installs what it needs and boots a VM; then the udev rule and
+# pencilctl record are checked in the VM with a virtual pen.
+test-kernel: build-debug
 	@if [ ! -f "$(KERNEL_SUITE)" ]; then \
 	    echo "test-kernel: $(KERNEL_SUITE) is missing: the kernel test tier is not in this tree" >&2; exit 1; fi
 	bash "$(KERNEL_SUITE)"
+	tests/kernel/vm-run.sh tests/packaging/vm-udev-record.sh "$$($(SWIFT) build --show-bin-path)"
 
 bench:
 	@[ -n "$(PENCILD_RECORDINGS)" ] || echo "bench: PENCILD_RECORDINGS is not set: figures for recordings are skipped"
