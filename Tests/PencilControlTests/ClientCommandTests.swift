@@ -9,11 +9,7 @@ import PencilTestSupport
 /// Runs `script`'s events through the tracker and a gesture stage with default preferences,
 /// as the daemon would report them to one client.
 private func reportedEvents(_ script: PenScript, id: String = "event7") throws -> [Event] {
-    let recording = EvemuRecording(description: script.device, events: script.events)
-    var stage = try GestureFrameStage(device: script.device.penDeviceInfo(id: id))
-    var events: [Event] = []
-    RecordingReplay.run(recording, id: id, stage: &stage) { events.append($0) }
-    return events
+    GesturePipeline.events(of: script.events, pipeline: try GesturePipeline(description: script.device, id: id))
 }
 
 @Suite("pencilctl record: evemu output")
@@ -58,8 +54,8 @@ struct EvemuWriterTests {
         let shifted = pen.events.map { InputEvent(time: $0.time - 5_000_000, type: $0.type, code: $0.code, value: $0.value) }
         #expect(parsed.events == shifted)
 
-        let original = RecordingReplay.penEvents(of: EvemuRecording(description: pen.device, events: shifted))
-        #expect(RecordingReplay.penEvents(of: parsed) == original)
+        let original = PenPipeline.penEvents(of: EvemuRecording(description: pen.device, events: shifted))
+        #expect(PenPipeline.penEvents(of: parsed) == original)
         #expect(original.contains { $0.type == .tipDown })
     }
 
