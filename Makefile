@@ -38,7 +38,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-swift test-packaging test-fuzz test-kernel \
+.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-fuzz test-kernel \
         bench fuzz install uninstall clean
 
 build:
@@ -58,13 +58,27 @@ run: deps build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-packaging test-fuzz test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-fuzz test-kernel
 	@echo "make test: all passed"
 
 test-swift:
 	@if [ -n "$(PENCILD_RECORDINGS)" ]; then echo "recordings: $(PENCILD_RECORDINGS)"; \
 	 else echo "recordings: not found (set PENCILD_RECORDINGS): the tests that need them are skipped"; fi
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+
+# The whole suite again under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each
+# in its own build folder. Leaks inside Foundation's Process and XCTest, which only the test
+# harness uses, are suppressed; pencild's own code stays checked.
+test-sanitizers: test-asan test-tsan
+
+test-asan:
+	$(SWIFT) build --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/leak-suppressions.txt:print_suppressions=0 \
+	    $(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+test-tsan:
+	$(SWIFT) build --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 test-packaging:
 	tests/packaging/run.sh
@@ -132,4 +146,4 @@ uninstall:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf fuzz/.build
+	rm -rf fuzz/.build .build-asan .build-tsan

@@ -89,6 +89,7 @@ public enum PencilControl {
             WatchCommand.self,
             PrefsCommand.self,
             RecordCommand.self,
+            EmulateCommand.self,
         ]
     }
 

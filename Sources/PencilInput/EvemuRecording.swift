@@ -218,13 +218,8 @@ public struct EvemuHeader: Sendable {
         }
         while offset < count {
             lineNumber += 1
-            let lineEnd = endOfLine(base, from: offset, count: count)
-            if lineEnd - offset > RecordingLimits.maximumLineLength {
-                throw .malformed(fileName, lineNumber, "line longer than \(RecordingLimits.maximumLineLength) bytes")
-            }
-            var cursor = LineCursor(base: base, position: offset, end: lineEnd, file: fileName, line: lineNumber)
-            cursor.skipBlanks()
-            if cursor.atEnd || cursor.peek == UInt8(ascii: "#") {
+            let (lineEnd, found) = try significantLine(base, from: offset, count: count, file: fileName, line: lineNumber)
+            guard var cursor = found else {
                 offset = lineEnd + 1
                 continue
             }
@@ -330,6 +325,20 @@ private func setBits(_ bytes: [UInt8]) -> [UInt16] {
 
 /// The offset of the line's terminating newline, or `count` for an unterminated last line.
 @inline(__always)
+/// The line starting at `offset`: where it ends, and a cursor at its first field — nil for
+/// a blank or comment line. A line over the length limit is malformed.
+private func significantLine(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int, file: String,
+                             line: Int) throws(RecordingError) -> (end: Int, cursor: LineCursor?) {
+    let lineEnd = endOfLine(base, from: offset, count: count)
+    if lineEnd - offset > RecordingLimits.maximumLineLength {
+        throw .malformed(file, line, "line longer than \(RecordingLimits.maximumLineLength) bytes")
+    }
+    var cursor = LineCursor(base: base, position: offset, end: lineEnd, file: file, line: line)
+    cursor.skipBlanks()
+    if cursor.atEnd || cursor.peek == UInt8(ascii: "#") { return (lineEnd, nil) }
+    return (lineEnd, cursor)
+}
+
 private func endOfLine(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int) -> Int {
     guard let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), count - offset) else { return count }
     return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -502,13 +511,8 @@ public enum EvemuEventDecoder {
                 fieldsStart = offset + 2
             } else {
                 // Not the usual event line: a blank, a comment, an indented event, or an error.
-                let lineEnd = endOfLine(base, from: offset, count: count)
-                if lineEnd - lineStart > RecordingLimits.maximumLineLength {
-                    throw .malformed(fileName, lineNumber, "line longer than \(RecordingLimits.maximumLineLength) bytes")
-                }
-                var cursor = LineCursor(base: base, position: offset, end: lineEnd, file: fileName, line: lineNumber)
-                cursor.skipBlanks()
-                if cursor.atEnd || cursor.peek == UInt8(ascii: "#") {
+                let (lineEnd, found) = try significantLine(base, from: offset, count: count, file: fileName, line: lineNumber)
+                guard var cursor = found else {
                     offset = lineEnd + 1
                     continue
                 }

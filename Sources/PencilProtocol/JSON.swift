@@ -327,7 +327,9 @@ public struct JSONWriter {
         needsComma[needsComma.count - 1] = false
     }
 
-    public mutating func key(_ name: String) {
+    /// Writes `"name":` for a member name known only at run time (literal names use the
+    /// StaticString form, which needs no escaping pass).
+    public mutating func key(member name: String) {
         string(name)
         bytes.append(UInt8(ascii: ":"))
         needsComma[needsComma.count - 1] = false
@@ -341,15 +343,22 @@ public struct JSONWriter {
 
     public mutating func int(_ value: Int64) {
         separate()
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        while magnitude > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
         }
-        bytes[start...].reverse()
+        // Digits are made right to left in a buffer on the stack, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
     }
 
     public mutating func int(_ value: Int) { int(Int64(value)) }
@@ -362,26 +371,41 @@ public struct JSONWriter {
             return
         }
         separate()
-        bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     public mutating func string(_ value: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
+        var text = value
+        text.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them whole, and escape byte by byte only
+            // from the first byte that needs it.
+            guard let first = utf8.firstIndex(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                bytes.append(contentsOf: utf8)
+                return
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<first]))
+            for byte in utf8[first...] { appendEscaped(byte) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+        case 0..<0x20:
+            let hex: StaticString = "0123456789abcdef"
+            hex.withUTF8Buffer { digits in
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+            }
+        default: bytes.append(byte)
+        }
     }
 
     public mutating func value(_ value: JSONValue) {
@@ -397,7 +421,7 @@ public struct JSONWriter {
             endArray()
         case .object(let members):
             beginObject()
-            for (name, member) in members { key(name); self.value(member) }
+            for (name, member) in members { key(member: name); self.value(member) }
             endObject()
         }
     }
@@ -411,3 +435,4 @@ extension JSONValue {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
+

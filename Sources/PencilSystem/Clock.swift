@@ -21,3 +21,16 @@ public enum WallClock {
         return Int64(time.tv_sec)
     }
 }
+
+extension MonotonicClock {
+    /// Sleeps until CLOCK_MONOTONIC reaches `deadline` (µs): an absolute deadline, so a run of
+    /// sleeps does not drift, and one already past returns at once. Signals that interrupt it
+    /// do not shorten it.
+    public static func sleep(until deadline: Int64) {
+        guard deadline > 0 else { return }
+        var target = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1_000)
+        // clock_nanosleep returns the error number itself (not -1 and errno); only EINTR is possible
+        // with a valid clock and time.
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+    }
+}

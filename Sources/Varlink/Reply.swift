@@ -51,7 +51,7 @@ public enum ReplyEncoder {
     public static func reply(into writer: inout JSONWriter, parameters: JSONValue, continues: Bool = false) {
         reply(into: &writer, continues: continues) { writer in
             if case .object(let members) = parameters {
-                for (name, value) in members { writer.key(name); writer.value(value) }
+                for (name, value) in members { writer.key(member: name); writer.value(value) }
             }
         }
     }

@@ -9,7 +9,7 @@ import PencilTestSupport
 /// Runs `script`'s events through the tracker and a gesture stage with default preferences,
 /// as the daemon would report them to one client.
 private func reportedEvents(_ script: PenScript, id: String = "event7") throws -> [Event] {
-    GesturePipeline.events(of: script.events, pipeline: try GesturePipeline(description: script.device, id: id))
+    try GesturePipeline.events(of: script.events, description: script.device, id: id)
 }
 
 @Suite("pencilctl record: evemu output")

@@ -55,6 +55,33 @@ struct JSONTests {
         #expect(try Event(json: JSONReader.parse(text)) == event)
     }
 
+    @Test func doublesAreWrittenAsTheStandardLibraryPrintsThem() throws {
+        var state: UInt64 = 0x1234_5678
+        var values: [Double] = [0.5, -0.25, 1e-5, 123.456, 0.6103160505412765, 1e300, -2.2250738585072014e-308, 1e15 + 0.5]
+        for _ in 0..<2000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            values.append(Double(bitPattern: state >> 2) )
+            values.append(Double(state % 1_000_000) / 999_983)
+        }
+        for value in values where value.isFinite && value != value.rounded() {
+            var writer = JSONWriter()
+            writer.double(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == value.description)
+            #expect(try JSONReader.parse(writer.bytes).doubleValue == value)
+        }
+    }
+
+    @Test func integersAndEscapesAreExact() throws {
+        for value: Int64 in [0, 7, 10, -1, -10, 1234567890123, Int64.max, Int64.min] {
+            var writer = JSONWriter()
+            writer.int(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        }
+        var writer = JSONWriter()
+        writer.string("plain, then \"quoted\\\n\u{01}é")
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""plain, then \"quoted\\\n\u0001é""#)
+    }
+
     @Test func nonFiniteNumbersAreWrittenAsNull() {
         var writer = JSONWriter()
         writer.beginArray(); writer.double(.nan); writer.double(.infinity); writer.endArray()

@@ -1,0 +1,312 @@
+import PencilInput
+import PencilProtocol
+import PencilSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pencilctl emulate RECORDING [--desc DESC] [--speed FACTOR|max] [--hold] [--settle SECONDS]`:
+/// a virtual pen through uinput with the recording's exact capabilities (name, ids,
+/// properties, event codes, axis ranges and resolutions), playing the recording in real time
+/// or faster. Apps (and pencild) see it as a tablet that was plugged in; test an app without
+/// a tablet with it.
+///
+/// Prints the device node (`/dev/input/eventN`) on a line of its own on stdout once the device
+/// exists; everything else goes to stderr. The device lives `--settle` seconds (0.5 by
+/// default) before the first event, so that udev and readers find it, and as long after the
+/// last, so that they read everything before it goes; `--hold` keeps it after the last event
+/// until SIGINT or SIGTERM instead. Removing the device is an unplug to its readers; a signal
+/// that kills the command mid-recording is one too.
+///
+/// The kernel stamps the events with its own clock at the time they are written: the
+/// recording's times only say when to write them. Exit status: 0 played, 64 usage, 65/66 a bad
+/// or missing recording, 69 no uinput (or no permission to use it), 74 a write failed.
+public enum EmulateCommand: PencilCommand {
+    public static let name = "emulate"
+    public static let usage = "emulate RECORDING [--desc DESC] [--speed FACTOR|max] [--hold] [--settle SECONDS]"
+    public static let summary = "play an evemu recording through a virtual pen (uinput) with its exact capabilities; prints the device node"
+
+    /// EX_IOERR: a write to the device failed.
+    static let ioError: Int32 = 74
+
+    struct Options: Equatable {
+        var recording: String
+        var description: String?
+        var speed: PlaybackSpeed = .realTime
+        var hold = false
+        /// Microseconds the device exists before the first event and after the last.
+        var settle: Int64 = 500_000
+    }
+
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+        let options: Options
+        switch parse(arguments) {
+        case .success(let parsed):
+            options = parsed
+        case .failure(let problem):
+            io.errors.line("pencilctl emulate: \(problem.message)")
+            io.errors.line("usage: pencilctl \(usage)")
+            return ExitCode.usage
+        }
+
+        let recording: EvemuRecording
+        do {
+            recording = try EvemuRecording.load(path: options.recording, descriptionPath: options.description)
+        } catch {
+            io.errors.line(error.description)
+            return error.exitCode
+        }
+        let plan = EmulationPlan(recording)
+        if case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) {
+            io.errors.line("pencilctl emulate: note: \(options.recording) is not a pen device (\(reason)): pencild will ignore it")
+        }
+        if plan.unsupportedCount > 0 {
+            io.errors.line("pencilctl emulate: note: \(plan.unsupportedCount) events of codes the device does not declare are left out (the kernel would drop them)")
+        }
+
+        let device: VirtualDevice
+        do {
+            device = try VirtualDevice(description: recording.description)
+        } catch {
+            io.errors.line("pencilctl emulate: cannot create a virtual device through /dev/uinput: \(error)\(uinputHint(error))")
+            return ExitCode.unavailable
+        }
+        defer { device.close() }
+
+        if let node = device.devicePath {
+            io.output.line(node)
+        } else {
+            io.errors.line("pencilctl emulate: the device was made, but sysfs does not tell its node")
+        }
+        io.errors.line("pencilctl emulate: \"\(recording.description.name)\" at \(device.devicePath ?? "an unknown node"): "
+                       + "\(plan.frameCount) frames, \(formatSeconds(plan.duration)) s recorded, speed \(speedText(options.speed))")
+        io.output.flush()
+        io.errors.flush()
+
+        let clock = SystemEmulationClock()
+        clock.sleep(until: clock.now() + options.settle)
+        var output = VirtualDeviceOutput(device: device)
+        let result: EmulationResult
+        do {
+            result = try plan.play(speed: options.speed, into: &output, clock: clock)
+        } catch {
+            io.errors.line("pencilctl emulate: writing to \(device.devicePath ?? "the device") failed: \(error)")
+            return ioError
+        }
+        io.errors.line("pencilctl emulate: played \(result.eventCount) events in \(result.frameCount) frames in "
+                       + "\(formatSeconds(result.elapsed)) s (\(formatSeconds(result.lateness)) s late at worst)")
+        io.errors.flush()
+
+        if options.hold {
+            io.errors.line("pencilctl emulate: holding the device until SIGINT or SIGTERM")
+            io.errors.flush()
+            if let problem = waitForTermination() {
+                io.errors.line("pencilctl emulate: cannot wait for a signal: \(problem); removing the device")
+            }
+        } else {
+            clock.sleep(until: clock.now() + options.settle)
+        }
+        return ExitCode.success
+    }
+
+    /// What to do about a failed uinput creation, for the usual causes.
+    static func uinputHint(_ error: Errno) -> String {
+        switch error {
+        case .noSuchFile, .noDevice: return " (is the uinput module loaded? modprobe uinput)"
+        case .permissionDenied, .notPermitted: return " (writing /dev/uinput needs root, or a udev rule granting access)"
+        default: return ""
+        }
+    }
+
+    /// Blocks SIGINT, SIGTERM and SIGHUP and waits for one of them; nil once one came.
+    static func waitForTermination() -> Errno? {
+        do throws(Errno) {
+            let signals = try SignalFD(signals: [SIGINT, SIGTERM, SIGHUP])
+            let poller = try Epoll()
+            try poller.add(signals.descriptor, events: .readable, token: 0)
+            var received = false
+            while !received {
+                try poller.wait(timeoutMilliseconds: -1) { _, _ in
+                    received = signals.nextSignal() != nil
+                }
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func speedText(_ speed: PlaybackSpeed) -> String {
+        speed.factor.isFinite ? "\(speed.factor)x" : "max"
+    }
+
+    static func formatSeconds(_ microseconds: Int64) -> String {
+        let milliseconds = (microseconds + 500) / 1_000
+        let fraction = String(milliseconds % 1_000)
+        return "\(milliseconds / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
+    struct UsageProblem: Error, Equatable {
+        var message: String
+    }
+
+    static func parse(_ arguments: [String]) -> Result<Options, UsageProblem> {
+        var recording: String?
+        var description: String?
+        var speed = PlaybackSpeed.realTime
+        var hold = false
+        var settle: Int64 = 500_000
+        var index = 0
+        while index < arguments.count {
+            var argument = arguments[index]
+            var value: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                value = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func takeValue() -> String? {
+                if let value { return value }
+                index += 1
+                return index < arguments.count ? arguments[index] : nil
+            }
+            switch argument {
+            case "--desc":
+                guard let text = takeValue() else { return .failure(UsageProblem(message: "--desc needs a value")) }
+                description = text
+            case "--speed":
+                guard let text = takeValue() else { return .failure(UsageProblem(message: "--speed needs a value")) }
+                if text == "max" {
+                    speed = .asFastAsPossible
+                } else if let factor = Double(text), factor.isFinite, let parsed = PlaybackSpeed(factor: factor) {
+                    speed = parsed
+                } else {
+                    return .failure(UsageProblem(message: "--speed: expected a positive number or max, not \"\(text)\""))
+                }
+            case "--settle":
+                guard let text = takeValue() else { return .failure(UsageProblem(message: "--settle needs a value")) }
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+                    return .failure(UsageProblem(message: "--settle: expected seconds from 0 to 3600, not \"\(text)\""))
+                }
+                settle = Int64((seconds * 1_000_000).rounded())
+            case "--hold":
+                guard value == nil else { return .failure(UsageProblem(message: "--hold takes no value")) }
+                hold = true
+            case _ where argument.hasPrefix("-") && argument != "-":
+                return .failure(UsageProblem(message: "unknown option \(argument)"))
+            default:
+                if let first = recording {
+                    return .failure(UsageProblem(message: "one recording at a time (got \(first) and \(argument))"))
+                }
+                recording = argument
+            }
+            index += 1
+        }
+        guard let recording else { return .failure(UsageProblem(message: "no recording given")) }
+        return .success(Options(recording: recording, description: description, speed: speed, hold: hold, settle: settle))
+    }
+}
+
+// MARK: Playback
+
+/// Where emulation writes events: the virtual device, or a list in tests.
+protocol EmulationOutput {
+    mutating func write(_ event: InputEvent) throws(Errno)
+}
+
+/// What emulation reads and waits on: CLOCK_MONOTONIC (µs), or a scripted clock in tests.
+protocol EmulationClock {
+    func now() -> Int64
+    func sleep(until deadline: Int64)
+}
+
+struct SystemEmulationClock: EmulationClock {
+    func now() -> Int64 { MonotonicClock.now() }
+    func sleep(until deadline: Int64) { MonotonicClock.sleep(until: deadline) }
+}
+
+struct VirtualDeviceOutput: EmulationOutput {
+    let device: VirtualDevice
+    mutating func write(_ event: InputEvent) throws(Errno) {
+        try device.write(type: event.type, code: event.code, value: event.value)
+    }
+}
+
+/// How a played recording went.
+struct EmulationResult: Equatable {
+    var eventCount = 0
+    var frameCount = 0
+    /// Microseconds from the first write to the last.
+    var elapsed: Int64 = 0
+    /// The most a frame was written after its due time, in µs (the host was busy).
+    var lateness: Int64 = 0
+}
+
+/// The events a recording writes to a virtual device, and when. Pure: the clock and the
+/// device come in through `play`.
+///
+/// Left out: SYN_DROPPED and SYN_CONFIG (the kernel reports its own drops), and events of
+/// codes the description does not declare (the kernel would drop them silently).
+struct EmulationPlan {
+    let events: [InputEvent]
+    let unsupportedCount: Int
+
+    init(_ recording: EvemuRecording) {
+        var kept: [InputEvent] = []
+        kept.reserveCapacity(recording.events.count)
+        var unsupported = 0
+        for event in recording.events {
+            if event.type == EventCode.EV_SYN {
+                if event.code == EventCode.SYN_REPORT || event.code == EventCode.SYN_MT_REPORT { kept.append(event) }
+            } else if recording.description.has(type: event.type, code: event.code) {
+                kept.append(event)
+            } else {
+                unsupported += 1
+            }
+        }
+        events = kept
+        unsupportedCount = unsupported
+    }
+
+    var frameCount: Int { events.reduce(0) { $0 + ($1.isSynReport ? 1 : 0) } }
+
+    /// Microseconds from the first event to the last, as recorded.
+    var duration: Int64 {
+        guard let first = events.first, let last = events.last else { return 0 }
+        return max(0, last.time - first.time)
+    }
+
+    /// Writes every event, each frame at its due time: the first at once, each later one
+    /// after its recorded delay divided by the speed factor. Sleeps go to absolute deadlines,
+    /// so a late frame (a busy host) is written at once and later ones keep their schedule;
+    /// as fast as possible, nothing sleeps.
+    func play<Output: EmulationOutput, Clock: EmulationClock>(speed: PlaybackSpeed, into output: inout Output,
+                                                              clock: Clock) throws(Errno) -> EmulationResult {
+        let start = clock.now()
+        var player = RecordingPlayer(EvemuRecording(description: DeviceDescription(name: ""), events: events),
+                                     speed: speed, startingAt: start)
+        var result = EmulationResult()
+        var failure: Errno?
+        var lastWrite = start
+        while failure == nil, let due = player.nextDueTime {
+            if speed.factor.isFinite {
+                clock.sleep(until: due)
+                let now = clock.now()
+                result.lateness = max(result.lateness, now - due)
+            }
+            _ = player.read(at: due, limit: Int.max) { item in
+                guard failure == nil, case .event(let event) = item else { return }
+                do throws(Errno) {
+                    try output.write(event)
+                    result.eventCount += 1
+                    if event.isSynReport { result.frameCount += 1 }
+                } catch {
+                    failure = error
+                }
+            }
+            lastWrite = clock.now()
+        }
+        if let failure { throw failure }
+        result.elapsed = lastWrite - start
+        return result
+    }
+}

@@ -1,0 +1,425 @@
+#!/usr/bin/env python3
+"""pencild's benchmarks, driven by bench/run.sh (`make bench`).
+
+  bench.py pattern OUT              the latency pattern: an evemu recording
+  bench.py host BIN PROBE RESULTS   the host figures: throughput to 1, 16 and 64 clients,
+                                    instructions per frame (callgrind), RSS, idle wake-ups
+  bench.py report RESULTS DOC       docs/benchmarks.md from the host figures and the VM's
+                                    latency samples
+
+Standard library only.
+"""
+
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "kernel"))
+from suite import PenScript  # noqa: E402  (the kernel suite's pen scripts and device header)
+
+# The latency pattern: 2000 frames of drawing at 500 Hz.
+PATTERN_FRAMES = 2000
+PATTERN_INTERVAL = 0.002
+RECORDING = "Wacom Cintiq 22HDT Pen.events"
+CLIENT_COUNTS = (1, 16, 64)
+
+
+def write_pattern(path):
+    script = PenScript().enter().hover(10, after=PATTERN_INTERVAL).touch(after=PATTERN_INTERVAL)
+    script.x, script.y = 2000, 2000
+    for i in range(PATTERN_FRAMES):
+        script.x += 10
+        script.y += 5
+        script.frame((3, 0x00, script.x), (3, 0x01, script.y), (3, 0x18, 800 + (i * 7) % 900), after=PATTERN_INTERVAL)
+    script.lift(after=PATTERN_INTERVAL).leave(after=PATTERN_INTERVAL)
+    script.write(path, "pencild Benchmark Pen")
+
+
+def frame_count(path):
+    """SYN_REPORTs in an evemu recording."""
+    pattern = re.compile(r"^E: \S+ 0+ 0+ 0+(\s|$)")
+    with open(path, errors="replace") as f:
+        return sum(1 for line in f if pattern.match(line))
+
+
+def truncated_copy(source, destination, fraction):
+    """The header and the first `fraction` of the events, ending at a frame boundary."""
+    with open(source, errors="replace") as f:
+        lines = f.readlines()
+    events = [i for i, line in enumerate(lines) if line.startswith("E:")]
+    keep = events[int(len(events) * fraction)]
+    while keep < len(lines) and not re.match(r"^E: \S+ 0+ 0+ 0+(\s|$)", lines[keep]):
+        keep += 1
+    with open(destination, "w") as f:
+        f.writelines(lines[:keep + 1])
+
+
+class Daemon:
+    """pencild on a private socket; optionally under a wrapper (valgrind)."""
+
+    def __init__(self, bin_dir, work, arguments, wrapper=()):
+        self.socket = os.path.join(work, "pencild.sock")
+        if os.path.exists(self.socket):
+            os.unlink(self.socket)
+        self.log = open(os.path.join(work, "pencild.log"), "ab")
+        command = [*wrapper, os.path.join(bin_dir, "pencild"), "--socket", self.socket,
+                   "--state-dir", os.path.join(work, "state"), "--log-level", "warning", *arguments]
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 120
+        while not self.answers():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"pencild did not start: {command}")
+            time.sleep(0.02)
+
+    def answers(self):
+        """The socket accepts connections (it exists a moment before it listens)."""
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(self.socket)
+            return True
+        except OSError:
+            return False
+        finally:
+            probe.close()
+
+    def status(self):
+        fields = {}
+        for task in os.listdir(f"/proc/{self.process.pid}/task"):
+            with open(f"/proc/{self.process.pid}/task/{task}/status") as f:
+                for line in f:
+                    key, _, value = line.partition(":")
+                    if key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"):
+                        fields[key] = fields.get(key, 0) + int(value)
+                    elif key in ("VmRSS", "VmHWM"):
+                        fields[key] = int(value.split()[0])
+        return fields
+
+    def wait(self, timeout=600):
+        return self.process.wait(timeout=timeout)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+def read_counts(path):
+    with open(path) as f:
+        return {key: int(value) for key, value in (line.split() for line in f if line.strip())}
+
+
+def throughput(bin_dir, probe, recording, frames, clients, work):
+    daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max",
+                                    "--wait-monitors", str(clients), "--exit-after-replay"])
+    out = os.path.join(work, f"count-{clients}.txt")
+    peak = 0
+    client = subprocess.Popen([probe, "count", daemon.socket, str(clients), out])
+    while client.poll() is None:
+        try:
+            peak = max(peak, daemon.status().get("VmHWM", 0))
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+        time.sleep(0.02)
+    if client.returncode != 0:
+        daemon.stop()
+        raise RuntimeError(f"probe count {clients} failed")
+    daemon.wait(timeout=60)
+    counts = read_counts(out)
+    seconds = counts["elapsed_us"] / 1e6
+    return {"clients": clients, "frames": frames, "seconds": seconds, "frames_per_second": frames / seconds,
+            "messages_min": counts["messages_min"], "messages_max": counts["messages_max"],
+            "megabytes": counts["bytes_total"] / 1e6, "peak_rss_kib": peak}
+
+
+def callgrind_instructions(bin_dir, probe, recording, work, name):
+    out = os.path.join(work, f"callgrind.{name}")
+    daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max", "--wait-monitors", "1",
+                                    "--exit-after-replay"],
+                    wrapper=["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"])
+    subprocess.run([probe, "count", daemon.socket, "1", os.path.join(work, f"callgrind-count.{name}")], check=True)
+    daemon.wait(timeout=900)
+    with open(out) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no totals in {out}")
+
+
+def idle_wakeups(bin_dir, work, seconds=10):
+    """Context switches of an idle pencild with one Monitor client connected."""
+    results = {}
+    for label, arguments in (("live devices (udev)", []), ("no devices (--no-udev)", ["--no-udev"])):
+        try:
+            daemon = Daemon(bin_dir, work, arguments)
+        except RuntimeError:
+            results[label] = None
+            continue
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(daemon.socket)
+        client.sendall(b'{"method":"org.pencild.Pen.Monitor","parameters":{},"more":true}\0')
+        time.sleep(2)
+        before = daemon.status()
+        time.sleep(seconds)
+        after = daemon.status()
+        wakeups = sum(after[k] - before[k] for k in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"))
+        results[label] = {"seconds": seconds, "wakeups": wakeups, "rss_kib": after["VmRSS"]}
+        client.close()
+        daemon.stop()
+    return results
+
+
+def host(bin_dir, probe, results):
+    work = tempfile.mkdtemp(prefix="pencild-bench.")
+    os.makedirs(os.path.join(work, "state"))
+    figures = {"cpu": cpu_name(), "cores": os.cpu_count(), "kernel": platform.release()}
+    recordings = os.environ.get("PENCILD_RECORDINGS", "")
+    recording = os.path.join(recordings, RECORDING)
+    if not (recordings and os.path.exists(recording)):
+        recording = os.path.join(work, "pattern-long.evemu")
+        write_long_pattern(recording)
+        figures["recording_note"] = "PENCILD_RECORDINGS unset: a generated 20000-frame pattern stands in for the Cintiq 22HDT recording"
+    figures["recording"] = os.path.basename(recording)
+    frames = frame_count(recording)
+    offline = subprocess.run([os.path.join(bin_dir, "pencilctl"), "events", recording], capture_output=True, text=True)
+    figures["recording_events"] = len(offline.stdout.splitlines()) if offline.returncode == 0 else None
+    figures["throughput"] = []
+    for clients in CLIENT_COUNTS:
+        print(f"bench: throughput to {clients} clients", flush=True)
+        figures["throughput"].append(throughput(bin_dir, probe, recording, frames, clients, work))
+    if shutil.which("valgrind"):
+        print("bench: instructions per frame under callgrind (two runs)", flush=True)
+        small = os.path.join(work, "tenth.evemu")
+        truncated_copy(recording, small, 0.1)
+        full_ir = callgrind_instructions(bin_dir, probe, recording, work, "full")
+        small_ir = callgrind_instructions(bin_dir, probe, small, work, "tenth")
+        small_frames = frame_count(small)
+        figures["callgrind"] = {"full_ir": full_ir, "full_frames": frames, "small_ir": small_ir, "small_frames": small_frames,
+                                "ir_per_frame": (full_ir - small_ir) / (frames - small_frames)}
+    else:
+        figures["callgrind"] = None
+    print("bench: idle wake-ups", flush=True)
+    figures["idle"] = idle_wakeups(bin_dir, work)
+    pencil_bench = os.path.join(bin_dir, "pencil-bench")
+    if os.path.exists(pencil_bench) and recordings:
+        print("bench: pencil-bench", flush=True)
+        figures["pencil_bench"] = subprocess.run([pencil_bench], capture_output=True, text=True).stdout
+    with open(os.path.join(results, "host.json"), "w") as f:
+        json.dump(figures, f, indent=1)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def write_long_pattern(path):
+    script = PenScript().enter().hover(10, after=0.005)
+    for stroke in range(20):
+        script.touch(after=0.005).draw(980, after=0.005).lift(after=0.005).hover(5, after=0.005)
+        script.x, script.y = 3000 + stroke * 100, 3000
+    script.leave()
+    script.write(path, "pencild Long Pattern Pen")
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+# ---- the latency samples ---------------------------------------------------------------
+
+
+def evdev_frames(path):
+    """(kernel µs, receipt µs) of the drawing frames: touching, after the frame that touched down."""
+    frames = []
+    with open(path) as f:
+        rows = [tuple(int(v) for v in line.split()) for line in f if line.strip()]
+    touching_before = 0
+    for kernel, receipt, touching in rows:
+        if touching and touching_before:
+            frames.append((kernel, receipt))
+        touching_before = touching
+    return frames
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
+
+
+def stats(latencies):
+    if not latencies:
+        return None
+    return {"count": len(latencies), "p50": percentile(latencies, 0.50), "p99": percentile(latencies, 0.99),
+            "max": max(latencies), "mean": statistics.fmean(latencies)}
+
+
+def latency(vm):
+    result = {}
+    floor = evdev_frames(os.path.join(vm, "floor-evdev.txt"))
+    result["floor"] = stats([r - k for k, r in floor])
+    # pencild: each motion event carries its frame's kernel time.
+    with open(os.path.join(vm, "pencild-monitor.txt")) as f:
+        motions = [line.split() for line in f if line.startswith("motion ")]
+    result["pencild"] = stats([int(receipt) - int(t) for _, t, receipt in motions])
+    result["pencild_floor"] = stats([r - k for k, r in evdev_frames(os.path.join(vm, "pencild-evdev.txt"))])
+    # libinput: the n-th axis event after the tip went down is the n-th drawing frame, whose
+    # kernel time the bare reader beside it recorded.
+    frames = evdev_frames(os.path.join(vm, "libinput-evdev.txt"))
+    result["libinput_floor"] = stats([r - k for k, r in frames])
+    axis = []
+    down = False
+    with open(os.path.join(vm, "libinput-lines.txt"), errors="replace") as f:
+        for line in f:
+            receipt, _, text = line.partition("\t")
+            if "TABLET_TOOL_TIP" in text:
+                down = " down" in text
+            elif "TABLET_TOOL_AXIS" in text and down:
+                axis.append(int(receipt))
+    result["libinput_axis_events"] = len(axis)
+    result["libinput_frames"] = len(frames)
+    if axis and len(axis) == len(frames):
+        result["libinput"] = stats([receipt - kernel for receipt, (kernel, _) in zip(axis, frames)])
+    else:
+        result["libinput"] = None
+    return result
+
+
+def ms(microseconds):
+    return f"{microseconds / 1000:.2f} ms"
+
+
+def report(results, doc):
+    with open(os.path.join(results, "host.json")) as f:
+        host_figures = json.load(f)
+    vm = os.path.join(results, "vm")
+    lat = latency(vm) if os.path.exists(os.path.join(vm, "floor-evdev.txt")) else None
+    with open(os.path.join(vm, "script.log"), errors="replace") if os.path.exists(os.path.join(vm, "script.log")) else open(os.devnull) as f:
+        vm_log = f.read()
+    kernel = re.search(r"latency: kernel (\S+)", vm_log)
+    libinput_version = re.search(r"latency: libinput (\S+)", vm_log)
+    lines = ["# Benchmarks", "",
+             "Written by `bench/run.sh` (`make bench`); every figure below comes from one run of it, "
+             f"on {time.strftime('%Y-%m-%d')}. Run it again rather than editing this file.", ""]
+
+    lines += ["## Latency: kernel timestamp to receipt (in a VM)", "",
+              "One VM run (qemu without KVM: software emulation, so absolute times are slow; compare "
+              "within this table only). The same emulated pen (`pencilctl emulate` of a generated "
+              f"pattern: {PATTERN_FRAMES} frames of drawing at {int(1 / PATTERN_INTERVAL)} Hz) is played three times, "
+              "once for each reader:", "",
+              "- **floor**: a bare evdev reader (`bench/probe.swift`, blocking `read(2)` on the node);",
+              "- **pencild**: a varlink client of pencild (the same probe, `Monitor` stream), pencild "
+              "finding the pen through udev, reading it through libevdev, tracking it and recognising gestures;",
+              "- **libinput**: `libinput debug-events --udev seat0`, line-buffered, read through a pipe.", "",
+              "The reference is the same for all three: the kernel's CLOCK_MONOTONIC timestamp of the frame's "
+              "SYN_REPORT, taken when the writer's `write(2)` reaches evdev. The floor reader reads it from "
+              "the event; pencild carries it as `Event.time` of each `motion`; for libinput, whose "
+              "debug-events prints only milliseconds since its start, the n-th axis event after the tip "
+              "touched is matched to the n-th drawing frame, whose kernel time a bare reader running "
+              "beside it recorded. (That bare reader runs in all three runs, so each carries the same "
+              "extra load.) Receipt is CLOCK_MONOTONIC when the reader's `read(2)` returned.", ""]
+    if lat and lat["floor"] and lat["pencild"]:
+        env = []
+        if kernel:
+            env.append(f"guest kernel {kernel.group(1)}")
+        if libinput_version:
+            env.append(f"libinput {libinput_version.group(1)}")
+        if env:
+            lines += [", ".join(env) + ".", ""]
+        lines += ["| reader | frames | p50 | p99 | max | mean |", "|---|---:|---:|---:|---:|---:|"]
+        for label, key in (("floor (bare evdev reader)", "floor"), ("pencild varlink client", "pencild"),
+                           ("libinput debug-events", "libinput")):
+            s = lat.get(key)
+            if s:
+                lines.append(f"| {label} | {s['count']} | {ms(s['p50'])} | {ms(s['p99'])} | {ms(s['max'])} | {ms(s['mean'])} |")
+            else:
+                lines.append(f"| {label} | — | not measured | | | |")
+        lines.append("")
+        floor, pen, li = lat["floor"], lat["pencild"], lat.get("libinput")
+        lines += ["| ratio | p50 | p99 | goal |", "|---|---:|---:|---|"]
+        goal_floor = "p99 ≤ 1.5× floor: " + ("met" if pen["p99"] <= 1.5 * floor["p99"] else "**not met**")
+        lines.append(f"| pencild / floor | {pen['p50'] / floor['p50']:.2f}× | {pen['p99'] / floor['p99']:.2f}× | {goal_floor} |")
+        if li:
+            goal_li = "p99 below libinput: " + ("met" if pen["p99"] < li["p99"] else "**not met**")
+            lines.append(f"| pencild / libinput | {pen['p50'] / li['p50']:.2f}× | {pen['p99'] / li['p99']:.2f}× | {goal_li} |")
+        else:
+            lines.append(f"| pencild / libinput | — | — | libinput's axis events ({lat['libinput_axis_events']}) did not match the frames ({lat['libinput_frames']}) |")
+        lines.append("")
+        side = [f"{name} run {ms(lat[key]['p50'])} / {ms(lat[key]['p99'])}" for name, key in
+                (("pencild", "pencild_floor"), ("libinput", "libinput_floor")) if lat.get(key)]
+        if side:
+            lines += ["The bare reader beside the other readers (p50 / p99): " + "; ".join(side) + ".", ""]
+    else:
+        lines += ["**Not measured**: the VM run did not produce latency samples "
+                  "(see the VM's script.log in the results folder).", ""]
+
+    lines += ["## Throughput, instructions, memory and wake-ups (on the host)", "",
+              f"Host: {host_figures['cpu']}, {host_figures['cores']} cores, kernel {host_figures['kernel']}. "
+              "Release build.", ""]
+    lines += [f"Throughput: pencild replays `{host_figures['recording']}` at `--speed max` "
+              "(`--no-udev --wait-monitors N --exit-after-replay`) to N `Monitor` clients (one probe process "
+              "holding every connection); the time runs from the `Monitor` calls until every client "
+              "has its `deviceRemoved`. Under load pencild coalesces motion for a client that falls "
+              "behind, so clients may receive fewer messages than there are events"
+              + (f" (`pencilctl events` prints {host_figures['recording_events']} for this recording)."
+                 if host_figures.get("recording_events") else "."), ""]
+    if host_figures.get("recording_note"):
+        lines += [host_figures["recording_note"] + ".", ""]
+    lines += ["| clients | frames | seconds | frames/s | messages per client | MB sent | peak RSS |",
+              "|---:|---:|---:|---:|---:|---:|---:|"]
+    for t in host_figures["throughput"]:
+        per_client = str(t["messages_min"]) if t["messages_min"] == t["messages_max"] else f"{t['messages_min']}–{t['messages_max']}"
+        lines.append(f"| {t['clients']} | {t['frames']} | {t['seconds']:.3f} | {t['frames_per_second']:,.0f} | {per_client} | "
+                     f"{t['megabytes']:.1f} | {t['peak_rss_kib'] / 1024:.1f} MiB |")
+    lines.append("")
+    cg = host_figures.get("callgrind")
+    if cg:
+        lines += [f"Instructions per frame (valgrind --tool=callgrind, one client): **{cg['ir_per_frame']:,.0f}**. "
+                  f"Measured as the difference between two runs, the whole recording ({cg['full_frames']} frames, "
+                  f"{cg['full_ir']:,} instructions) and its first tenth ({cg['small_frames']} frames, {cg['small_ir']:,}), "
+                  "so start-up and shutdown cancel out; what remains per frame is the whole pipeline: "
+                  "decoding the recording's text, frame assembly, gesture recognition, JSON and the socket "
+                  "writes. Instruction counts do not vary from run to run as times do.", ""]
+    else:
+        lines += ["Instructions per frame: not measured (valgrind is not installed).", ""]
+    lines += ["Idle: pencild with one `Monitor` client connected and nothing happening, context switches "
+              "(voluntary and involuntary, all threads) counted from /proc over the interval:", "",
+              "| mode | seconds | wake-ups | RSS |", "|---|---:|---:|---:|"]
+    for label, figures in host_figures["idle"].items():
+        if figures:
+            lines.append(f"| {label} | {figures['seconds']} | {figures['wakeups']} | {figures['rss_kib'] / 1024:.1f} MiB |")
+        else:
+            lines.append(f"| {label} | — | did not start here | |")
+    lines.append("")
+    if host_figures.get("pencil_bench"):
+        lines += ["## Input and gesture figures (pencil-bench)", "", "```", host_figures["pencil_bench"].rstrip(), "```", ""]
+    with open(doc, "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "pattern":
+        write_pattern(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[1] == "host":
+        host(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 4 and sys.argv[1] == "report":
+        report(sys.argv[2], sys.argv[3])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
