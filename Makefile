@@ -86,14 +86,21 @@ test-packaging:
 test-fuzz:
 	fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
-test-kernel:
+# The kernel tier's suite installs what it needs and boots a VM; then the udev rule and
+# pencilctl record are checked in the VM with a virtual pen.
+test-kernel: build-debug
 	@if [ ! -f "$(KERNEL_SUITE)" ]; then \
 	    echo "test-kernel: $(KERNEL_SUITE) is missing: the kernel test tier is not in this tree" >&2; exit 1; fi
 	bash "$(KERNEL_SUITE)"
+	tests/kernel/vm-run.sh tests/packaging/vm-udev-record.sh "$$($(SWIFT) build --show-bin-path)"
 
-bench:
-	@[ -n "$(PENCILD_RECORDINGS)" ] || echo "bench: PENCILD_RECORDINGS is not set: figures for recordings are skipped"
-	$(SWIFT) run -c release pencil-bench
+# Figures, printed: the input pipeline on a real recording (needs PENCILD_RECORDINGS),
+# then the daemon's latency, CPU and memory with 1, 16 and 64 clients.
+bench: build
+	@bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path) && \
+	if [ -n "$(PENCILD_RECORDINGS)" ]; then "$$bin/pencil-bench"; \
+	else echo "bench: PENCILD_RECORDINGS is not set: the recording figures are skipped"; fi && \
+	"$$bin/pencil-bench" daemon
 
 fuzz:
 	fuzz/run.sh --seconds $(FUZZ_LONG_SECONDS)

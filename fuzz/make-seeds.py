@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz-pen-tracker: short pen sessions in its input layout
-(fuzz-pen-tracker/main.swift: 6 bytes of device, then 8-byte steps), so that fuzzing
-starts from frames a real pen sends. Run it again after changing that layout."""
+"""Writes the seed corpora of fuzz-pen-tracker and fuzz-gestures: short pen sessions in
+their input layout (PenFuzzing/Recipes.swift: 6 bytes of device, then 8-byte steps;
+fuzz-gestures has one byte of preferences first), so that fuzzing starts from frames a
+real pen sends. Run it again after changing that layout."""
 
 import os
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "corpus", "fuzz-pen-tracker")
+GESTURES_OUT = os.path.join(HERE, "corpus", "fuzz-gestures")
+# fuzz-gestures' preferences byte (fuzz-gestures/main.swift, PreferencesRecipe):
+# 0x00 the defaults; 0x04 squeezeButton longPress.
+PREFERENCES = {"": 0x00, "-long-press": 0x04}
 
 # Step kinds (kind % 16) and the selectors' tables, as in main.swift.
 SYN, KEY, ABS, MSC, DROPPED, CATCH_UP = 0, 4, 7, 12, 14, 15
@@ -85,7 +90,11 @@ SEEDS = {
 }
 
 os.makedirs(OUT, exist_ok=True)
+os.makedirs(GESTURES_OUT, exist_ok=True)
 for name, data in SEEDS.items():
     with open(os.path.join(OUT, name), "wb") as f:
         f.write(data)
-print(f"wrote {len(SEEDS)} seeds to {os.path.relpath(OUT)}")
+    for suffix, preferences in PREFERENCES.items():
+        with open(os.path.join(GESTURES_OUT, name + suffix), "wb") as f:
+            f.write(bytes([preferences]) + data)
+print(f"wrote {len(SEEDS)} seeds to {os.path.relpath(OUT)} and {len(SEEDS) * len(PREFERENCES)} to {os.path.relpath(GESTURES_OUT)}")

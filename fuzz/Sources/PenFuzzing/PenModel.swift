@@ -10,34 +10,50 @@ import PencilProtocol
 let tracing = getenv("PENCILD_FUZZ_TRACE") != nil
 
 /// What a client can know from the events alone, with the contract's rules about which
-/// event may come when. Every violation traps.
-struct PenModel {
-    let device: String
+/// event may come when. Every violation traps. Gesture events are a violation unless
+/// `allowsGestures` (the tracker alone makes none).
+public struct PenModel {
+    public let device: String
+    public let allowsGestures: Bool
     var added = false
     var removed = false
     var tool: Tool?
     var tipDown = false
     var hovering = false
     var buttons: ButtonSet = []
+    var squeezing = false
 
-    init(device: String) { self.device = device }
+    public init(device: String, allowsGestures: Bool = false) {
+        self.device = device
+        self.allowsGestures = allowsGestures
+    }
 
-    mutating func apply(_ frame: PenFrame, tracker: PenTracker) {
+    /// The events of one frame, and the tracker's state after it.
+    public mutating func apply(_ frame: PenFrame, tracker: PenTracker) {
         check((0...frame.events.count).contains(frame.gestureIndex), "gestureIndex out of the frame")
         check(frame.replacedGestureIndex <= frame.gestureIndex, "replacedGestureIndex after gestureIndex")
         for event in frame.events {
             check(event.time == frame.time, "\(event.type) at \(event.time) in a frame at \(frame.time)")
             apply(event)
         }
-        let state = tracker.state
+        checkAgrees(with: tracker.state)
+        check(frame.current == tracker.state, "the frame's current state is not the tracker's")
+    }
+
+    /// The events of a pipeline's step, then its tracker's state.
+    public mutating func apply(_ events: [Event], state: PenState) {
+        for event in events { apply(event) }
+        checkAgrees(with: state)
+    }
+
+    func checkAgrees(with state: PenState) {
         check(state.tool == tool, "state's tool \(String(describing: state.tool)) but events say \(String(describing: tool))")
         check(state.tipDown == tipDown, "state's tip disagrees with the events")
         check(state.buttons == buttons, "state's buttons disagree with the events")
         check(state.isHovering == hovering, "state's hover disagrees with the events")
-        check(frame.current == state, "the frame's current state is not the tracker's")
     }
 
-    mutating func apply(_ event: Event) {
+    public mutating func apply(_ event: Event) {
         if tracing { print(event.jsonText) }
         check(!removed, "\(event.type) after deviceRemoved")
         check(event.device == device, "event for device \(String(describing: event.device))")
@@ -50,6 +66,7 @@ struct PenModel {
             added = true
         case .deviceRemoved:
             check(tool == nil, "deviceRemoved with a tool in proximity")
+            check(!squeezing, "deviceRemoved with a squeeze open")
             removed = true
         case .proximityIn:
             check(tool == nil, "proximityIn while \(String(describing: tool)) is in proximity")
@@ -60,6 +77,7 @@ struct PenModel {
             check(!tipDown, "proximityOut with the tip down")
             check(buttons.isEmpty, "proximityOut with buttons held")
             check(!hovering, "proximityOut while hovering")
+            check(!squeezing, "proximityOut with a squeeze open")
             tool = nil
         case .tipDown:
             requireTool(event)
@@ -98,8 +116,31 @@ struct PenModel {
             guard let button = event.button else { fatalError("buttonUp without button") }
             check(buttons.contains(button), "buttonUp of a button not held")
             buttons.remove(ButtonSet(button))
-        case .doubleTap, .squeeze, .preferencesChanged:
-            fatalError("the tracker made a \(event.type)")
+        case .doubleTap:
+            check(allowsGestures, "the tracker made a doubleTap")
+            requireTool(event)
+            check(event.action != nil, "doubleTap without action")
+        case .squeeze:
+            check(allowsGestures, "the tracker made a squeeze")
+            requireTool(event)
+            switch event.phase {
+            case .began:
+                check(!squeezing, "squeeze began twice")
+                squeezing = true
+            case .changed:
+                check(squeezing, "squeeze changed without began")
+            case .ended:
+                check(squeezing, "squeeze ended without began")
+                check(event.action != nil, "squeeze ended without action")
+                squeezing = false
+            case .cancelled:
+                check(squeezing, "squeeze cancelled without began")
+                squeezing = false
+            case nil:
+                fatalError("squeeze without phase")
+            }
+        case .preferencesChanged:
+            fatalError("a pipeline made a preferencesChanged")
         }
     }
 
@@ -110,15 +151,16 @@ struct PenModel {
     }
 
     /// A new subscriber's catch-up events must rebuild exactly this state.
-    func checkCatchUp(_ events: [Event]) {
-        var fresh = PenModel(device: device)
+    public func checkCatchUp(_ events: [Event]) {
+        var fresh = PenModel(device: device, allowsGestures: allowsGestures)
         fresh.added = true
         for event in events { fresh.apply(event) }
-        check(fresh.tool == tool && fresh.tipDown == tipDown && fresh.hovering == hovering && fresh.buttons == buttons,
+        check(fresh.tool == tool && fresh.tipDown == tipDown && fresh.hovering == hovering && fresh.buttons == buttons
+              && fresh.squeezing == squeezing,
                      "catch-up events do not rebuild the state")
     }
 
-    func checkRemoved() {
+    public func checkRemoved() {
         check(removed, "remove() did not end with deviceRemoved")
     }
 

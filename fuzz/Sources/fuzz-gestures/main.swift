@@ -1,0 +1,88 @@
+// Fuzzes the whole pure pipeline of one device: the tracker and the gesture recogniser
+// (GesturePipeline), with preferences from the input and changed midway, timers driven as
+// the daemon drives them.
+//
+// Findings: a crash, and any output that breaks the contract's bookkeeping (PenModel):
+// every squeeze began followed by exactly one ended or cancelled, for the tool in
+// proximity, before that tool leaves; gestures only with a tool in proximity; actions where
+// they belong; a catch-up that rebuilds the state, squeeze included.
+//
+// Input layout: 1 byte of preferences (PreferencesRecipe), 6 of device, then 8-byte steps.
+import FuzzSupport
+import GestureRecognizer
+import PenFuzzing
+import PencilInput
+import PencilProtocol
+
+runFuzzer { bytes in
+    var input = FuzzInput(bytes)
+    let preferences = PreferencesRecipe.make(input.byte())
+    let description = DeviceRecipe.read(&input)
+    guard var pipeline = try? GesturePipeline(description: description, id: "fuzz0", preferences: preferences) else {
+        fatalError("valid preferences refused: \(preferences)")
+    }
+    var model = PenModel(device: "fuzz0", allowsGestures: true)
+    var output: [Event] = []
+    var time: Int64 = 1_000_000_000
+
+    pipeline.start(at: time, into: &output)
+    model.apply(output, state: pipeline.tracker.state)
+
+    while input.remaining >= Step.size {
+        let step = Step.read(&input)
+        time += step.timeDelta
+        output.removeAll(keepingCapacity: true)
+        switch step.action {
+        case .event(let type, let code, let value):
+            pipeline.feed(InputEvent(time: time, type: type, code: code, value: value), into: &output)
+        case .resynchronise:
+            pipeline.beginResynchronisation()
+        case .catchUp:
+            pipeline.advance(to: time, into: &output)
+            model.apply(output, state: pipeline.tracker.state)
+            output.removeAll(keepingCapacity: true)
+            model.checkCatchUp(pipeline.catchUpEvents(at: time))
+        case .changePreferences(let recipe):
+            pipeline.advance(to: time, into: &output)
+            do {
+                try pipeline.setPreferences(PreferencesRecipe.make(recipe), at: time, into: &output)
+            } catch {
+                fatalError("valid preferences refused: \(error)")
+            }
+        }
+        model.apply(output, state: pipeline.tracker.state)
+    }
+    output.removeAll(keepingCapacity: true)
+    pipeline.finish(into: &output)
+    model.apply(output, state: pipeline.tracker.state)
+    model.checkRemoved()
+}
+
+/// Valid preferences from one byte: each button choice and gesture setting, short and long
+/// durations (never tapButton and squeezeButton the same button, nor longPress without a
+/// tapButton: both are invalid).
+enum PreferencesRecipe {
+    static func make(_ byte: UInt8) -> Preferences {
+        var preferences = Preferences()
+        let taps: [TapButton] = [.stylus, .stylus2, .stylus3, .none]
+        let squeezes: [SqueezeButton] = [.stylus2, .longPress, .stylus, .stylus3, .none]
+        preferences.tapButton = taps[Int(byte & 0x03)]
+        preferences.squeezeButton = squeezes[Int(byte >> 2 & 0x07) % squeezes.count]
+        if let tap = preferences.tapButton.button, preferences.squeezeButton.button == tap {
+            preferences.squeezeButton = .longPress
+        }
+        // A long press needs a tapButton to hold.
+        if preferences.tapButton == .none, preferences.squeezeButton == .longPress {
+            preferences.squeezeButton = .none
+        }
+        if byte & 0x20 != 0 {
+            preferences.tapMaxDuration = 1
+            preferences.doubleTapInterval = 10_000
+            preferences.longPressDuration = 1
+            preferences.doubleTapSlop = 0
+        }
+        if byte & 0x40 != 0 { preferences.doubleTapAction = .ignore }
+        if byte & 0x80 != 0 { preferences.doubleTapSlop = 1_000 }
+        return preferences
+    }
+}
