@@ -69,6 +69,8 @@ final class PenDevice {
     var droppedLog = LogRateLimiter(interval: DeviceHub.droppedLogInterval)
     /// The time of the device's last frame (its own clock).
     var lastTime: Int64
+    /// The latest deadline a user's gesture stage fired at: the close-out is never earlier.
+    var latestStageTimer: Int64?
     var isReplay: Bool
 
     init(id: String, description: DeviceDescription, playback: Playback?, isReplay: Bool, now: Int64) {
@@ -266,7 +268,7 @@ final class DeviceHub {
                     continue
                 }
                 // The end of a replay: close what is open; timers that did not fire never will.
-                device.tracker.remove(into: &device.frame)
+                device.tracker.remove(latestTimer: device.latestStageTimer, into: &device.frame)
                 dispatch(device)
                 logger.info("replay \(device.id) ended")
                 break
@@ -294,6 +296,7 @@ final class DeviceHub {
             var events: [Event] = []
             stage.advance(to: time, into: &events)
             device.stages[uid] = stage
+            device.latestStageTimer = max(device.latestStageTimer ?? time, time)
             if !events.isEmpty { delegate?.deviceHub(self, emit: events, toUser: uid) }
         }
     }
@@ -323,7 +326,7 @@ final class DeviceHub {
     /// Shutdown: every device closes what is open and leaves.
     func removeAll() {
         for device in devices {
-            device.tracker.remove(into: &device.frame)
+            device.tracker.remove(latestTimer: device.latestStageTimer, into: &device.frame)
             dispatch(device)
             closeLiveSource(of: device)
         }
@@ -453,7 +456,7 @@ final class DeviceHub {
     /// A live device went away: close what is open at the last frame's time, then deviceRemoved.
     private func unplug(_ device: PenDevice, reason: String) {
         guard device.live != nil else { return }
-        device.tracker.remove(into: &device.frame)
+        device.tracker.remove(latestTimer: device.latestStageTimer, into: &device.frame)
         dispatch(device)
         closeLiveSource(of: device)
         devices.removeAll { $0 === device }

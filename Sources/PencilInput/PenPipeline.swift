@@ -41,6 +41,8 @@ public struct PenPipeline<Stage: PenFrameStage> {
     /// The stage, settable so that its owner can change it between frames (new preferences).
     public var stage: Stage
     private var frame = PenFrame()
+    /// The latest deadline the stage fired at: a close-out is never stamped earlier.
+    private var latestStageTimer: Int64?
 
     public init(tracker: PenTracker, stage: Stage) {
         self.tracker = tracker
@@ -84,6 +86,7 @@ public struct PenPipeline<Stage: PenFrameStage> {
                 stage.process(frame, into: &output)
             } else {
                 stage.advance(to: deadline, into: &output)
+                latestStageTimer = deadline
                 // A deadline that does not move would loop forever: a stage bug, not a hang.
                 guard stage.nextDeadline != deadline else { return }
             }
@@ -93,7 +96,7 @@ public struct PenPipeline<Stage: PenFrameStage> {
     /// The device went away (or the replay ended): closes what is open and ends with
     /// deviceRemoved. Deadlines not yet fired never fire.
     public mutating func finish(into output: inout [Event]) {
-        tracker.remove(into: &frame)
+        tracker.remove(latestTimer: latestStageTimer, into: &frame)
         stage.process(frame, into: &output)
     }
 

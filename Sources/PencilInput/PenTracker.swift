@@ -145,6 +145,7 @@ public struct PenTracker: Sendable {
     public mutating func advance(to time: Int64, into frame: inout PenFrame) -> Bool {
         guard let deadline = nextDeadline, deadline <= time else { return false }
         beginFrame(&frame, kind: .forcedProximityOut, time: deadline)
+        forcedOutTime = deadline
         var next = current
         next.tool = nil
         next.tipDown = false
@@ -156,9 +157,11 @@ public struct PenTracker: Sendable {
     }
 
     /// The device went away (unplug, or the end of a replay): closes what is open at the time
-    /// of the last frame and ends with deviceRemoved.
-    public mutating func remove(into frame: inout PenFrame) {
-        let time = lastFrameTime ?? 0
+    /// of the last frame and ends with deviceRemoved. A timer that fired after the last frame
+    /// (the forced proximity-out here, or a stage's long press, passed as `latestTimer`) moves
+    /// that time to its own, so that times never go back.
+    public mutating func remove(latestTimer: Int64? = nil, into frame: inout PenFrame) {
+        let time = max(lastFrameTime ?? 0, forcedOutTime ?? Int64.min, latestTimer ?? Int64.min)
         beginFrame(&frame, kind: .removed, time: time)
         guard !removed else {
             finishFrame(&frame)
@@ -319,6 +322,8 @@ public struct PenTracker: Sendable {
     }
 
     private var hadForcedOut = false
+    /// When the last forced proximity-out fired.
+    private var forcedOutTime: Int64?
 
     /// The contract's order within one frame: proximityOut of a replaced tool, proximityIn,
     /// hover ended (tip went down), tipDown/tipUp, motion, hover began/changed,

@@ -293,3 +293,36 @@ struct PoseNormalizationTests {
         #expect(!PoseNormalizer.isArtPen(Tool(type: .pen, id: 0x100802)))
     }
 }
+
+@Suite("Close-out times")
+struct CloseOutTimeTests {
+    @Test func anUnplugAfterAForcedProximityOutIsNotStampedEarlier() {
+        var tracker = PenTracker(description: noToolKeys, id: "event7")
+        var frame = PenFrame()
+        tracker.start(at: 0, into: &frame)
+        for event in [InputEvent(time: 1_000, type: EventCode.EV_ABS, code: EventCode.ABS_X, value: 5),
+                      InputEvent(time: 1_000, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)] {
+            _ = tracker.feed(event, into: &frame)
+        }
+        #expect(tracker.advance(to: 600_000, into: &frame))
+        #expect(frame.time == 501_000)
+        tracker.remove(into: &frame)
+        #expect(frame.events.map(\.type) == [.deviceRemoved])
+        #expect(frame.time == 501_000, "not at the last frame's 1 ms: after the proximityOut")
+    }
+
+    @Test func aStageTimerAfterTheLastFrameMovesTheCloseOut() {
+        var tracker = PenTracker(description: noToolKeys, id: "event7")
+        var frame = PenFrame()
+        tracker.start(at: 0, into: &frame)
+        for event in [InputEvent(time: 1_000, type: EventCode.EV_KEY, code: EventCode.BTN_TOUCH, value: 1),
+                      InputEvent(time: 1_000, type: EventCode.EV_ABS, code: EventCode.ABS_X, value: 5),
+                      InputEvent(time: 1_000, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)] {
+            _ = tracker.feed(event, into: &frame)
+        }
+        tracker.remove(latestTimer: 501_000, into: &frame)
+        #expect(frame.events.map(\.type) == [.tipUp, .proximityOut, .deviceRemoved])
+        #expect(frame.events.allSatisfy { $0.time == 501_000 })
+    }
+}
+
