@@ -96,11 +96,9 @@ test-kernel: build-debug
 
 # Figures, printed: the input pipeline on a real recording (needs PENCILD_RECORDINGS),
 # then the daemon's latency, CPU and memory with 1, 16 and 64 clients.
-bench: build
-	@bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path) && \
-	if [ -n "$(PENCILD_RECORDINGS)" ]; then "$$bin/pencil-bench"; \
-	else echo "bench: PENCILD_RECORDINGS is not set: the recording figures are skipped"; fi && \
-	"$$bin/pencil-bench" daemon
+# Every benchmark, host and VM, in one run: the figures go to docs/benchmarks.md.
+bench:
+	bash bench/run.sh
 
 fuzz:
 	fuzz/run.sh --seconds $(FUZZ_LONG_SECONDS)

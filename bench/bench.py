@@ -247,6 +247,9 @@ def host(bin_dir, probe, results):
     if os.path.exists(pencil_bench) and recordings:
         print("bench: pencil-bench", flush=True)
         figures["pencil_bench"] = subprocess.run([pencil_bench], capture_output=True, text=True).stdout
+    if os.path.exists(pencil_bench):
+        print("bench: pencil-bench daemon (1 kHz replay to 1, 16 and 64 clients)", flush=True)
+        figures["pencil_bench_daemon"] = subprocess.run([pencil_bench, "daemon"], capture_output=True, text=True).stdout
     with open(os.path.join(results, "host.json"), "w") as f:
         json.dump(figures, f, indent=1)
     shutil.rmtree(work, ignore_errors=True)
@@ -499,6 +502,11 @@ def report(results, doc):
         if recordings:
             output = output.replace(recordings + "/", "$PENCILD_RECORDINGS/")
         lines += ["## Input and gesture figures (pencil-bench)", "", "```", output, "```", ""]
+    if host_figures.get("pencil_bench_daemon"):
+        lines += ["## Dispatch to receipt at 1 kHz, 1/16/64 clients (pencil-bench daemon)", "",
+                  "From a frame's due time on the host clock (a replay at real-time speed) to each client's "
+                  "receipt; CPU per frame; resident memory.", "",
+                  "```", host_figures["pencil_bench_daemon"].rstrip(), "```", ""]
     with open(doc, "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))
