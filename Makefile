@@ -12,6 +12,9 @@
 SWIFT ?= swift
 CONFIGURATION ?= release
 SWIFT_BUILD_FLAGS ?=
+# Release binaries carry the Swift runtime inside: the service needs no toolchain at run
+# time, and the daemon's resident memory stays small (no shared runtime libraries mapped).
+RELEASE_FLAGS ?= --static-swift-stdlib
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -42,7 +45,7 @@ FUZZ_LONG_SECONDS ?= 600
         bench fuzz install uninstall clean
 
 build:
-	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS)
 
 build-debug:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)

@@ -30,7 +30,7 @@ if ! command -v valgrind >/dev/null; then
 fi
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
-    swift build -c release
+    swift build -c release --static-swift-stdlib
 fi
 bin=$(swift build -c release --show-bin-path)
 mkdir -p "$repo/.build/bench"

@@ -37,7 +37,7 @@ fi
 
 # 2. The binaries the guest runs (it sees this machine's filesystem).
 if [ "${KERNEL_SKIP_BUILD:-0}" != 1 ]; then
-    { swift build -c release && swift build --build-tests; } ||
+    { swift build -c release --static-swift-stdlib && swift build --build-tests; } ||
         { loud "FAILED: the build failed (above): the kernel tier did NOT run"; exit 1; }
 fi
 release_bin=$(swift build -c release --show-bin-path)
