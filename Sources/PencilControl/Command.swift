@@ -1,3 +1,4 @@
+import PencilInput
 import PencilSystem
 
 /// sysexits codes the commands exit with.
@@ -125,5 +126,23 @@ public enum PencilControl {
             text += "  pencilctl \(command.usage)\n      \(command.summary)\n"
         }
         return text
+    }
+}
+
+/// A command's failure already reported on stderr, with the exit status it ends with.
+public struct ReportedFailure: Error, Equatable {
+    public var status: Int32
+}
+
+extension CommandIO {
+    /// Loads an evemu recording (with an optional separate description), reporting a
+    /// missing file (66) or a malformed one (65) on stderr as `file:line: what is wrong`.
+    static func loadRecording(_ path: String, description: String?, io: CommandIO) -> Result<EvemuRecording, ReportedFailure> {
+        do {
+            return .success(try EvemuRecording.load(path: path, descriptionPath: description))
+        } catch {
+            io.errors.line(error.description)
+            return .failure(ReportedFailure(status: error.exitCode))
+        }
     }
 }

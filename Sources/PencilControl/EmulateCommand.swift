@@ -50,11 +50,9 @@ public enum EmulateCommand: PencilCommand {
         }
 
         let recording: EvemuRecording
-        do {
-            recording = try EvemuRecording.load(path: options.recording, descriptionPath: options.description)
-        } catch {
-            io.errors.line(error.description)
-            return error.exitCode
+        switch CommandIO.loadRecording(options.recording, description: options.description, io: io) {
+        case .success(let loaded): recording = loaded
+        case .failure(let failure): return failure.status
         }
         let plan = EmulationPlan(recording)
         if case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) {

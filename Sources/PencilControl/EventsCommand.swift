@@ -32,11 +32,9 @@ public enum EventsCommand: PencilCommand {
         }
 
         let recording: EvemuRecording
-        do {
-            recording = try EvemuRecording.load(path: options.recording, descriptionPath: options.description)
-        } catch {
-            io.errors.line(error.description)
-            return error.exitCode
+        switch CommandIO.loadRecording(options.recording, description: options.description, io: io) {
+        case .success(let loaded): recording = loaded
+        case .failure(let failure): return failure.status
         }
         if case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) {
             io.errors.line("\(options.recording): not a pen device (\(reason)): pencild would ignore it")
