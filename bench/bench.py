@@ -376,6 +376,10 @@ def ms(microseconds):
     return f"{microseconds / 1000:.2f} ms"
 
 
+# The repository's folder, left out of the report: paths in it are relative to the repository.
+repo_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def report(results, doc):
     with open(os.path.join(results, "host.json")) as f:
         host_figures = json.load(f)
@@ -506,7 +510,7 @@ def report(results, doc):
         lines += ["## Dispatch to receipt at 1 kHz, 1/16/64 clients (pencil-bench daemon)", "",
                   "From a frame's due time on the host clock (a replay at real-time speed) to each client's "
                   "receipt; CPU per frame; resident memory.", "",
-                  "```", host_figures["pencil_bench_daemon"].rstrip(), "```", ""]
+                  "```", host_figures["pencil_bench_daemon"].rstrip().replace(repo_root + "/", ""), "```", ""]
     with open(doc, "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))
