@@ -64,10 +64,13 @@ run: deps build
 test: deps-test build-debug test-swift test-sanitizers test-packaging test-fuzz test-kernel
 	@echo "make test: all passed"
 
+# The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
+TEST_ENV = PENCILD_TEST_PYTHON=$$(scripts/varlink-venv.sh)
+
 test-swift:
 	@if [ -n "$(PENCILD_RECORDINGS)" ]; then echo "recordings: $(PENCILD_RECORDINGS)"; \
 	 else echo "recordings: not found (set PENCILD_RECORDINGS): the tests that need them are skipped"; fi
-	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+	$(TEST_ENV) $(SWIFT) test $(SWIFT_BUILD_FLAGS)
 
 # The whole suite again under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each
 # in its own build folder. Leaks inside Foundation's Process and XCTest, which only the test
@@ -77,11 +80,11 @@ test-sanitizers: test-asan test-tsan
 test-asan:
 	$(SWIFT) build --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/leak-suppressions.txt:print_suppressions=0 \
-	    $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	    $(TEST_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 test-tsan:
 	$(SWIFT) build --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	$(TEST_ENV) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 test-packaging:
 	tests/packaging/run.sh

@@ -168,12 +168,9 @@ fi
 
 echo "client: the README's Python example (PyPI varlink)"
 venv=$repo/.build/varlink-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import varlink' 2>/dev/null; then
+if ! "$repo/scripts/varlink-venv.sh" >"$work/pip.log" 2>&1; then
     rm -rf "$venv"
-    if ! { python3 -m venv "$venv" && "$venv/bin/pip" install -q varlink; } >"$work/pip.log" 2>&1; then
-        rm -rf "$venv"
-        cannot "pip install varlink failed: $(tail -n 3 "$work/pip.log")"
-    fi
+    cannot "pip install varlink failed: $(tail -n 3 "$work/pip.log")"
 fi
 if [ -x "$venv/bin/python" ]; then
     # The example exactly as the README has it, with the socket of this test.
