@@ -323,8 +323,6 @@ private func setBits(_ bytes: [UInt8]) -> [UInt16] {
     return result
 }
 
-/// The offset of the line's terminating newline, or `count` for an unterminated last line.
-@inline(__always)
 /// The line starting at `offset`: where it ends, and a cursor at its first field — nil for
 /// a blank or comment line. A line over the length limit is malformed.
 private func significantLine(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int, file: String,
@@ -339,6 +337,8 @@ private func significantLine(_ base: UnsafePointer<UInt8>, from offset: Int, cou
     return (lineEnd, cursor)
 }
 
+/// The offset of the line's terminating newline, or `count` for an unterminated last line.
+@inline(__always)
 private func endOfLine(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int) -> Int {
     guard let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), count - offset) else { return count }
     return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -453,23 +453,13 @@ struct LineCursor {
     /// A signed decimal field that fits in Int32.
     @inline(__always) mutating func decimal(_ what: StaticString) throws(RecordingError) -> Int32 {
         try beginField(what)
-        var negative = false
-        if base[position] == UInt8(ascii: "-") {
-            negative = true
-            position += 1
+        let value: Int64
+        switch scanSignedDecimal(base, &position, end: end) {
+        case .value(let scanned): value = scanned
+        case .tooLong: throw error("\(what) out of range")
+        case .noDigits: throw error("bad decimal in \(what)")
         }
-        var value: Int64 = 0
-        let start = position
-        while position < end {
-            let digit = base[position] &- UInt8(ascii: "0")
-            if digit >= 10 { break }
-            value = value &* 10 &+ Int64(digit)
-            position += 1
-            if position - start > 10 { throw error("\(what) out of range") }
-        }
-        if position == start { throw error("bad decimal in \(what)") }
         try endField(what, kind: "decimal")
-        if negative { value = -value }
         guard let result = Int32(exactly: value) else { throw error("\(what) out of range") }
         return result
     }
@@ -659,24 +649,45 @@ struct ByteCursor {
 
     @inline(__always) mutating func decimal() throws(LineProblem) -> Int32 {
         try beginField("truncated line: missing the event value")
-        var negative = false
-        if base[position] == UInt8(ascii: "-") {
-            negative = true
-            position += 1
+        let value: Int64
+        switch scanSignedDecimal(base, &position, end: end) {
+        case .value(let scanned): value = scanned
+        case .tooLong: throw LineProblem(reason: "event value out of range")
+        case .noDigits: throw LineProblem(reason: "bad decimal in event value")
         }
-        var value: Int64 = 0
-        let start = position
-        while position < end {
-            let digit = base[position] &- UInt8(ascii: "0")
-            if digit >= 10 { break }
-            value = value &* 10 &+ Int64(digit)
-            position += 1
-            if position - start > 10 { throw LineProblem(reason: "event value out of range") }
-        }
-        if position == start { throw LineProblem(reason: "bad decimal in event value") }
         try fieldEnded("bad decimal in event value")
-        if negative { value = -value }
         guard let result = Int32(exactly: value) else { throw LineProblem(reason: "event value out of range") }
         return result
     }
+}
+
+/// What a signed decimal field held.
+enum DecimalScan {
+    case value(Int64)
+    /// No digit after the optional sign.
+    case noDigits
+    /// More than 10 digits: no Int32 has that many.
+    case tooLong
+}
+
+/// Reads an optional '-' and the decimal digits at `position`, moving past them; the one
+/// digit loop of the header's and the events' cursors.
+@inline(__always)
+func scanSignedDecimal(_ base: UnsafePointer<UInt8>, _ position: inout Int, end: Int) -> DecimalScan {
+    var negative = false
+    if position < end, base[position] == UInt8(ascii: "-") {
+        negative = true
+        position += 1
+    }
+    var value: Int64 = 0
+    let start = position
+    while position < end {
+        let digit = base[position] &- UInt8(ascii: "0")
+        if digit >= 10 { break }
+        value = value &* 10 &+ Int64(digit)
+        position += 1
+        if position - start > 10 { return .tooLong }
+    }
+    if position == start { return .noDigits }
+    return .value(negative ? -value : value)
 }
