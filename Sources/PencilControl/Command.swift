@@ -80,6 +80,15 @@ public protocol PencilCommand {
     static func run(arguments: [String], io: CommandIO) -> Int32
 }
 
+extension PencilCommand {
+    /// Reports a mistake in the command's arguments, with its usage line: exit status 64.
+    static func usageError(_ problem: String, io: CommandIO) -> Int32 {
+        io.errors.line("pencilctl \(name): \(problem)")
+        io.errors.line("usage: pencilctl \(usage)")
+        return ExitCode.usage
+    }
+}
+
 /// pencilctl's dispatcher.
 public enum PencilControl {
     public static var commands: [any PencilCommand.Type] {

@@ -9,9 +9,7 @@ public enum DevicesCommand: PencilCommand {
 
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
         guard arguments.isEmpty || arguments == ["--json"] else {
-            io.errors.line("pencilctl devices: unexpected argument \(arguments[0])")
-            io.errors.line("usage: pencilctl \(usage)")
-            return ExitCode.usage
+            return usageError("unexpected argument \(arguments[0])", io: io)
         }
         let path = DaemonSocket.path()
         let reply: JSONValue

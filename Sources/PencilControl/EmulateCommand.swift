@@ -44,9 +44,7 @@ public enum EmulateCommand: PencilCommand {
         case .success(let parsed):
             options = parsed
         case .failure(let problem):
-            io.errors.line("pencilctl emulate: \(problem.message)")
-            io.errors.line("usage: pencilctl \(usage)")
-            return ExitCode.usage
+            return usageError(problem.message, io: io)
         }
 
         let recording: EvemuRecording

@@ -26,9 +26,7 @@ public enum EventsCommand: PencilCommand {
         case .success(let parsed):
             options = parsed
         case .failure(let problem):
-            io.errors.line("pencilctl events: \(problem.message)")
-            io.errors.line("usage: pencilctl \(usage)")
-            return ExitCode.usage
+            return usageError(problem.message, io: io)
         }
 
         let recording: EvemuRecording

@@ -57,9 +57,7 @@ public enum MonitorCommand: PencilCommand {
         switch parse(arguments) {
         case .success(let parsed): options = parsed
         case .failure(let problem):
-            io.errors.line("pencilctl monitor: \(problem.message)")
-            io.errors.line("usage: pencilctl \(usage)")
-            return ExitCode.usage
+            return usageError(problem.message, io: io)
         }
         let path = DaemonSocket.path()
         var formatter = EventFormatter()

@@ -71,9 +71,7 @@ public enum PrefsCommand: PencilCommand {
         switch parse(arguments) {
         case .success(let parsed): request = parsed
         case .failure(let problem):
-            io.errors.line("pencilctl prefs: \(problem.message)")
-            io.errors.line("usage: pencilctl \(usage)")
-            return ExitCode.usage
+            return usageError(problem.message, io: io)
         }
         let path = DaemonSocket.path()
         let reply: JSONValue

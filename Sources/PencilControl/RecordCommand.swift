@@ -31,9 +31,7 @@ public enum RecordCommand: PencilCommand {
                 device = argument
                 index += 1
             } else {
-                io.errors.line("pencilctl record: unexpected argument \(argument)")
-                io.errors.line("usage: pencilctl \(usage)")
-                return ExitCode.usage
+                return usageError("unexpected argument \(argument)", io: io)
             }
         }
         guard let device else {

@@ -24,9 +24,7 @@ public enum WatchCommand: PencilCommand {
                 devices = (devices ?? []) + [arguments[index + 1]]
                 index += 2
             } else {
-                io.errors.line("pencilctl watch: unexpected argument \(arguments[index])")
-                io.errors.line("usage: pencilctl \(usage)")
-                return ExitCode.usage
+                return usageError("unexpected argument \(arguments[index])", io: io)
             }
         }
         let output = FileDescriptor(rawValue: 1)
