@@ -41,7 +41,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-fuzz test-kernel \
+.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-fuzz test-kernel \
         bench fuzz install uninstall clean
 
 build:
@@ -61,7 +61,7 @@ run: deps build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-sanitizers test-packaging test-fuzz test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-fuzz test-kernel
 	@echo "make test: all passed"
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
@@ -88,6 +88,11 @@ test-tsan:
 
 test-packaging:
 	tests/packaging/run.sh
+
+# The Python client library (clients/python): installed with pip into a venv, mypy --strict,
+# and its tests against the debug pencild and pencilctl, on the shared recordings.
+test-client-python: build-debug
+	clients/python/run-tests.sh "$$($(SWIFT) build --show-bin-path)"
 
 test-fuzz:
 	fuzz/run.sh --seconds $(FUZZ_SECONDS)

@@ -13,8 +13,12 @@ build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
 # tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts;
-# strace: the system calls pencild makes, against the unit's filter.
-test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace)
+# strace: the system calls pencild makes, against the unit's filter;
+# mypy: the Python client library's type hints (mypy --strict);
+# python3-gi, python3-gi-cairo, gir1.2-gtk-4.0: the GTK 4 sketch demo (PyGObject, cairo drawing);
+# libgtk-4-bin: broadwayd, the display the demo's test runs it on.
+test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace
+    mypy python3-gi python3-gi-cairo gir1.2-gtk-4.0 libgtk-4-bin)
 
 case $what in
     build) packages=("${build_packages[@]}") ;;

@@ -1,0 +1,344 @@
+"""The library against a real pencild replaying the shared recordings."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import unittest
+from typing import Dict, List, Optional, Set, Tuple
+
+import pencild
+from pencild import Event, EventType, Phase
+
+from support import (
+    Daemon, binaries, compare, pencilctl_events, read_until, recordings, replay_arguments, require,
+)
+
+
+def collect_until_disconnected(monitor: pencild.Monitor, seconds: float) -> List[Event]:
+    events: List[Event] = []
+
+    def done(_: List[Event]) -> bool:
+        return False
+
+    try:
+        events = read_until(monitor, done, seconds, "the end of the stream")
+    except pencild.Disconnected:
+        pass
+    return events
+
+
+class ReplayConformance(unittest.TestCase):
+    """What the library yields equals `pencilctl events` on the same recording."""
+
+    def test_every_recording_gives_pencilctl_events(self) -> None:
+        binaries()
+        for recording, desc in recordings():
+            with self.subTest(recording=os.path.basename(recording)):
+                expected = pencilctl_events(recording, desc)
+                self.assertGreater(len(expected), 2)
+                with Daemon(replay_arguments(recording, desc)) as daemon:
+                    events: List[Event] = []
+                    monitor = pencild.Monitor(daemon.socket, reconnect=False)
+                    try:
+                        for event in monitor:
+                            events.append(event)
+                    except pencild.Disconnected:
+                        pass
+                    finally:
+                        monitor.close()
+                self.assertEqual(len(events), len(expected),
+                                 f"{len(events)} events from the daemon, {len(expected)} from pencilctl events")
+                problems: List[str] = []
+                for index, (event, json) in enumerate(zip(events, expected)):
+                    self.assertFalse(event.synthesized)
+                    problems += compare(event, json, f"event[{index}]")
+                    if len(problems) > 20:
+                        break
+                self.assertEqual(problems, [])
+
+
+OPENERS = {EventType.TIP_DOWN, EventType.BUTTON_DOWN, EventType.PROXIMITY_IN, EventType.DEVICE_ADDED}
+CLOSING_ORDER = [EventType.TIP_UP, EventType.BUTTON_UP, EventType.SQUEEZE, EventType.HOVER,
+                 EventType.PROXIMITY_OUT, EventType.DEVICE_REMOVED]
+
+
+class OpenState:
+    """The test's own bookkeeping of what a stream left open."""
+
+    def __init__(self) -> None:
+        self.devices: Set[str] = set()
+        self.tool_in: Set[str] = set()
+        self.tip: Set[str] = set()
+        self.buttons: Dict[str, List[str]] = {}
+        self.hover: Set[str] = set()
+        self.squeeze: Set[str] = set()
+
+    def apply(self, event: Event) -> None:
+        device = event.device or ""
+        kind = event.type
+        if kind is EventType.DEVICE_ADDED:
+            self.devices.add(device)
+        elif kind is EventType.DEVICE_REMOVED:
+            self.devices.discard(device)
+        elif kind is EventType.PROXIMITY_IN:
+            self.tool_in.add(device)
+        elif kind is EventType.PROXIMITY_OUT:
+            self.tool_in.discard(device)
+        elif kind is EventType.TIP_DOWN:
+            self.tip.add(device)
+        elif kind is EventType.TIP_UP:
+            self.tip.discard(device)
+        elif kind is EventType.BUTTON_DOWN:
+            self.buttons.setdefault(device, []).append(str(event.button))
+        elif kind is EventType.BUTTON_UP:
+            self.buttons.get(device, []).remove(str(event.button))
+        elif kind is EventType.HOVER:
+            (self.hover.add if event.phase is not Phase.ENDED else self.hover.discard)(device)
+        elif kind is EventType.SQUEEZE:
+            (self.squeeze.add if event.phase is Phase.BEGAN else self.squeeze.discard)(device)
+
+    def expected_closing(self, device: str) -> List[Tuple[EventType, Optional[str]]]:
+        closing: List[Tuple[EventType, Optional[str]]] = []
+        if device in self.tool_in:
+            if device in self.tip:
+                closing.append((EventType.TIP_UP, None))
+            closing += [(EventType.BUTTON_UP, button) for button in self.buttons.get(device, [])]
+            if device in self.squeeze:
+                closing.append((EventType.SQUEEZE, "cancelled"))
+            if device in self.hover:
+                closing.append((EventType.HOVER, "ended"))
+            closing.append((EventType.PROXIMITY_OUT, None))
+        closing.append((EventType.DEVICE_REMOVED, None))
+        return closing
+
+    def anything_open(self) -> bool:
+        return bool(self.devices or self.tool_in or self.tip or any(self.buttons.values()) or self.hover or self.squeeze)
+
+
+def cintiq() -> Tuple[str, Optional[str]]:
+    for recording, desc in recordings():
+        if "Cintiq" in os.path.basename(recording):
+            return recording, desc
+    require(False, "the Cintiq 22HDT recording is needed")
+    raise AssertionError("unreachable")
+
+
+class Restart(unittest.TestCase):
+    def test_a_killed_daemon_is_closed_out_and_the_monitor_resubscribes(self) -> None:
+        recording, desc = cintiq()
+        filters = [t.value for t in EventType if t is not EventType.MOTION]
+        first = Daemon(replay_arguments(recording, desc, speed="1", exit_after=False))
+        second: Optional[Daemon] = None
+        monitor = pencild.Monitor(first.socket, events=filters, min_backoff=0.05, max_backoff=0.2)
+        try:
+            before = read_until(monitor, lambda got: any(e.type is EventType.TIP_DOWN for e in got), 30,
+                                "the first tipDown")
+            first.kill()  # mid-stroke: the tip is down, pencild sends nothing more
+            state = OpenState()
+            for event in before:
+                state.apply(event)
+            expected = state.expected_closing("replay0")
+            after = read_until(monitor, lambda got: any(e.type is EventType.DEVICE_REMOVED for e in got), 10,
+                               "the closing events")
+            closing = [e for e in after if e.synthesized]
+            real_after = [e for e in after if not e.synthesized]
+            for event in real_after:  # what was already on its way when the daemon died
+                state.apply(event)
+            expected = state.expected_closing("replay0")
+            self.assertEqual([(e.type, e.button.value if e.button else e.phase.value if e.phase else None)
+                              for e in closing], expected)
+            self.assertTrue(all(e.device == "replay0" for e in closing))
+            last_time = max(e.time for e in before + real_after)
+            self.assertTrue(all(e.time == last_time for e in closing), "closing events carry the last event's time")
+            order = [CLOSING_ORDER.index(e.type) for e in closing]
+            self.assertEqual(order, sorted(order))
+            for event in closing:
+                state.apply(event)
+            self.assertFalse(state.anything_open(), "nothing is left open after the closing events")
+            self.assertFalse(monitor.connected)
+
+            # A new pencild on the same socket: the monitor subscribes again, same filters.
+            second = Daemon(replay_arguments(recording, desc, speed="4", exit_after=False), socket_path=first.socket)
+            again = read_until(monitor, lambda got: any(e.type is EventType.TIP_DOWN for e in got), 30,
+                               "events from the new daemon")
+            self.assertEqual(monitor.reconnections, 1)
+            self.assertIs(again[0].type, EventType.DEVICE_ADDED)
+            self.assertFalse(any(e.synthesized for e in again))
+            self.assertFalse(any(e.type is EventType.MOTION for e in before + after + again),
+                             "the filter holds across the reconnection")
+        finally:
+            monitor.close()
+            first.cleanup()
+            if second is not None:
+                second.cleanup()
+
+    def test_without_reconnect_the_end_is_raised_after_the_closing_events(self) -> None:
+        recording, desc = cintiq()
+        with Daemon(replay_arguments(recording, desc, speed="1", exit_after=False)) as daemon:
+            monitor = pencild.Monitor(daemon.socket, reconnect=False)
+            try:
+                read_until(monitor, lambda got: any(e.type is EventType.PROXIMITY_IN for e in got), 30, "proximityIn")
+                daemon.kill()
+                closing: List[Event] = []
+
+                def keep(got: List[Event]) -> bool:
+                    closing[:] = got
+                    return False
+
+                with self.assertRaises(pencild.Disconnected):
+                    read_until(monitor, keep, 10, "Disconnected")
+                self.assertTrue(closing and all(e.synthesized for e in closing))
+                self.assertIs(closing[-1].type, EventType.DEVICE_REMOVED)
+                self.assertIn(EventType.PROXIMITY_OUT, [e.type for e in closing])
+            finally:
+                monitor.close()
+
+
+class AsyncAndDispatch(unittest.TestCase):
+    def tap(self) -> Tuple[str, Optional[str]]:
+        for recording, desc in recordings():
+            if "stylus-tap" in recording:
+                return recording, desc
+        require(False, "the Intuos4 stylus-tap recording is needed")
+        raise AssertionError("unreachable")
+
+    def test_async_iterator_gives_the_events_without_blocking_the_loop(self) -> None:
+        recording, desc = self.tap()
+        expected = pencilctl_events(recording, desc)
+        with Daemon(replay_arguments(recording, desc, speed="1")) as daemon:
+            ticks = 0
+
+            async def ticker(stop: asyncio.Event) -> None:
+                nonlocal ticks
+                while not stop.is_set():
+                    ticks += 1
+                    await asyncio.sleep(0.01)
+
+            async def main() -> List[Event]:
+                stop = asyncio.Event()
+                task = asyncio.create_task(ticker(stop))
+                events: List[Event] = []
+                monitor = pencild.monitor(daemon.socket, reconnect=False)
+                try:
+                    async for event in monitor:
+                        events.append(event)
+                except pencild.Disconnected:
+                    pass
+                finally:
+                    monitor.close()
+                    stop.set()
+                    await task
+                return events
+
+            started = time.monotonic()
+            events = asyncio.run(asyncio.wait_for(main(), 60))
+            elapsed = time.monotonic() - started
+        self.assertEqual([compare(e, j, "event") for e, j in zip(events, expected) if compare(e, j, "event")], [])
+        self.assertEqual(len(events), len(expected))
+        # The replay runs in real time (about half a second): the loop kept ticking meanwhile.
+        self.assertGreater(ticks, elapsed / 0.01 / 4, f"{ticks} ticks in {elapsed:.2f} s")
+
+    def test_dispatch_never_blocks_and_fileno_stays(self) -> None:
+        recording, desc = self.tap()
+        with Daemon(replay_arguments(recording, desc, speed="1")) as daemon:
+            monitor = pencild.Monitor(daemon.socket)
+            try:
+                descriptor = monitor.fileno()
+                started = time.monotonic()
+                while monitor.dispatch() == []:  # nothing yet: returns at once
+                    if time.monotonic() - started > 10:
+                        self.fail("no events")
+                    time.sleep(0.001)
+                events = read_until(monitor, lambda got: any(e.type is EventType.DEVICE_REMOVED for e in got), 20,
+                                    "deviceRemoved")
+                quiet = time.monotonic()
+                self.assertEqual(monitor.dispatch(), [])
+                self.assertLess(time.monotonic() - quiet, 0.05)
+                self.assertTrue(any(e.type is EventType.TIP_DOWN for e in events))
+                # The daemon leaves after the replay; the monitor waits for it, same descriptor.
+                read_until(monitor, lambda _: monitor.timeout() is not None, 20, "the daemon to leave")
+                self.assertEqual(monitor.fileno(), descriptor)
+            finally:
+                monitor.close()
+
+
+class Preferences(unittest.TestCase):
+    def test_round_trip_and_typed_errors(self) -> None:
+        binaries()
+        with Daemon() as daemon:
+            monitor = pencild.Monitor(daemon.socket, events=["preferencesChanged"])
+            with pencild.Client(daemon.socket) as client:
+                defaults = client.get_preferences()
+                self.assertIs(defaults.double_tap_action, pencild.Action.SWITCH_ERASER)
+                self.assertIs(defaults.squeeze_button, pencild.GestureButton.STYLUS2)
+                wanted = pencild.Preferences(double_tap_action=pencild.Action.SHOW_COLOR_PALETTE,
+                                             squeeze_button=pencild.GestureButton.LONG_PRESS,
+                                             long_press_duration=650, double_tap_slop=3.5)
+                result = client.set_preferences(wanted)
+                self.assertIs(result.double_tap_action, pencild.Action.SHOW_COLOR_PALETTE)
+                self.assertIs(result.squeeze_button, pencild.GestureButton.LONG_PRESS)
+                self.assertEqual(result.long_press_duration, 650)
+                self.assertAlmostEqual(result.double_tap_slop or 0, 3.5, places=3)
+                self.assertEqual(result.tap_max_duration, defaults.tap_max_duration, "fields left out are kept")
+                self.assertEqual(client.get_preferences(), result)
+
+                with self.assertRaises(pencild.InvalidPreferences) as caught:
+                    client.set_preferences(pencild.Preferences(long_press_duration=0))
+                self.assertEqual(caught.exception.field, "longPressDuration")
+                self.assertTrue(caught.exception.reason)
+                with self.assertRaises(pencild.InvalidPreferences) as caught:
+                    client.set_preferences(pencild.Preferences(tap_button=pencild.GestureButton.STYLUS2,
+                                                               squeeze_button=pencild.GestureButton.STYLUS2))
+                self.assertIn(caught.exception.field, ("tapButton", "squeezeButton"))
+                self.assertEqual(client.get_preferences(), result, "a refused change changes nothing")
+
+            changed = read_until(monitor, lambda got: bool(got), 10, "preferencesChanged")
+            monitor.close()
+            self.assertIs(changed[0].type, EventType.PREFERENCES_CHANGED)
+            self.assertIsNotNone(changed[0].preferences)
+            assert changed[0].preferences is not None
+            self.assertIs(changed[0].preferences.double_tap_action, pencild.Action.SHOW_COLOR_PALETTE)
+
+            # Kept across a restart of the daemon, on the same state directory.
+            daemon.stop()
+            with Daemon(state_dir=daemon.state_dir) as again, pencild.Client(again.socket) as client:
+                self.assertEqual(client.get_preferences(), result)
+
+    def test_errors_of_calls(self) -> None:
+        binaries()
+        with Daemon() as daemon:
+            monitor = pencild.Monitor(daemon.socket, devices=["event99"], reconnect=False)
+            try:
+                with self.assertRaises(pencild.NoSuchDevice) as caught:
+                    read_until(monitor, lambda _: False, 10, "NoSuchDevice")
+                self.assertEqual(caught.exception.device, "event99")
+            finally:
+                monitor.close()
+            monitor = pencild.Monitor(daemon.socket, events=["noSuchEvent"], reconnect=False)
+            try:
+                with self.assertRaises(pencild.InvalidParameter) as bad:
+                    read_until(monitor, lambda _: False, 10, "InvalidParameter")
+                self.assertEqual(bad.exception.parameter, "events")
+            finally:
+                monitor.close()
+            with pencild.Client(daemon.socket) as client:
+                self.assertEqual(client.list_devices(), [])
+        with self.assertRaises(pencild.DaemonUnavailable) as gone:
+            pencild.Client(daemon.socket).list_devices()
+        self.assertIn(daemon.socket, str(gone.exception))
+
+    def test_a_client_survives_a_restart(self) -> None:
+        binaries()
+        with Daemon() as first:
+            client = pencild.Client(first.socket)
+            self.assertEqual(client.list_devices(), [])
+            first.stop()
+            with Daemon(socket_path=first.socket, state_dir=first.state_dir):
+                self.assertEqual(client.get_preferences().tap_button, pencild.GestureButton.STYLUS)
+            client.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
