@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run-tests.sh BIN_DIR: the Python client's checks, run by `make test-client-python`:
 #   - `pip install ./clients/python` into a private venv (the package as users get it);
-#   - mypy --strict on the library, its tests and the Python example;
+#   - mypy --strict on the library, its tests, the Python example and the sketch demo;
 #   - the tests (unittest) with the installed package, against the pencild and pencilctl
 #     in BIN_DIR, on the recordings in $PENCILD_RECORDINGS.
 # A prerequisite that is missing fails under CI=true; elsewhere that part is skipped and says so.
@@ -48,6 +48,9 @@ if command -v mypy >/dev/null; then
     else
         failures=$((failures + 1))
     fi
+    # The demo uses PyGObject, which has no type hints: its own code is checked all the same.
+    MYPYPATH=$repo/clients/python/src mypy --strict --ignore-missing-imports --cache-dir "$repo/.build/mypy-cache" \
+        "$repo/examples/sketch/sketch.py" || failures=$((failures + 1))
 else
     cannot "mypy is not installed (apt-get install mypy)"
 fi
