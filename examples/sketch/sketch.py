@@ -135,7 +135,10 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
         self.set_child(box)
         self.update_status()
 
-        self.client = pencild.Client(socket_path, timeout=2.0)
+        # Calls wait at most a second: a daemon that is still starting is asked again when
+        # its first events arrive.
+        self.client = pencild.Client(socket_path, timeout=1.0)
+        self.preferences_shown = False
         self.show_preferences()
         self.monitor = pencild.Monitor(socket_path, events=[
             "deviceAdded", "deviceRemoved", "hover", "proximityOut", "doubleTap", "squeeze", "preferencesChanged"])
@@ -160,7 +163,9 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
             preferences = preferences or self.client.get_preferences()
         except pencild.PencildError as error:
             self.preferences.set_text(f"(unavailable: {error})")
+            self.log(f"preferences: unavailable: {error}")
             return
+        self.preferences_shown = True
         text = "\n".join(f"{name}: {getattr(preferences, name)}" for name in (
             "double_tap_action", "squeeze_action", "tap_button", "squeeze_button", "tap_max_duration",
             "double_tap_interval", "long_press_duration", "double_tap_slop"))
@@ -170,6 +175,10 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
 
     def pencild_event(self, event: pencild.Event) -> None:
         kind = event.type
+        if event.synthesized:
+            self.preferences_shown = False  # pencild went away: ask the next one
+        elif not self.preferences_shown:
+            self.show_preferences()
         if kind is pencild.EventType.DEVICE_ADDED and event.device_info is not None:
             self.log(f"pen: {event.device_info.name} ({event.device})")
         elif kind is pencild.EventType.DEVICE_REMOVED:
