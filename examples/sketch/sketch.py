@@ -140,7 +140,8 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
         self.client = pencild.Client(socket_path, timeout=1.0)
         self.preferences_shown = False
         self.show_preferences()
-        self.monitor = pencild.Monitor(socket_path, events=[
+        # The client's monitor claims the focus again from a daemon that restarted.
+        self.monitor = self.client.monitor(events=[
             "deviceAdded", "deviceRemoved", "hover", "proximityOut", "doubleTap", "squeeze", "preferencesChanged"])
         self.source = PencildSource(self.monitor, self.pencild_event, log)
         self.connect("notify::is-active", self.active_changed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
-from ._errors import Disconnected, ProtocolError
+from ._errors import Disconnected, PencildError, ProtocolError
 from ._monitor import Monitor
 from ._types import Device, Preferences
 from ._wire import DEFAULT_MAX_MESSAGE_SIZE, Connection, default_socket_path
@@ -90,6 +90,16 @@ class Client:
 
     def monitor(self, *, devices: Optional[Iterable[str]] = None, events: Optional[Iterable[object]] = None,
                 reconnect: bool = True) -> Monitor:
-        """A Monitor on the same socket (a connection of its own: a stream occupies one)."""
+        """A Monitor on the same socket (a connection of its own: a stream occupies one).
+        When it subscribes again after the daemon restarted, the focus this client claimed
+        is claimed again from the new daemon."""
         return Monitor(self.path, devices=devices, events=events, reconnect=reconnect,
-                       max_message_size=self.max_message_size)
+                       max_message_size=self.max_message_size, on_reconnect=self._claim_again)
+
+    def _claim_again(self) -> None:
+        if not self._focused:
+            return
+        try:
+            self.call("org.pencild.Pen.SetFocus", {"focused": True})
+        except PencildError:
+            pass  # the next set_focused says what is wrong

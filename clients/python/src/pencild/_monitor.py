@@ -9,7 +9,7 @@ import collections
 import select
 import socket
 import time
-from typing import Any, AsyncIterator, Deque, Dict, FrozenSet, Iterable, Iterator, List, Optional
+from typing import Any, AsyncIterator, Callable, Deque, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from ._closeout import CloseOut
 from ._errors import DaemonUnavailable, Disconnected, PencildError
@@ -38,6 +38,8 @@ class Monitor:
     (the default), connects again with back-off and subscribes with the same filters; the
     new stream starts with ``deviceAdded`` and the events that bring the client to the
     current state. With ``reconnect=False`` it raises Disconnected after the closing events.
+    A daemon's error reply (NoSuchDevice, InvalidParameter, PermissionDenied) or a message
+    that breaks the protocol ends the monitor the same way: closing events, then the error.
 
     Three ways to read it, one at a time:
 
@@ -61,6 +63,7 @@ class Monitor:
         min_backoff: float = 0.05,
         max_backoff: float = 5.0,
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        on_reconnect: Optional[Callable[[], None]] = None,
     ) -> None:
         self.path = socket_path or default_socket_path()
         self.devices = _names(devices, "devices")
@@ -69,6 +72,9 @@ class Monitor:
         self.min_backoff = min_backoff
         self.max_backoff = max_backoff
         self.max_message_size = max_message_size
+        #: Called after each successful resubscription (Client.monitor uses it to claim
+        #: the focus again from the new daemon).
+        self.on_reconnect = on_reconnect
         #: How many times the stream was lost and subscribed again.
         self.reconnections = 0
         self._closeout = CloseOut(frozenset(self.events) if self.events is not None else None)
@@ -195,6 +201,8 @@ class Monitor:
             return
         self._retry_at = None
         self.reconnections += 1
+        if self.on_reconnect is not None:
+            self.on_reconnect()
 
     def _read(self) -> None:
         sock = self._socket
