@@ -59,10 +59,12 @@ deps-test:
 run: deps build
 	scripts/dev-run.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"
 
-# The GTK 4 sketch demo (examples/sketch) beside pencild's demo pen, on a private socket.
+# The GTK 4 sketch demo (examples/sketch) beside pencild's demo pen (and the pens this user
+# can read), on a private socket; pencild stops when the demo's window closes.
 demo: build
 	scripts/install-deps.sh demo
-	examples/sketch/demo.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"
+	scripts/dev-run.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)" --demo-pen \
+	    "$$(scripts/gi-python.sh)" examples/sketch/sketch.py
 
 # --- tests -------------------------------------------------------------------
 

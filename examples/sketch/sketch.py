@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from typing import Any, List, Optional, TextIO, Tuple
@@ -314,6 +315,8 @@ def main() -> int:
         log("window: shown")
 
     application.connect("activate", activate)
+    for number in (signal.SIGINT, signal.SIGTERM):  # end cleanly: the focus is given up, the monitor closed
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, number, lambda: application.quit() or False)
     return int(application.run([sys.argv[0]]))
 
 

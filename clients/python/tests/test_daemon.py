@@ -75,21 +75,18 @@ class OpenState:
         self.hover: Set[str] = set()
         self.squeeze: Set[str] = set()
 
+    # Event types that open or close one thing: (the set it is kept in, opens).
+    TOGGLES = {EventType.DEVICE_ADDED: ("devices", True), EventType.DEVICE_REMOVED: ("devices", False),
+               EventType.PROXIMITY_IN: ("tool_in", True), EventType.PROXIMITY_OUT: ("tool_in", False),
+               EventType.TIP_DOWN: ("tip", True), EventType.TIP_UP: ("tip", False)}
+
     def apply(self, event: Event) -> None:
         device = event.device or ""
         kind = event.type
-        if kind is EventType.DEVICE_ADDED:
-            self.devices.add(device)
-        elif kind is EventType.DEVICE_REMOVED:
-            self.devices.discard(device)
-        elif kind is EventType.PROXIMITY_IN:
-            self.tool_in.add(device)
-        elif kind is EventType.PROXIMITY_OUT:
-            self.tool_in.discard(device)
-        elif kind is EventType.TIP_DOWN:
-            self.tip.add(device)
-        elif kind is EventType.TIP_UP:
-            self.tip.discard(device)
+        if kind in self.TOGGLES:
+            name, opens = self.TOGGLES[kind]
+            kept: Set[str] = getattr(self, name)
+            (kept.add if opens else kept.discard)(device)
         elif kind is EventType.BUTTON_DOWN:
             self.buttons.setdefault(device, []).append(str(event.button))
         elif kind is EventType.BUTTON_UP:
