@@ -140,6 +140,8 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
         # its first events arrive.
         self.client = pencild.Client(socket_path, timeout=1.0)
         self.preferences_shown = False
+        self.focus_wanted = False
+        self.focus_sent: Optional[bool] = None
         self.show_preferences()
         # The client's monitor claims the focus again from a daemon that restarted.
         self.monitor = self.client.monitor(events=[
@@ -151,13 +153,22 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
     # --- pencild ------------------------------------------------------------------
 
     def active_changed(self, *_: Any) -> None:
-        active = bool(self.get_property("is-active"))
+        self.focus_wanted = bool(self.get_property("is-active"))
+        self.send_focus()
+
+    def send_focus(self) -> None:
+        """Tells pencild whether the window is active; a daemon that did not answer is told
+        again when its events arrive."""
+        active = self.focus_wanted
         try:
             self.client.set_focused(active)
+            self.focus_sent = active
             self.log(f"focus: {'claimed' if active else 'released'} (window {'active' if active else 'inactive'})")
         except pencild.MethodNotFound:
+            self.focus_sent = active
             self.log("focus: this pencild has no SetFocus; gestures come with focus none")
         except pencild.PencildError as error:
+            self.focus_sent = None
             self.log(f"focus: {error}")
 
     def show_preferences(self, preferences: Optional[pencild.Preferences] = None) -> None:
@@ -179,8 +190,11 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
         kind = event.type
         if event.synthesized:
             self.preferences_shown = False  # pencild went away: ask the next one
-        elif not self.preferences_shown:
-            self.show_preferences()
+        else:
+            if not self.preferences_shown:
+                self.show_preferences()
+            if self.focus_sent is None and self.focus_wanted:
+                self.send_focus()
         if kind is pencild.EventType.DEVICE_ADDED and event.device_info is not None:
             self.log(f"pen: {event.device_info.name} ({event.device})")
         elif kind is pencild.EventType.DEVICE_REMOVED:

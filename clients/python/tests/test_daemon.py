@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import time
 import unittest
 from typing import Dict, List, Optional, Set, Tuple
@@ -259,6 +261,92 @@ class AsyncAndDispatch(unittest.TestCase):
                 self.assertEqual(monitor.fileno(), descriptor)
             finally:
                 monitor.close()
+
+
+# Another process that follows the gestures and prints each as "type phase focus".
+WATCHER = """
+import pencild
+for event in pencild.monitor(events=["doubleTap", "squeeze"], reconnect=False):
+    print(event.type, event.phase, event.focus, flush=True)
+"""
+
+
+class Focus(unittest.TestCase):
+    """protocol.md, "Which app acts (focus)": the claim belongs to the calling process."""
+
+    def watcher(self, socket_path: str) -> "subprocess.Popen[bytes]":
+        return subprocess.Popen([sys.executable, "-c", WATCHER], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=dict(os.environ, PENCILD_SOCKET=socket_path))
+
+    def finish(self, process: "subprocess.Popen[bytes]") -> List[str]:
+        try:
+            out, err = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, err = process.communicate()
+        lines = out.decode().splitlines()
+        self.assertTrue(lines, f"the other process printed nothing: {err.decode()}")
+        return lines
+
+    def gestures(self, monitor: pencild.Monitor) -> List[Event]:
+        return read_until(monitor, lambda got: any(e.type is EventType.DOUBLE_TAP for e in got), 60, "the doubleTap")
+
+    def test_the_claiming_process_gets_this_and_another_gets_other(self) -> None:
+        recording, desc = cintiq()
+        with Daemon(replay_arguments(recording, desc) + ["--wait-monitors", "2"]) as daemon:
+            with pencild.Client(daemon.socket) as client:
+                client.set_focused(True)
+                self.assertTrue(client.focused)
+                monitor = client.monitor(events=["doubleTap", "squeeze"])
+                other = self.watcher(daemon.socket)
+                try:
+                    mine = self.gestures(monitor)
+                finally:
+                    monitor.close()
+                theirs = self.finish(other)
+        self.assertEqual({e.focus for e in mine}, {pencild.Focus.THIS})
+        self.assertEqual(len([e for e in mine if e.type is EventType.SQUEEZE and e.phase is Phase.ENDED]), 7)
+        self.assertEqual(len(theirs), len(mine))
+        self.assertTrue(all(line.endswith(" other") for line in theirs), theirs[:3])
+        self.assertEqual(theirs[-1], "doubleTap None other")
+
+    def test_a_claim_given_up_leaves_focus_to_none(self) -> None:
+        recording, desc = cintiq()
+        with Daemon(replay_arguments(recording, desc)) as daemon:
+            with pencild.Client(daemon.socket) as client:
+                client.set_focused(True)
+                client.set_focused(False)
+                self.assertFalse(client.focused)
+                monitor = client.monitor(events=["doubleTap", "squeeze"])
+                try:
+                    events = self.gestures(monitor)
+                finally:
+                    monitor.close()
+        self.assertEqual({e.focus for e in events}, {pencild.Focus.NONE})
+
+    def test_the_claim_is_made_again_after_a_restart(self) -> None:
+        recording, desc = cintiq()
+        first = Daemon()
+        second: Optional[Daemon] = None
+        client = pencild.Client(first.socket)
+        try:
+            client.set_focused(True)
+            monitor = client.monitor(events=["doubleTap"])
+            first.kill()
+            second = Daemon(replay_arguments(recording, desc) + ["--wait-monitors", "2"], socket_path=first.socket)
+            read_until(monitor, lambda _: monitor.reconnections == 1, 30, "the monitor to subscribe again")
+            other = self.watcher(second.socket)  # the second subscriber starts the replay
+            try:
+                events = self.gestures(monitor)
+            finally:
+                monitor.close()
+            self.assertEqual([(e.type, e.focus) for e in events], [(EventType.DOUBLE_TAP, pencild.Focus.THIS)])
+            self.assertEqual(self.finish(other)[-1], "doubleTap None other")
+        finally:
+            client.close()
+            first.cleanup()
+            if second is not None:
+                second.cleanup()
 
 
 class Preferences(unittest.TestCase):

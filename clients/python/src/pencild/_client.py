@@ -18,8 +18,9 @@ class Client:
     more on a new one). Every call waits at most ``timeout`` seconds.
 
     The focus claim (``set_focused``) belongs to this process and lasts while the process
-    has a connection to pencild: keep the Client open while the app runs. After a
-    reconnection the claim is made again.
+    has a connection to pencild. A Monitor streaming is one; the Client's own connection may
+    be closed by the daemon when it stays idle, and the next call makes a new one and claims
+    the focus again, as ``client.monitor()`` does after the daemon restarted.
     """
 
     def __init__(self, socket_path: Optional[str] = None, *, timeout: Optional[float] = 10.0,
