@@ -410,6 +410,10 @@ class Preferences(unittest.TestCase):
                 monitor.close()
             with pencild.Client(daemon.socket) as client:
                 self.assertEqual(client.list_devices(), [])
+            self.assertEqual(pencild.list_devices(daemon.socket), [])
+            changed = pencild.set_preferences(pencild.Preferences(tap_max_duration=250), daemon.socket)
+            self.assertEqual(changed.tap_max_duration, 250)
+            self.assertEqual(pencild.get_preferences(daemon.socket), changed)
         with self.assertRaises(pencild.DaemonUnavailable) as gone:
             pencild.Client(daemon.socket).list_devices()
         self.assertIn(daemon.socket, str(gone.exception))

@@ -8,6 +8,7 @@ import os
 import socket
 import tempfile
 import threading
+import time
 import unittest
 from typing import List, Tuple, Type
 
@@ -137,6 +138,22 @@ class Distrust(unittest.TestCase):
                     with self.assertRaises(pencild.ProtocolError):
                         list(monitor)
                     thread.join()
+
+    def test_a_call_without_an_answer_times_out_once(self) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "s")
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+                listener.bind(path)
+                listener.listen(4)  # accepted by the kernel, never answered
+                client = pencild.Client(path, timeout=0.3)
+                started = time.monotonic()
+                with self.assertRaises(pencild.Disconnected) as caught:
+                    client.get_preferences()
+                elapsed = time.monotonic() - started
+                self.assertTrue(caught.exception.timed_out)
+                self.assertIn("no reply to org.pencild.Pen.GetPreferences within 0.3 s", str(caught.exception))
+                self.assertLess(elapsed, 0.55, "a call that timed out is not sent again")
+                client.close()
 
     def test_remote_errors_are_typed(self) -> None:
         error = pencild.RemoteError("x", {})

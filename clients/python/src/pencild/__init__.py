@@ -14,7 +14,7 @@ given. The protocol: pencild's docs/protocol and interfaces/org.pencild.Pen.varl
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, List, Optional
 
 from ._client import Client
 from ._errors import (
@@ -35,8 +35,27 @@ __all__ = [
     "Disconnected", "Event", "EventType", "Focus", "GestureButton", "InvalidParameter", "InvalidPreferences",
     "MethodNotFound", "Monitor", "NoSuchDevice", "PencildError", "PermissionDenied", "Phase", "Pose",
     "Preferences", "PreferencesNotSaved", "ProtocolError", "RemoteError", "SYSTEM_SOCKET", "Tool",
-    "ToolType", "TooManyClients", "WireName", "default_socket_path", "monitor",
+    "ToolType", "TooManyClients", "WireName", "default_socket_path", "get_preferences", "list_devices", "monitor",
+    "set_preferences",
 ]
+
+
+def list_devices(socket_path: Optional[str] = None) -> List[Device]:
+    """The pens attached now (one call on a connection of its own)."""
+    with Client(socket_path) as client:
+        return client.list_devices()
+
+
+def get_preferences(socket_path: Optional[str] = None) -> Preferences:
+    """The calling user's gesture preferences."""
+    with Client(socket_path) as client:
+        return client.get_preferences()
+
+
+def set_preferences(preferences: Preferences, socket_path: Optional[str] = None) -> Preferences:
+    """Changes the fields of ``preferences`` that are set; the user's preferences after."""
+    with Client(socket_path) as client:
+        return client.set_preferences(preferences)
 
 
 def monitor(socket_path: Optional[str] = None, *, devices: Optional[Iterable[str]] = None,

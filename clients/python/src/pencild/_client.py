@@ -51,13 +51,18 @@ class Client:
 
     def call(self, method: str, parameters: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """Any method by its full name; the reply's parameters. The daemon's errors are
-        raised as their types (InvalidPreferences, PermissionDenied, ...)."""
+        raised as their types (InvalidPreferences, PermissionDenied, ...); no answer in time
+        is Disconnected with ``timed_out``."""
         connection = self._connection
         if connection is not None and connection.is_open:
             try:
                 return connection.call(method, parameters)
-            except Disconnected:
-                self._connection = None  # the daemon went away since: try a new connection
+            except Disconnected as error:
+                self._connection = None
+                if error.timed_out:
+                    raise
+                # The connection was closed since the last call (the daemon restarted, or
+                # closed an idle connection): the call goes again on a new one.
         return self._connect().call(method, parameters)
 
     def list_devices(self) -> List[Device]:

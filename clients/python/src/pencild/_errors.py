@@ -33,10 +33,12 @@ class Disconnected(PencildError):
     """The daemon ended the connection (it stopped or restarted). A Monitor made with
     ``reconnect=False`` raises it after the closing events of what was open."""
 
-    def __init__(self, path: str, reason: str = "the daemon closed the connection") -> None:
+    def __init__(self, path: str, reason: str = "the daemon closed the connection", timed_out: bool = False) -> None:
         super().__init__(f"pencild at {path}: {reason}")
         self.path = path
         self.reason = reason
+        #: True when the daemon did not answer in time (it may still be running).
+        self.timed_out = timed_out
 
 
 class ProtocolError(PencildError):

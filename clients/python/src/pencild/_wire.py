@@ -183,7 +183,7 @@ class Connection:
                     raise self._framer.failure
         except socket.timeout:
             self.close()
-            raise Disconnected(self.path, f"no reply to {method} within {self.timeout} s") from None
+            raise Disconnected(self.path, f"no reply to {method} within {self.timeout} s", timed_out=True) from None
         except OSError as error:
             self.close()
             raise Disconnected(self.path, f"{method}: {error.strerror or error}") from None
