@@ -104,12 +104,28 @@ class Daemon:
             [pencild_path, "--socket", self.socket, "--state-dir", self.state_dir, "--no-udev", *arguments],
             stdout=self._log, stderr=subprocess.STDOUT)
         try:
-            wait_until(lambda: os.path.exists(self.socket) or self.process.poll() is not None, 20, "pencild's socket")
-            if self.process.poll() is not None:
-                raise AssertionError(f"pencild exited with {self.process.returncode}: {self.log()}")
+            self._wait_ready()
         except BaseException:
             self.stop()
             raise
+
+    def _wait_ready(self) -> None:
+        """Until pencild answers a call (it makes its socket before it has loaded its
+        recordings; a socket left by a killed daemon answers nothing). A call that does
+        not subscribe leaves a replay waiting."""
+        deadline = time.monotonic() + 60
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"pencild exited with {self.process.returncode}: {self.log()}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"pencild did not answer within 60 s: {self.log()}")
+            try:
+                with pencild.Client(self.socket, timeout=left) as client:
+                    client.list_devices()
+                return
+            except pencild.DaemonUnavailable:
+                time.sleep(0.02)
 
     def log(self) -> str:
         with open(self.log_path, encoding="utf-8", errors="replace") as file:

@@ -236,8 +236,9 @@ class AsyncAndDispatch(unittest.TestCase):
             elapsed = time.monotonic() - started
         self.assertEqual([compare(e, j, "event") for e, j in zip(events, expected) if compare(e, j, "event")], [])
         self.assertEqual(len(events), len(expected))
-        # The replay runs in real time (about half a second): the loop kept ticking meanwhile.
-        self.assertGreater(ticks, elapsed / 0.01 / 4, f"{ticks} ticks in {elapsed:.2f} s")
+        # The replay runs in real time (about half a second, some 45 ticks of 10 ms): the loop
+        # kept ticking meanwhile; an iterator that blocked it would leave one or two.
+        self.assertGreaterEqual(ticks, 10, f"{ticks} ticks in {elapsed:.2f} s")
 
     def test_dispatch_never_blocks_and_fileno_stays(self) -> None:
         recording, desc = self.tap()
