@@ -394,21 +394,25 @@ class Preferences(unittest.TestCase):
 
     def test_errors_of_calls(self) -> None:
         binaries()
+        def refusal(socket_path: str, devices: Optional[List[str]] = None,
+                    events: Optional[List[str]] = None) -> pencild.RemoteError:
+            """The error that ends a Monitor with these filters."""
+            monitor = pencild.Monitor(socket_path, devices=devices, events=events, reconnect=False)
+            try:
+                read_until(monitor, lambda _: False, 10, "the daemon's error")
+            except pencild.RemoteError as error:
+                return error
+            finally:
+                monitor.close()
+            raise AssertionError("unreachable: read_until raises")
+
         with Daemon() as daemon:
-            monitor = pencild.Monitor(daemon.socket, devices=["event99"], reconnect=False)
-            try:
-                with self.assertRaises(pencild.NoSuchDevice) as caught:
-                    read_until(monitor, lambda _: False, 10, "NoSuchDevice")
-                self.assertEqual(caught.exception.device, "event99")
-            finally:
-                monitor.close()
-            monitor = pencild.Monitor(daemon.socket, events=["noSuchEvent"], reconnect=False)
-            try:
-                with self.assertRaises(pencild.InvalidParameter) as bad:
-                    read_until(monitor, lambda _: False, 10, "InvalidParameter")
-                self.assertEqual(bad.exception.parameter, "events")
-            finally:
-                monitor.close()
+            no_device = refusal(daemon.socket, devices=["event99"])
+            assert isinstance(no_device, pencild.NoSuchDevice), no_device
+            self.assertEqual(no_device.device, "event99")
+            bad = refusal(daemon.socket, events=["noSuchEvent"])
+            assert isinstance(bad, pencild.InvalidParameter), bad
+            self.assertEqual(bad.parameter, "events")
             with pencild.Client(daemon.socket) as client:
                 self.assertEqual(client.list_devices(), [])
             self.assertEqual(pencild.list_devices(daemon.socket), [])
