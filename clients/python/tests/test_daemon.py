@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -422,6 +423,32 @@ class Preferences(unittest.TestCase):
         with self.assertRaises(pencild.DaemonUnavailable) as gone:
             pencild.Client(daemon.socket).list_devices()
         self.assertIn(daemon.socket, str(gone.exception))
+
+    def test_a_user_who_may_not_connect_gets_permission_denied(self) -> None:
+        """protocol.md, "Who may connect": `nobody` is not root, not the daemon's user, not in
+        the socket's group and has no session."""
+        require(os.geteuid() == 0, "root is needed to run a client as the user nobody")
+        runuser = shutil.which("runuser")
+        require(runuser is not None, "runuser is needed (util-linux)")
+        assert runuser is not None
+        source = os.path.dirname(os.path.dirname(pencild.__file__))
+        # The system's python3 (on the default search path): one in root's home is out of
+        # nobody's reach.
+        python = shutil.which("python3", path=os.defpath) or sys.executable
+        script = ("import pencild\n"
+                  "try:\n    pencild.list_devices()\n"
+                  "except pencild.PermissionDenied as error:\n    print('denied', error.name)\n"
+                  "m = pencild.monitor(reconnect=False)\n"
+                  "try:\n    list(m)\n"
+                  "except pencild.PermissionDenied as error:\n    print('denied', error.name)\n")
+        with Daemon() as daemon:
+            os.chmod(daemon.work, 0o755)  # the folder, not the socket, would refuse nobody
+            result = subprocess.run(
+                [runuser, "-u", "nobody", "--", python, "-c", script],
+                env=dict(os.environ, PENCILD_SOCKET=daemon.socket, PYTHONPATH=source),
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        self.assertEqual(result.stdout.decode().splitlines(), ["denied org.pencild.Pen.PermissionDenied"] * 2,
+                         result.stderr.decode())
 
     def test_a_client_survives_a_restart(self) -> None:
         binaries()
