@@ -14,7 +14,9 @@ from typing import Any, AsyncIterator, Callable, Deque, Dict, FrozenSet, Iterabl
 from ._closeout import CloseOut
 from ._errors import DaemonUnavailable, Disconnected, PencildError
 from ._types import Event, EventType
-from ._wire import DEFAULT_MAX_MESSAGE_SIZE, Framer, Reply, connect, decode_message, default_socket_path, encode_call
+from ._wire import (
+    DEFAULT_MAX_MESSAGE_SIZE, Framer, Reply, connect, decode_message, default_socket_path, encode_call, send_refused,
+)
 
 _READ_CHUNK = 64 * 1024
 #: At most this many bytes are read from the socket in one dispatch, so that one busy
@@ -122,7 +124,8 @@ class Monitor:
         if self.events is not None:
             parameters["events"] = self.events
         try:
-            sock.sendall(encode_call("org.pencild.Pen.Monitor", parameters, more=True))
+            # Refused, the call may not be sent; the daemon's reason is read from the stream.
+            send_refused(sock, encode_call("org.pencild.Pen.Monitor", parameters, more=True))
             sock.setblocking(False)
         except OSError as error:
             sock.close()

@@ -144,6 +144,16 @@ def connect(path: str, timeout: Optional[float]) -> socket.socket:
     return sock
 
 
+def send_refused(sock: socket.socket, data: bytes) -> Optional[str]:
+    """Sends ``data``; why not, when the daemon had closed the connection (what it said
+    before closing can still be read), else None. Other errors are raised."""
+    try:
+        sock.sendall(data)
+    except (BrokenPipeError, ConnectionResetError) as error:
+        return error.strerror or str(error)
+    return None
+
+
 class Connection:
     """A blocking connection for calls that get one reply (every method but Monitor). A
     reply that does not come within ``timeout`` seconds is a Disconnected error."""
@@ -170,14 +180,17 @@ class Connection:
         if sock is None:
             raise Disconnected(self.path, "the connection is closed")
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        # A daemon that refuses this user answers PermissionDenied at once and closes: the
+        # call may then not be sent (EPIPE), but the answer is there to be read.
+        unsent = send_refused(sock, encode_call(method, parameters))
         try:
-            sock.sendall(encode_call(method, parameters))
             while not self._pending:
                 if deadline is not None:
                     sock.settimeout(max(deadline - time.monotonic(), 0.001))
                 data = sock.recv(_READ_CHUNK)
                 if not data:
-                    raise Disconnected(self.path)
+                    raise Disconnected(self.path, f"{method}: {unsent}" if unsent else
+                                       "the daemon closed the connection")
                 self._pending.extend(self._framer.feed(data))
                 if not self._pending and self._framer.failure is not None:
                     raise self._framer.failure
