@@ -112,7 +112,7 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
         stylus.connect("up", self.stylus_up)
         self.canvas.add_controller(stylus)
         drag = Gtk.GestureDrag()  # a mouse draws too, at half pressure
-        drag.connect("drag-begin", lambda g, x, y: self.begin_stroke(x, y, 0.5))
+        drag.connect("drag-begin", self.drag_begin)
         drag.connect("drag-update", self.drag_update)
         drag.connect("drag-end", lambda *_: self.end_stroke())
         self.canvas.add_controller(drag)
@@ -285,6 +285,12 @@ class Sketch(Gtk.ApplicationWindow):  # type: ignore[misc]
 
     def stylus_up(self, *_: Any) -> None:
         self.end_stroke()
+
+    def drag_begin(self, gesture: Gtk.GestureDrag, x: float, y: float) -> None:
+        device = gesture.get_device()
+        if device is not None and device.get_source() == Gdk.InputSource.PEN:
+            return  # the stylus gesture draws this one, with its pressure
+        self.begin_stroke(x, y, 0.5)
 
     def drag_update(self, gesture: Gtk.GestureDrag, dx: float, dy: float) -> None:
         found, x, y = gesture.get_start_point()
