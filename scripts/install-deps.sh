@@ -9,12 +9,15 @@ set -euo pipefail
 
 what=${1:-build}
 
-build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev)
+# libjson-c-dev, meson, ninja-build: the C client library (clients/c) and its JSON parser;
+# scdoc: its man page, libpencil(3).
+build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libjson-c-dev meson ninja-build scdoc)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
 # tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts;
-# strace: the system calls pencild makes, against the unit's filter.
-test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace)
+# strace: the system calls pencild makes, against the unit's filter; valgrind: the C
+# client library's tests run under it (leaks and memory errors).
+test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace valgrind)
 
 case $what in
     build) packages=("${build_packages[@]}") ;;
