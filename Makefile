@@ -179,6 +179,9 @@ print-dirs:
 	@echo "system=$(SYSTEMD_SYSTEM_UNIT_DIR)"
 	@echo "user=$(SYSTEMD_USER_UNIT_DIR)"
 	@echo "udev=$(UDEV_RULES_DIR)"
+	@echo "lib=$(LIBDIR)"
+	@echo "include=$(INCLUDEDIR)"
+	@echo "man=$(MANDIR)"
 
 uninstall:
 	for program in $(PROGRAMS); do rm -f "$(DESTDIR)$(BINDIR)/$$program"; done
