@@ -9,9 +9,9 @@ int main(void)
 	struct pencil *pencil = pencil_new();
 	if (!pencil)
 		return 1;
+	pencil_set_focused(pencil, true, NULL); /* our window has focus: the gestures are ours */
 	const char *types[] = {"doubleTap", "squeeze", NULL};
 	pencil_monitor(pencil, NULL, types);    /* while pencild is away, it keeps trying */
-	pencil_set_focused(pencil, true, NULL); /* our window has focus: the gestures are ours */
 
 	struct pollfd fd = {.fd = pencil_get_fd(pencil), .events = POLLIN};
 	while (poll(&fd, 1, -1) >= 0) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # calls.sh PENCIL_CALLS: the synchronous calls and typed errors against a real pencild.
 # shellcheck source=lib.sh disable=SC1091
 source "$(dirname "$0")/lib.sh"

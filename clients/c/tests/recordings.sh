@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # recordings.sh PENCIL_EVENTS COMPARE: for every shared recording, the events libpencil
 # yields from a pencild replaying it equal what `pencilctl events` prints for it.
 # shellcheck source=lib.sh disable=SC1091

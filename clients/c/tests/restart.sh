@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # restart.sh PENCIL_EVENTS CHECK: pencild is killed (SIGKILL) twice under two
 # subscribers, once mid-stroke and once mid-squeeze, and started again on the same
 # socket; libpencil closes what was open, reconnects by itself and subscribes again with
