@@ -350,10 +350,11 @@ int pencil_set_preferences(struct pencil *pencil, const struct pencil_preference
  * true when a window gains focus or the pen enters the app's canvas, false when it
  * loses it. The claim belongs to the calling process and lasts while the process keeps
  * a connection to the daemon (the event stream is one) or until it says false. The
- * context remembers the last value and, after reconnecting, claims focus again before
- * subscribing. Double-taps and squeezes then carry PENCIL_FOCUS_THIS
+ * context remembers the last value and sends it again first on every connection of its
+ * event stream, before Monitor: so a claim made before pencil_monitor() holds, and a
+ * restarted daemon gets it back. Double-taps and squeezes then carry PENCIL_FOCUS_THIS
  * (pencil_event_get_focus()). Returns 0 or a negative errno (above; -EOPNOTSUPP from a
- * daemon without SetFocus).
+ * daemon without SetFocus); the value is remembered either way.
  */
 int pencil_set_focused(struct pencil *pencil, bool focused, struct pencil_error **error);
 

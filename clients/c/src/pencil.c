@@ -528,6 +528,18 @@ static int append_call(struct pencil *pencil, const char *method, struct json_ob
 	return 0;
 }
 
+/* {key: value}, taking value (which may be NULL: out of memory); NULL when out of memory. */
+static struct json_object *single_field(const char *key, struct json_object *value)
+{
+	struct json_object *object = value ? json_object_new_object() : NULL;
+	if (!object || json_object_object_add(object, key, value) != 0) {
+		json_object_put(value);
+		json_object_put(object);
+		return NULL;
+	}
+	return object;
+}
+
 static int add_filter(struct json_object *parameters, const char *key, char **values)
 {
 	if (!values)
@@ -552,13 +564,9 @@ static int queue_subscription(struct pencil *pencil)
 {
 	int result = 0;
 	if (pencil->want_focus) {
-		struct json_object *focus = json_object_new_object();
-		struct json_object *flag = json_object_new_boolean(1);
-		if (!focus || !flag || json_object_object_add(focus, "focused", flag) != 0) {
-			json_object_put(flag);
-			json_object_put(focus);
+		struct json_object *focus = single_field("focused", json_object_new_boolean(1));
+		if (!focus)
 			return -ENOMEM;
-		}
 		result = append_call(pencil, "org.pencild.Pen.SetFocus", focus, false);
 		json_object_put(focus);
 		if (result < 0)
@@ -826,13 +834,9 @@ PENCIL_EXPORT int pencil_get_preferences(struct pencil *pencil, struct pencil_pr
 PENCIL_EXPORT int pencil_set_preferences(struct pencil *pencil, const struct pencil_preferences *changes,
 					 struct pencil_preferences **result, struct pencil_error **error)
 {
-	struct json_object *parameters = json_object_new_object();
-	struct json_object *encoded = preferences_encode(changes);
-	if (!parameters || !encoded || json_object_object_add(parameters, "preferences", encoded) != 0) {
-		json_object_put(encoded);
-		json_object_put(parameters);
+	struct json_object *parameters = single_field("preferences", preferences_encode(changes));
+	if (!parameters)
 		return -ENOMEM;
-	}
 	int status = preferences_call(pencil, "org.pencild.Pen.SetPreferences", parameters, result, error);
 	json_object_put(parameters);
 	return status;
@@ -840,13 +844,9 @@ PENCIL_EXPORT int pencil_set_preferences(struct pencil *pencil, const struct pen
 
 PENCIL_EXPORT int pencil_set_focused(struct pencil *pencil, bool focused, struct pencil_error **error)
 {
-	struct json_object *parameters = json_object_new_object();
-	struct json_object *flag = json_object_new_boolean(focused);
-	if (!parameters || !flag || json_object_object_add(parameters, "focused", flag) != 0) {
-		json_object_put(flag);
-		json_object_put(parameters);
+	struct json_object *parameters = single_field("focused", json_object_new_boolean(focused));
+	if (!parameters)
 		return -ENOMEM;
-	}
 	struct json_object *reply;
 	int result = sync_call(pencil->path, pencil->call_timeout_ms, "org.pencild.Pen.SetFocus", parameters, &reply, error);
 	json_object_put(parameters);
