@@ -24,7 +24,11 @@ int framer_init(struct framer *framer, size_t maximum)
 	memset(framer, 0, sizeof(*framer));
 	framer->maximum = maximum;
 	framer->tokener = json_tokener_new_ex(PENCIL_JSON_DEPTH);
-	return framer->tokener ? 0 : -ENOMEM;
+	if (!framer->tokener)
+		return -ENOMEM;
+	/* Strict JSON (no comments, no trailing commas) in valid UTF-8. */
+	json_tokener_set_flags(framer->tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	return 0;
 }
 
 void framer_release(struct framer *framer)

@@ -189,7 +189,8 @@ static void framing(void)
 	json_object_put(message);
 
 	/* Not one JSON value, trailing text, nesting deeper than the bound, too long. */
-	static const char *const bad[] = {"{", "{} x", "[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]", "nul"};
+	static const char *const bad[] = {"{", "{} x", "[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]", "nul",
+					  "[1,]", "{\"a\":\"\xff\"}", "/* c */ {}"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		framer_reset(&framer);
 		size_t length = strlen(bad[i]) + 1;
