@@ -1,7 +1,9 @@
 /*
  * pencil-calls: libpencil's synchronous calls and typed errors against a running pencild
  * ($PENCILD_SOCKET) replaying one pen (replay0) with the user's preferences at their
- * defaults. Prints "ok: ..." per check and exits 1 when one fails.
+ * defaults. Prints "ok: ..." per check and exits 1 when one fails. With --not-saved: only
+ * the error of a daemon that cannot store preferences; with --denied, run as a user who
+ * may not connect, only PermissionDenied.
  */
 #include <errno.h>
 #include <poll.h>
@@ -203,11 +205,51 @@ static void errors(struct pencil *pencil)
 	pencil_unref(nobody);
 }
 
-int main(void)
+/* The daemon cannot store preferences (its state folder is gone): PreferencesNotSaved. */
+static void not_saved(struct pencil *pencil)
+{
+	struct pencil_preferences *changes = pencil_preferences_new();
+	struct pencil_error *error = NULL;
+	pencil_preferences_set_tap_max_duration(changes, 250);
+	int status = pencil_set_preferences(pencil, changes, NULL, &error);
+	check(status == -EIO && error && pencil_error_get_kind(error) == PENCIL_ERROR_PREFERENCES_NOT_SAVED &&
+		      text_is(pencil_error_get_name(error), "org.pencild.Pen.PreferencesNotSaved") &&
+		      pencil_error_get_reason(error) && strlen(pencil_error_get_reason(error)) > 0,
+	      "an unwritable state folder: -EIO, PreferencesNotSaved with a reason");
+	if (error)
+		printf("    (%s)\n", pencil_error_get_message(error));
+	pencil_error_destroy(error);
+	pencil_preferences_destroy(changes);
+}
+
+/* Run as a user who may not use the daemon: PermissionDenied, typed. */
+static void denied(struct pencil *pencil)
+{
+	struct pencil_device **list = NULL;
+	size_t count = 0;
+	struct pencil_error *error = NULL;
+	int result = pencil_list_devices(pencil, &list, &count, &error);
+	check(result == -EACCES && error && pencil_error_get_kind(error) == PENCIL_ERROR_PERMISSION_DENIED &&
+		      text_is(pencil_error_get_name(error), "org.pencild.Pen.PermissionDenied"),
+	      "a user without access: -EACCES, PermissionDenied");
+	pencil_error_destroy(error);
+	if (result >= 0)
+		pencil_device_list_free(list, count);
+}
+
+int main(int argc, char **argv)
 {
 	struct pencil *pencil = pencil_new();
 	if (!pencil)
 		return 1;
+	if (argc > 1 && (strcmp(argv[1], "--not-saved") == 0 || strcmp(argv[1], "--denied") == 0)) {
+		if (strcmp(argv[1], "--denied") == 0)
+			denied(pencil);
+		else
+			not_saved(pencil);
+		pencil_unref(pencil);
+		return failures ? 1 : 0;
+	}
 	devices(pencil);
 	preferences(pencil);
 	errors(pencil);
