@@ -4,6 +4,11 @@
 #include <poll.h>
 #include <stdio.h>
 
+static const char *or_dash(const char *name)
+{
+	return name ? name : "-";
+}
+
 int main(void)
 {
 	struct pencil *pencil = pencil_new();
@@ -18,11 +23,10 @@ int main(void)
 		pencil_dispatch(pencil);
 		struct pencil_event *event;
 		while ((event = pencil_get_event(pencil))) {
-			enum pencil_focus focus = pencil_event_get_focus(event);
-			if (focus != PENCIL_FOCUS_OTHER) /* another app has focus: not ours */
+			if (pencil_event_get_focus(event) != PENCIL_FOCUS_OTHER) /* OTHER: another app's */
 				printf("%s %s %s\n", pencil_event_get_type_name(event),
-				       pencil_event_get_phase_name(event) ? pencil_event_get_phase_name(event) : "-",
-				       pencil_event_get_action_name(event) ? pencil_event_get_action_name(event) : "-");
+				       or_dash(pencil_event_get_phase_name(event)),   /* began, changed, ended */
+				       or_dash(pencil_event_get_action_name(event))); /* showColorPalette, ... */
 			fflush(stdout);
 			pencil_event_destroy(event);
 		}
