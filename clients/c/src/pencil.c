@@ -502,7 +502,11 @@ static int flush_output(struct pencil *pencil)
 				continue;
 			if (errno == EAGAIN)
 				break;
-			return -errno;
+			if (errno != EPIPE && errno != ECONNRESET)
+				return -errno;
+			/* Closed by the daemon, which may have said why first: reading finds it, or the end. */
+			pencil->output_sent = pencil->output_length;
+			break;
 		}
 		pencil->output_sent += (size_t)count;
 	}

@@ -219,6 +219,7 @@ int sync_call(const char *path, int timeout_ms, const char *method, struct json_
 		result = error_give(connection_error(path, fd), error, fd);
 		goto done;
 	}
+	int send_error = 0;
 	while (sent < call_length) {
 		ssize_t count = send(fd, call + sent, call_length - sent, MSG_NOSIGNAL);
 		if (count >= 0) {
@@ -226,6 +227,10 @@ int sync_call(const char *path, int timeout_ms, const char *method, struct json_
 		} else if (errno == EAGAIN || errno == EINTR) {
 			if ((result = wait_ready(fd, POLLOUT, deadline)) < 0)
 				goto connection_failed;
+		} else if (errno == EPIPE || errno == ECONNRESET) {
+			/* Closed by the daemon, which may have said why first (PermissionDenied): read it. */
+			send_error = -errno;
+			break;
 		} else {
 			result = -errno;
 			goto connection_failed;
@@ -246,7 +251,7 @@ int sync_call(const char *path, int timeout_ms, const char *method, struct json_
 		if (count > 0) {
 			framer.length += (size_t)count;
 		} else if (count == 0) {
-			result = -EPIPE;
+			result = send_error ? send_error : -EPIPE;
 			goto connection_failed;
 		} else if (errno == EAGAIN || errno == EINTR) {
 			if ((result = wait_ready(fd, POLLIN, deadline)) < 0)

@@ -30,6 +30,9 @@ if [ -n "${PENCIL_TEST_WRAPPER:-}" ]; then
     command -v "${wrapper[0]}" >/dev/null || cannot "${wrapper[0]} is not installed"
 fi
 client() { "${wrapper[@]}" "$@"; }
+# spawn PROGRAM ARGS... [redirections]: client in the background; $! is the program's own
+# pid (not a subshell's), so that cleanup stops the program itself.
+spawn() { (exec "${wrapper[@]}" "$@") & }
 
 work=$(mktemp -d)
 export PENCILD_SOCKET=$work/pencild.sock
@@ -46,17 +49,24 @@ stop_pencild() {
 }
 cleanup() {
     stop_pencild
-    for pid in "${helper_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${helper_pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
     if [ -n "${PENCIL_TEST_KEEP:-}" ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
 # start_pencild ARGS...: pencild on $PENCILD_SOCKET with its state in $work/state;
-# returns once the socket is there.
+# returns once the socket is there. A subscriber under valgrind on a busy machine may fall
+# seconds behind (the demo pen sends 400 events a second), which the daemon must not
+# punish here by disconnecting it: its output bound and lag timeout are raised.
 start_pencild() {
     mkdir -p "$work/state"
     rm -f "$PENCILD_SOCKET"
-    "$pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --no-udev "$@" </dev/null 2>>"$work/pencild.log" &
+    printf '[Limits]\nOutputBufferSize=64M\nLagTimeout=1h\n' >"$work/patient.conf"
+    "$pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --config "$work/patient.conf" --no-udev "$@" \
+        </dev/null 2>>"$work/pencild.log" &
     daemon_pid=$!
     wait_for "pencild's socket" 10 test -S "$PENCILD_SOCKET"
 }

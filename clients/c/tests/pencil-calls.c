@@ -229,12 +229,23 @@ static void denied(struct pencil *pencil)
 	size_t count = 0;
 	struct pencil_error *error = NULL;
 	int result = pencil_list_devices(pencil, &list, &count, &error);
+	if (error)
+		printf("    (%d: %s)\n", result, pencil_error_get_message(error));
 	check(result == -EACCES && error && pencil_error_get_kind(error) == PENCIL_ERROR_PERMISSION_DENIED &&
 		      text_is(pencil_error_get_name(error), "org.pencild.Pen.PermissionDenied"),
 	      "a user without access: -EACCES, PermissionDenied");
 	pencil_error_destroy(error);
 	if (result >= 0)
 		pencil_device_list_free(list, count);
+
+	pencil_set_reconnect(pencil, false);
+	pencil_monitor(pencil, NULL, NULL);
+	struct pencil_event *event = next_event(pencil);
+	const struct pencil_error *reason = event ? pencil_event_get_error(event) : NULL;
+	check(event && pencil_event_get_type(event) == PENCIL_EVENT_DISCONNECTED && reason &&
+		      pencil_error_get_kind(reason) == PENCIL_ERROR_PERMISSION_DENIED,
+	      "and its event stream ends at once: DISCONNECTED with PermissionDenied");
+	pencil_event_destroy(event);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""restart-check.py state FILE | check FILE [--events T,T] [--expect K,K]
+"""restart-check.py state FILE | check FILE [--events T,T] [--expect K,K] [--focus F]
 
 The output of pencil-events (JSON lines) across daemon restarts.
 
@@ -12,7 +12,8 @@ goes away": tipUp, buttonUp for each held button, squeeze cancelled, hover ended
 proximityOut, deviceRemoved), at the device's last time, with its last tool and pose (the
 tipUp's pressure 0), only of the types subscribed to (--events); each is followed by the
 new daemon's deviceAdded. --expect K,K: the Nth close-out must contain event K (for
-example tipUp,squeeze: the first restart was mid-stroke, the second mid-squeeze)."""
+example tipUp,squeeze: the first restart was mid-stroke, the second mid-squeeze).
+--focus F: every doubleTap and squeeze carries focus F, and each daemon sent some."""
 import json
 import sys
 
@@ -96,8 +97,10 @@ def closing(devices, wanted):
 
 
 def load(path):
-    with open(path) as lines:
-        return [json.loads(line) for line in lines if line.strip()]
+    """The whole lines of FILE (a subscriber may be writing its last one)."""
+    with open(path) as file:
+        lines = file.read().split("\n")[:-1]
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 def state(path):
@@ -113,7 +116,7 @@ def state(path):
     return "other"
 
 
-def check(path, wanted, expect):
+def check(path, wanted, expect, focus):
     events = load(path)
     devices, problems, closeouts, index = {}, [], [], 0
     while index < len(events):
@@ -143,6 +146,21 @@ def check(path, wanted, expect):
             problems.append(f"close-out {number} (with {kind}) is missing: {len(closeouts)} close-outs")
         elif not any(event["type"] == kind for event in closeouts[number - 1]):
             problems.append(f"close-out {number} has no {kind}")
+    if focus:
+        # Every gesture carries the focus, also those of the daemons started later: the
+        # library claimed it again on each new connection.
+        segments = [[]]
+        for event in events:
+            if event.get("synthetic") and event["type"] == "deviceRemoved":
+                segments.append([])
+            elif event["type"] in ("doubleTap", "squeeze"):
+                segments[-1].append(event)
+        for number, gestures in enumerate(segments, 1):
+            if not gestures:
+                problems.append(f"daemon {number}: no doubleTap or squeeze")
+            wrong = [e for e in gestures if e.get("focus") != focus]
+            if wrong:
+                problems.append(f"daemon {number}: {len(wrong)} gestures without focus {focus}: {json.dumps(wrong[0])}")
     for problem in problems:
         print(problem)
     if not problems:
@@ -155,15 +173,17 @@ def main(arguments):
     if arguments[0] == "state":
         print(state(arguments[1]))
         return 0
-    wanted, expect = None, []
+    wanted, expect, focus = None, [], None
     rest = arguments[2:]
     while rest:
         if rest[0] == "--events":
             wanted = set(rest[1].split(","))
         elif rest[0] == "--expect":
             expect = rest[1].split(",")
+        elif rest[0] == "--focus":
+            focus = rest[1]
         rest = rest[2:]
-    return check(arguments[1], wanted, expect)
+    return check(arguments[1], wanted, expect, focus)
 
 
 sys.exit(main(sys.argv[1:]))
