@@ -311,6 +311,8 @@ bool pencil_is_connected(const struct pencil *pencil);
  *   -EACCES  PermissionDenied, or the socket's file mode
  *   -ENODEV  NoSuchDevice (pencil_error_get_device())
  *   -EIO     PreferencesNotSaved (pencil_error_get_reason())
+ *   -EUSERS  TooManyClients: the daemon serves as many clients as it may (in all or for
+ *            this user; pencil_error_get_message() says which)
  *   -EOPNOTSUPP  the daemon does not have the method (an older daemon)
  *   -EREMOTEIO   another error from the daemon (pencil_error_get_name())
  *   -ETIMEDOUT, -ENOENT, -ECONNREFUSED, -EPIPE, ...: the connection itself
@@ -372,6 +374,7 @@ enum pencil_error_kind {
 	PENCIL_ERROR_PREFERENCES_NOT_SAVED,/**< org.pencild.Pen.PreferencesNotSaved */
 	PENCIL_ERROR_METHOD_NOT_FOUND,     /**< org.varlink.service.MethodNotFound */
 	PENCIL_ERROR_REMOTE,               /**< another error the daemon sent */
+	PENCIL_ERROR_TOO_MANY_CLIENTS,     /**< org.pencild.Pen.TooManyClients: the daemon is full */
 };
 
 enum pencil_error_kind pencil_error_get_kind(const struct pencil_error *error);

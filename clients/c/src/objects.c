@@ -506,6 +506,7 @@ struct pencil_error *error_from_reply(const char *name, struct json_object *para
 		{"org.pencild.Pen.NoSuchDevice", PENCIL_ERROR_NO_SUCH_DEVICE, -ENODEV},
 		{"org.pencild.Pen.PreferencesNotSaved", PENCIL_ERROR_PREFERENCES_NOT_SAVED, -EIO},
 		{"org.varlink.service.MethodNotFound", PENCIL_ERROR_METHOD_NOT_FOUND, -EOPNOTSUPP},
+		{"org.pencild.Pen.TooManyClients", PENCIL_ERROR_TOO_MANY_CLIENTS, -EUSERS},
 	};
 	enum pencil_error_kind kind = PENCIL_ERROR_REMOTE;
 	int code = -EREMOTEIO;
@@ -521,7 +522,14 @@ struct pencil_error *error_from_reply(const char *name, struct json_object *para
 		json_string_field(parameters, "device", &device);
 	}
 	struct pencil_error *error;
-	if (field && reason)
+	int64_t limit = 0;
+	struct json_object *per_user = NULL;
+	if (kind == PENCIL_ERROR_TOO_MANY_CLIENTS && parameters && json_object_is_type(parameters, json_type_object) &&
+	    json_int_field(parameters, "limit", &limit) == 1) {
+		bool user = json_object_object_get_ex(parameters, "perUser", &per_user) && json_object_get_boolean(per_user);
+		error = error_new(kind, code, "%s: pencild already serves as many clients as it may (%lld %s)", name,
+				  (long long)limit, user ? "per user" : "in all");
+	} else if (field && reason)
 		error = error_new(kind, code, "%s: %s", field, reason);
 	else if (device)
 		error = error_new(kind, code, "%s: %s", name, device);

@@ -11,6 +11,12 @@ rm -rf "$work/state"
 touch "$work/state"
 client "$1" --not-saved
 
+# A daemon that serves one client per user: the second connection gets TooManyClients.
+stop_pencild
+rm -f "$work/state"
+extra_limits=MaxClientsPerUser=1 start_pencild --replay "$work/pen.evemu"
+client "$1" --too-many
+
 # A user who is not root, not the daemon's user, not in the socket's group and has no
 # session: PermissionDenied (protocol.md, "Who may connect"). Needs root to switch users.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

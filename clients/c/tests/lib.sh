@@ -61,10 +61,11 @@ trap cleanup EXIT
 # returns once the socket is there. A subscriber under valgrind on a busy machine may fall
 # seconds behind (the demo pen sends 400 events a second), which the daemon must not
 # punish here by disconnecting it: its output bound and lag timeout are raised.
+# $extra_limits: more lines for the [Limits] section.
 start_pencild() {
     mkdir -p "$work/state"
     rm -f "$PENCILD_SOCKET"
-    printf '[Limits]\nOutputBufferSize=64M\nLagTimeout=1h\n' >"$work/patient.conf"
+    printf '[Limits]\nOutputBufferSize=64M\nLagTimeout=1h\n%s\n' "${extra_limits:-}" >"$work/patient.conf"
     "$pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --config "$work/patient.conf" --no-udev "$@" \
         </dev/null 2>>"$work/pencild.log" &
     daemon_pid=$!

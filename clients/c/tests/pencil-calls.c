@@ -3,7 +3,8 @@
  * ($PENCILD_SOCKET) replaying one pen (replay0) with the user's preferences at their
  * defaults. Prints "ok: ..." per check and exits 1 when one fails. With --not-saved: only
  * the error of a daemon that cannot store preferences; with --denied, run as a user who
- * may not connect, only PermissionDenied.
+ * may not connect, only PermissionDenied; with --too-many, against a daemon that serves
+ * one client per user, only TooManyClients.
  */
 #include <errno.h>
 #include <poll.h>
@@ -248,14 +249,36 @@ static void denied(struct pencil *pencil)
 	pencil_event_destroy(event);
 }
 
+/* A daemon that serves one client of this user, which the event stream is. */
+static void too_many(struct pencil *pencil)
+{
+	pencil_set_reconnect(pencil, false);
+	check(pencil_monitor(pencil, NULL, NULL) == 0, "the one connection allowed: Monitor");
+	struct pencil_event *event = next_event(pencil);
+	check(event && pencil_event_get_type(event) == PENCIL_EVENT_DEVICE_ADDED, "which streams");
+	pencil_event_destroy(event);
+	struct pencil_preferences *preferences = NULL;
+	struct pencil_error *error = NULL;
+	int result = pencil_get_preferences(pencil, &preferences, &error);
+	check(result == -EUSERS && error && pencil_error_get_kind(error) == PENCIL_ERROR_TOO_MANY_CLIENTS &&
+		      strstr(pencil_error_get_message(error), "(1 per user)"),
+	      "a second one: -EUSERS, TooManyClients, per user");
+	if (error)
+		printf("    (%s)\n", pencil_error_get_message(error));
+	pencil_error_destroy(error);
+	pencil_preferences_destroy(preferences);
+}
+
 int main(int argc, char **argv)
 {
 	struct pencil *pencil = pencil_new();
 	if (!pencil)
 		return 1;
-	if (argc > 1 && (strcmp(argv[1], "--not-saved") == 0 || strcmp(argv[1], "--denied") == 0)) {
+	if (argc > 1) {
 		if (strcmp(argv[1], "--denied") == 0)
 			denied(pencil);
+		else if (strcmp(argv[1], "--too-many") == 0)
+			too_many(pencil);
 		else
 			not_saved(pencil);
 		pencil_unref(pencil);
