@@ -1,7 +1,7 @@
 # pencild: build, run, test, install.
 #
 #   make run          build and show a pen live (real pens, or the demo pen)
-#   make test         everything: build, unit tests, packaging checks, fuzzers, kernel tier
+#   make test         everything: build, unit tests, packaging checks, the C client library, fuzzers, kernel tier
 #   make install      PREFIX=/usr/local by default; DESTDIR honoured
 #
 # The targets run one after another: a Swift build already uses every core.

@@ -9,9 +9,9 @@ set -euo pipefail
 
 what=${1:-build}
 
-# libjson-c-dev, meson, ninja-build: the C client library (clients/c) and its JSON parser;
-# scdoc: its man page, libpencil(3).
-build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libjson-c-dev meson ninja-build scdoc)
+# gcc, libjson-c-dev, meson, ninja-build: the C client library (clients/c), its JSON
+# parser and its build; scdoc: its man page, libpencil(3).
+build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev gcc libjson-c-dev meson ninja-build scdoc)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
 # tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts;
