@@ -25,6 +25,17 @@ CHECK
 }
 
 status=0
+# expect_focus FILE FOCUS WHO: every gesture in FILE carries FOCUS.
+expect_focus() {
+    local count
+    if count=$(all_focus "$1" "$2"); then
+        echo "ok: $3: $count gestures, each with focus $2"
+    else
+        echo "FAIL: $3: $count"
+        status=1
+    fi
+}
+
 start_pencild --replay "$work/pen.evemu" --speed max --exit-after-replay --wait-monitors 2
 spawn "$pencil_events" --no-reconnect --focus --events "$gestures" </dev/null >"$work/claimed.json" 2>"$work/claimed.err"
 claimed=$!
@@ -36,25 +47,13 @@ wait "$unclaimed" || { echo "FAIL: the other subscriber failed: $(cat "$work/unc
 helper_pids=()  # read by cleanup
 wait "$daemon_pid" || true
 daemon_pid=""
-if count=$(all_focus "$work/claimed.json" this); then
-    echo "ok: the subscriber that claimed focus: $count gestures, each with focus this"
-else
-    echo "FAIL: the claiming subscriber: $count"; status=1
-fi
-if count=$(all_focus "$work/unclaimed.json" other); then
-    echo "ok: the other subscriber: $count gestures, each with focus other"
-else
-    echo "FAIL: the other subscriber: $count"; status=1
-fi
+expect_focus "$work/claimed.json" this "the subscriber that claimed focus"
+expect_focus "$work/unclaimed.json" other "the other subscriber"
 
 start_pencild --replay "$work/pen.evemu" --speed max --exit-after-replay
 client "$pencil_events" --no-reconnect --events "$gestures" </dev/null >"$work/nobody.json" 2>"$work/nobody.err" ||
     { echo "FAIL: the subscriber failed: $(cat "$work/nobody.err")"; status=1; }
 wait "$daemon_pid" || true
 daemon_pid=""
-if count=$(all_focus "$work/nobody.json" none); then
-    echo "ok: nobody claimed focus: $count gestures, each with focus none"
-else
-    echo "FAIL: with no claim: $count"; status=1
-fi
+expect_focus "$work/nobody.json" none "nobody claimed focus"
 exit "$status"
