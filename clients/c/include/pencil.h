@@ -279,8 +279,9 @@ int pencil_get_fd(const struct pencil *pencil);
  * PENCIL_EVENT_DISCONNECTED (pencil_set_reconnect()).
  *
  * Bounded: one call reads at most 256 KiB, and stops reading while 4096 events are
- * queued (the fd then stays readable); a message longer than 1 MiB or one that is not
- * JSON ends the stream as a protocol error.
+ * queued (the fd then stays readable; whole messages already read come out through
+ * pencil_get_event() as the queue empties); a message longer than 1 MiB or one that is
+ * not JSON ends the stream as a protocol error.
  *
  * Returns 0, or a negative errno for a failure of the context itself (-ENOMEM); the
  * stream's own ends are events, not errors.
@@ -399,7 +400,7 @@ void pencil_error_destroy(struct pencil_error *error);
 void pencil_event_destroy(struct pencil_event *event);
 
 enum pencil_event_type pencil_event_get_type(const struct pencil_event *event);
-/** The type's text on the wire (also for UNKNOWN types). Borrowed. */
+/** The type's text on the wire (also for UNKNOWN types; "disconnected" for DISCONNECTED). Borrowed. */
 const char *pencil_event_get_type_name(const struct pencil_event *event);
 /** Microseconds: CLOCK_MONOTONIC for live devices, the recorded time in a replay. */
 int64_t pencil_event_get_time_usec(const struct pencil_event *event);

@@ -262,8 +262,16 @@ static void enqueue(struct pencil *pencil, struct pencil_event *event)
 	pencil->queued++;
 }
 
+static int handle_buffered(struct pencil *pencil);
+
 PENCIL_EXPORT struct pencil_event *pencil_get_event(struct pencil *pencil)
 {
+	/*
+	 * Messages that a full queue left in the buffer come out here: the socket may have
+	 * nothing more to read, so the fd would not wake the app for them.
+	 */
+	if (!pencil->head && pencil->fd >= 0 && pencil->input.length > 0)
+		handle_buffered(pencil);
 	struct pencil_event *event = pencil->head;
 	if (!event)
 		return NULL;
@@ -710,27 +718,39 @@ malformed:
 	return 0;
 }
 
+/*
+ * Turns the whole messages already read into events, while the queue has room: 1 to go
+ * on, 0 when the stream ended (handled), or -ENOMEM.
+ */
+static int handle_buffered(struct pencil *pencil)
+{
+	while (pencil->queued < PENCIL_MAX_QUEUED) {
+		struct json_object *message = NULL;
+		int found = framer_next(&pencil->input, &message);
+		if (found == 0)
+			break;
+		if (found < 0) {
+			stream_ended(pencil, error_new(PENCIL_ERROR_PROTOCOL, found, "pencild at %s: %s", pencil->path,
+						       found == -EMSGSIZE ? "a message longer than 1 MiB"
+									  : "a message that is not JSON"));
+			return 0;
+		}
+		int handled = handle_message(pencil, message);
+		json_object_put(message);
+		if (handled <= 0)
+			return handled;
+	}
+	return 1;
+}
+
 static int read_stream(struct pencil *pencil)
 {
 	size_t budget = PENCIL_READ_BUDGET;
 	for (;;) {
 		/* Messages already here first. */
-		while (pencil->queued < PENCIL_MAX_QUEUED) {
-			struct json_object *message = NULL;
-			int found = framer_next(&pencil->input, &message);
-			if (found == 0)
-				break;
-			if (found < 0) {
-				stream_ended(pencil, error_new(PENCIL_ERROR_PROTOCOL, found, "pencild at %s: %s", pencil->path,
-							       found == -EMSGSIZE ? "a message longer than 1 MiB"
-										  : "a message that is not JSON"));
-				return 0;
-			}
-			int handled = handle_message(pencil, message);
-			json_object_put(message);
-			if (handled <= 0)
-				return handled;
-		}
+		int handled = handle_buffered(pencil);
+		if (handled <= 0)
+			return handled;
 		if (budget == 0 || pencil->queued >= PENCIL_MAX_QUEUED)
 			return 0;
 		long room = framer_reserve(&pencil->input, 65536);

@@ -395,6 +395,63 @@ static void stream_bounds(void)
 	free(directory);
 }
 
+/*
+ * More events at once than the queue holds: dispatch stops at PENCIL_MAX_QUEUED with whole
+ * messages left in its buffer and the socket empty, so nothing would wake the app for
+ * them; pencil_get_event() hands them out all the same.
+ */
+static void queue_bound(void)
+{
+	char *directory = temporary_directory();
+	char path[256];
+	snprintf(path, sizeof(path), "%s/server.sock", directory);
+	int listener = listen_at(path);
+	struct pencil *pencil = pencil_new_from_path(path);
+	CHECK(pencil_monitor(pencil, NULL, NULL) == 0);
+	int server = accept(listener, NULL, NULL);
+	read_messages(server, 1);
+
+	static const char message[] = "{\"parameters\":{\"event\":{\"type\":\"motion\",\"time\":1}},\"continues\":true}";
+	const size_t count = PENCIL_MAX_QUEUED + 10, size = sizeof(message); /* the NUL ends each */
+	char *all = malloc(count * size);
+	for (size_t i = 0; i < count; i++)
+		memcpy(all + i * size, message, size);
+	int buffer = 1 << 20;
+	if (setsockopt(server, SOL_SOCKET, SO_SNDBUFFORCE, &buffer, sizeof(buffer)) < 0) /* root */
+		setsockopt(server, SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
+	size_t sent = 0;
+	while (sent < count * size) {
+		ssize_t written = send(server, all + sent, count * size - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (written <= 0)
+			break;
+		sent += (size_t)written;
+	}
+	free(all);
+	if (sent < count * size) {
+		printf("note: the socket took %zu of %zu bytes; the queue bound is not reached in one go\n", sent,
+		       count * size);
+	} else {
+		/* Two reads without taking events: the second stops at the bound. */
+		pencil_dispatch(pencil);
+		pencil_dispatch(pencil);
+		size_t received = 0;
+		struct pencil_event *event;
+		while ((event = pencil_get_event(pencil))) {
+			received += pencil_event_get_type(event) == PENCIL_EVENT_MOTION;
+			pencil_event_destroy(event);
+		}
+		if (received != count)
+			printf("FAIL: %zu of %zu events came out without more input\n", received, count);
+		failures += received != count;
+	}
+	close(server);
+	close(listener);
+	pencil_unref(pencil);
+	unlink(path);
+	rmdir(directory);
+	free(directory);
+}
+
 int main(void)
 {
 	unknown_names();
@@ -403,6 +460,7 @@ int main(void)
 	framing();
 	socket_discovery();
 	stream_bounds();
+	queue_bound();
 	printf("%s\n", failures ? "FAILED" : "all passed");
 	return failures ? 1 : 0;
 }
