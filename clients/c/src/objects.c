@@ -9,7 +9,7 @@
 #include "private.h"
 
 
-/* ---- JSON helpers: a present field of the wrong kind is a malformed message ---- */
+/* ---- reading JSON: a present field of the wrong kind is a malformed message ---- */
 
 /* 1 and the string; 0 when absent or null; -EBADMSG when not a string. */
 static int json_string_field(struct json_object *object, const char *key, const char **out)

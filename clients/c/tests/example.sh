@@ -33,7 +33,7 @@ grep -q '^doubleTap - ' "$work/expected.txt" && grep -q '^squeeze ended ' "$work
 start_pencild --replay "$work/pen.evemu" --speed max --exit-after-replay
 "$example" </dev/null >"$work/example.txt" 2>"$work/example.err" &
 example_pid=$!
-helper_pids=("$example_pid")
+background_pids=("$example_pid")
 wait "$daemon_pid" || { echo "FAIL: pencild exited with $?"; exit 1; }
 daemon_pid=""
 # pencild has sent everything and left; the example keeps running (it waits for pencild
@@ -42,7 +42,7 @@ has_all() { [ "$(wc -l <"$work/example.txt")" -ge "$(wc -l <"$work/expected.txt"
 wait_for "the example's lines" 10 has_all
 kill "$example_pid"
 wait "$example_pid" 2>/dev/null || true
-helper_pids=()  # read by cleanup
+background_pids=()  # read by cleanup
 if diff -u "$work/expected.txt" "$work/example.txt"; then
     echo "ok: the example printed $(wc -l <"$work/example.txt") gestures: $(tr '\n' ';' <"$work/example.txt")"
 else

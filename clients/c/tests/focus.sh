@@ -41,10 +41,10 @@ spawn "$pencil_events" --no-reconnect --focus --events "$gestures" </dev/null >"
 claimed=$!
 spawn "$pencil_events" --no-reconnect --events "$gestures" </dev/null >"$work/unclaimed.json" 2>"$work/unclaimed.err"
 unclaimed=$!
-helper_pids=("$claimed" "$unclaimed")
+background_pids=("$claimed" "$unclaimed")
 wait "$claimed" || { echo "FAIL: the claiming subscriber failed: $(cat "$work/claimed.err")"; status=1; }
 wait "$unclaimed" || { echo "FAIL: the other subscriber failed: $(cat "$work/unclaimed.err")"; status=1; }
-helper_pids=()  # read by cleanup
+background_pids=()  # read by cleanup
 wait "$daemon_pid" || true
 daemon_pid=""
 expect_focus "$work/claimed.json" this "the subscriber that claimed focus"

@@ -38,7 +38,7 @@ work=$(mktemp -d)
 export PENCILD_SOCKET=$work/pencild.sock
 unset XDG_RUNTIME_DIR
 daemon_pid=""
-helper_pids=()
+background_pids=()
 
 stop_pencild() {
     if [ -n "$daemon_pid" ]; then
@@ -49,7 +49,7 @@ stop_pencild() {
 }
 cleanup() {
     stop_pencild
-    for pid in "${helper_pids[@]}"; do
+    for pid in "${background_pids[@]}"; do
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done

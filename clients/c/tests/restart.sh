@@ -17,7 +17,7 @@ spawn "$pencil_events" --removed 3 --focus </dev/null >"$work/all.json" 2>"$work
 all_pid=$!
 spawn "$pencil_events" --removed 3 --events "$filter" </dev/null >"$work/some.json" 2>"$work/some.err"
 some_pid=$!
-helper_pids=("$all_pid" "$some_pid")
+background_pids=("$all_pid" "$some_pid")
 
 # idle PID: the program is blocked in poll(2) (or ppoll, epoll_wait, epoll_pwait on
 # x86_64), so it has read and printed everything that reached it.
@@ -76,7 +76,7 @@ start_pencild --replay "$work/pen.evemu" --speed max --exit-after-replay --wait-
 status=0
 wait "$all_pid" || { echo "FAIL: pencil-events exited with $?: $(cat "$work/all.err")"; status=1; }
 wait "$some_pid" || { echo "FAIL: pencil-events --events exited with $?: $(cat "$work/some.err")"; status=1; }
-helper_pids=()  # read by cleanup
+background_pids=()  # read by cleanup
 wait "$daemon_pid" || true
 daemon_pid=""
 

@@ -212,10 +212,39 @@ static void framing(void)
 	framer_release(&framer);
 }
 
+/* A new folder for sockets, in $TMPDIR or the system's temporary folder. */
 static char *temporary_directory(void)
 {
-	char *directory = strdup("/tmp/pencil-test-XXXXXX");
+	const char *base = getenv("TMPDIR");
+	char *directory;
+	if (asprintf(&directory, "%s/pencil-test-XXXXXX", base && *base ? base : P_tmpdir) < 0)
+		return NULL;
 	return mkdtemp(directory);
+}
+
+/* A folder with a socket path in it, listening or not yet. */
+struct server {
+	char *directory;
+	char path[256];
+	int listener;
+};
+
+static int listen_at(const char *path);
+
+static void server_open(struct server *server, bool listening)
+{
+	server->directory = temporary_directory();
+	snprintf(server->path, sizeof(server->path), "%s/server.sock", server->directory);
+	server->listener = listening ? listen_at(server->path) : -1;
+}
+
+static void server_close(struct server *server)
+{
+	if (server->listener >= 0)
+		close(server->listener);
+	unlink(server->path);
+	rmdir(server->directory);
+	free(server->directory);
 }
 
 static int listen_at(const char *path)
@@ -311,16 +340,14 @@ static struct pencil_event *next_event(struct pencil *pencil)
 
 static void stream_bounds(void)
 {
-	char *directory = temporary_directory();
-	char path[256];
-	snprintf(path, sizeof(path), "%s/server.sock", directory);
-
-	struct pencil *pencil = pencil_new_from_path(path);
+	struct server socket_folder;
+	server_open(&socket_folder, false);
+	struct pencil *pencil = pencil_new_from_path(socket_folder.path);
 	pencil_set_reconnect(pencil, false);
 	/* No daemon yet: the call fails, but the wish to have focus is kept for the stream. */
 	CHECK(pencil_set_focused(pencil, true, NULL) == -ENOENT);
 
-	int listener = listen_at(path);
+	int listener = socket_folder.listener = listen_at(socket_folder.path);
 	const char *devices[] = {"replay0", NULL};
 	const char *types[] = {"proximityIn", "proximityOut", "deviceRemoved", "squeeze", NULL};
 	CHECK(pencil_monitor(pencil, devices, types) == 0);
@@ -388,11 +415,8 @@ static void stream_bounds(void)
 	CHECK(!pencil_is_connected(pencil) && !pencil_get_event(pencil));
 
 	close(server);
-	close(listener);
 	pencil_unref(pencil);
-	unlink(path);
-	rmdir(directory);
-	free(directory);
+	server_close(&socket_folder);
 }
 
 /*
@@ -402,13 +426,11 @@ static void stream_bounds(void)
  */
 static void queue_bound(void)
 {
-	char *directory = temporary_directory();
-	char path[256];
-	snprintf(path, sizeof(path), "%s/server.sock", directory);
-	int listener = listen_at(path);
-	struct pencil *pencil = pencil_new_from_path(path);
+	struct server socket_folder;
+	server_open(&socket_folder, true);
+	struct pencil *pencil = pencil_new_from_path(socket_folder.path);
 	CHECK(pencil_monitor(pencil, NULL, NULL) == 0);
-	int server = accept(listener, NULL, NULL);
+	int server = accept(socket_folder.listener, NULL, NULL);
 	read_messages(server, 1);
 
 	static const char message[] = "{\"parameters\":{\"event\":{\"type\":\"motion\",\"time\":1}},\"continues\":true}";
@@ -445,11 +467,8 @@ static void queue_bound(void)
 		failures += received != count;
 	}
 	close(server);
-	close(listener);
 	pencil_unref(pencil);
-	unlink(path);
-	rmdir(directory);
-	free(directory);
+	server_close(&socket_folder);
 }
 
 int main(void)
