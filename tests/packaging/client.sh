@@ -41,34 +41,9 @@ cleanup() {
 trap cleanup EXIT
 
 # A pen that comes into range, double-clicks its first barrel button, draws a short
-# stroke and leaves: written here so that the checks need no outside data.
+# stroke and leaves: written by a script so that the checks need no outside data.
 recording=$work/double-tap.evemu
-{
-    echo "N: Client Test Pen"
-    echo "I: 0003 056a 00b9 0100"
-    echo "P: 00 00 00 00 00 00 00 00"
-    echo "B: 00 0b 00 00 00 00 00 00 00"
-    for _ in 1 2 3 4 5; do echo "B: 01 00 00 00 00 00 00 00 00"; done
-    echo "B: 01 03 1c 00 00 00 00 00 00"
-    echo "B: 03 03 00 00 03 00 00 00 00"
-    echo "A: 00 0 44704 4 0 200"
-    echo "A: 01 0 27940 4 0 200"
-    echo "A: 18 0 2047 0 0 0"
-    echo "A: 19 0 63 0 0 0"
-    t=0
-    frame() { printf 'E: 0.%06d 0000 0000 0000\n' "$t"; t=$((t + 8000)); }
-    ev() { printf 'E: 0.%06d %s\n' "$t" "$1"; }
-    ev "0001 0140 1"; ev "0003 0000 22000"; ev "0003 0001 14000"; ev "0003 0019 30"; frame
-    for _ in 1 2; do
-        ev "0001 014b 1"; frame
-        t=$((t + 60000)); ev "0001 014b 0"; frame
-        t=$((t + 60000))
-    done
-    ev "0003 0018 900"; ev "0001 014a 1"; ev "0003 0019 0"; frame
-    for step in 1 2 3 4 5 6; do ev "0003 0000 $((22000 + step * 300))"; frame; done
-    ev "0003 0018 0"; ev "0001 014a 0"; ev "0003 0019 20"; frame
-    ev "0001 0140 0"; frame
-} >"$recording"
+"$repo/scripts/test-pen-recording.sh" >"$recording"
 
 socket=$work/pencild.sock
 export PENCILD_SOCKET=$socket
