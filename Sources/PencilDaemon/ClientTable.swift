@@ -6,7 +6,7 @@ import PencilSystem
 ///
 /// Limits follow systemd's varlink servers: a total, and a lower number per uid, so that one
 /// user's clients cannot starve another's. Root has its own per-uid cap like everyone, and the
-/// total keeps that many places for it.
+/// total keeps that many places for it (at most half of the total).
 struct ClientTable {
     enum Admission: Equatable {
         case admitted
@@ -39,9 +39,11 @@ struct ClientTable {
     func admission(for peer: PeerCredentials, limits: Limits) -> Admission {
         let perUser = min(limits.maximumClientsPerUser, limits.maximumClients)
         if countByUID[peer.uid, default: 0] >= perUser { return .full(limit: perUser, perUser: true) }
-        // Everyone but root shares what is left after root's own places.
+        // Everyone but root shares what is left after the places kept for root (its cap, at
+        // most half of the total).
         let others = count - countByUID[0, default: 0]
-        if peer.uid == 0 ? count >= limits.maximumClients : others >= limits.maximumClients - perUser {
+        let keptForRoot = min(perUser, limits.maximumClients / 2)
+        if peer.uid == 0 ? count >= limits.maximumClients : others >= limits.maximumClients - keptForRoot {
             return .full(limit: limits.maximumClients, perUser: false)
         }
         return .admitted

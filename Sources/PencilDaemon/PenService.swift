@@ -415,7 +415,7 @@ final class PenService {
             }
             return
         }
-        logger.info("uid \(uid) changed their preferences")
+        clientLog.log(.info, uid: uid, now: now, "uid \(uid) changed their preferences")
         for waiter in waiters {
             resume(waiter, now: now) { self.replyPreferences(waiter, value) }
         }
