@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "CEvdev"]),
         // Test harness: real devices' capabilities as data, and pen scripts that read like
         // what a person does with the pen.
-        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
+        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         // The shortest client program (README, "Writing a client"): prints double-taps and

@@ -47,11 +47,20 @@ package final class MonitorSubscription {
         descriptor.close()
     }
 
+    /// How a read ended.
+    package enum ReadOutcome: Equatable {
+        /// Everything that had arrived is read: wait for the descriptor.
+        case drained
+        /// `chunkLimit` reads were made and more may be waiting: read again.
+        case limitReached
+        /// The daemon ended the stream (closed the connection or sent the last reply).
+        case ended
+    }
+
     /// Reads what has arrived, at most `chunkLimit` reads of 64 KiB, and hands out the event
-    /// object of each reply. Returns false once the daemon has ended the stream (closed the
-    /// connection or sent the last reply); an error reply throws `.remote`.
+    /// object of each reply. An error reply throws `.remote`.
     package func readAvailable(chunkLimit: Int = .max,
-                               _ handle: (JSONValue) throws(VarlinkClientError) -> Void) throws(VarlinkClientError) -> Bool {
+                               _ handle: (JSONValue) throws(VarlinkClientError) -> Void) throws(VarlinkClientError) -> ReadOutcome {
         var chunks = 0
         while chunks < chunkLimit {
             chunks += 1
@@ -61,11 +70,11 @@ package final class MonitorSubscription {
                     Result { () throws(Errno) -> Int in try UnixSocket.receive(descriptor, into: raw) }
                 }.get()
             } catch {
-                if error == .wouldBlock { return true }
-                if error == .connectionReset { return false }
+                if error == .wouldBlock { return .drained }
+                if error == .connectionReset { return .ended }
                 throw .io(error)
             }
-            if count == 0 { return false }
+            if count == 0 { return .ended }
             buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             while true {
                 let message: ArraySlice<UInt8>?
@@ -79,9 +88,9 @@ package final class MonitorSubscription {
                 }
                 if let name = reply.error { throw .remote(VarlinkError(name: name, parameters: reply.parameters)) }
                 if let event = reply.parameters["event"] { try handle(event) }
-                if !reply.continues { return false }
+                if !reply.continues { return .ended }
             }
         }
-        return true
+        return .limitReached
     }
 }

@@ -173,17 +173,20 @@ final class EventSubscription: @unchecked Sendable {
     }
 
     private func readAvailable() {
-        guard let connection, !stopped else { return }
+        guard let connection, !stopped, !paused else { return }
         do {
-            let open = try connection.readAvailable(chunkLimit: 16) { (json) throws(VarlinkClientError) in
+            let outcome = try connection.readAvailable(chunkLimit: 16) { (json) throws(VarlinkClientError) in
                 let event: PencilEvent
                 do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
                 deliver(event)
             }
-            if !open {
+            if outcome == .ended {
                 connectionEnded(.disconnected(reason: "the daemon ended the stream"))
             } else if pending.load(ordering: .relaxed) >= configuration.bufferLimit {
                 pauseReading()
+            } else if outcome == .limitReached {
+                // More may be waiting; let other work on the queue (a stop) go first.
+                queue.async { self.readAvailable() }
             }
         } catch {
             connectionEnded(PencilClientError(error, method: "org.pencild.Pen.Monitor"))
@@ -214,6 +217,9 @@ final class EventSubscription: @unchecked Sendable {
         guard paused, let source else { return }
         paused = false
         source.resume()
+        // What arrived while paused may be all there is: read it now rather than wait for
+        // the source to tell of more.
+        readAvailable()
     }
 
     private func dropConnection() {

@@ -190,10 +190,10 @@ final class MonitorLoop {
             }
             if streamReady, let stream {
                 do {
-                    let open = try stream.readAvailable { (json) throws(VarlinkClientError) in
+                    let outcome = try stream.readAvailable { (json) throws(VarlinkClientError) in
                         do { handle(try Event(json: json)) } catch { throw .protocolViolation("event: \(error)") }
                     }
-                    if !open {
+                    if outcome == .ended {
                         dropStream()
                         onStatus?("pencild at \(path) went away; waiting for it to come back")
                     }
