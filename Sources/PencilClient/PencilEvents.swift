@@ -56,15 +56,7 @@ public struct PencilEvents: AsyncSequence, Sendable {
         let subscription: EventSubscription
 
         public mutating func next() async throws(PencilClientError) -> PencilEvent? {
-            do {
-                guard let event = try await base.next() else { return nil }
-                subscription.consumed()
-                return event
-            } catch let error as PencilClientError {
-                throw error
-            } catch {
-                throw .disconnected(reason: "\(error)")
-            }
+            try await next(isolation: nil)
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(PencilClientError) -> PencilEvent? {

@@ -33,8 +33,7 @@ struct CallTests {
 
     @Test("a preferencesChanged event carries the new preferences")
     func preferencesChangedEvent() async throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        let daemon = try RunningDaemon(["--replay", try writePenSession(in: directory)], directory: directory)
+        let daemon = try sessionDaemon()
         defer { daemon.stop(); daemon.removeDirectory() }
         let client = PencilClient(socketPath: daemon.socketPath)
         var events = client.events(types: [.deviceAdded, .preferencesChanged]).makeAsyncIterator()
@@ -73,8 +72,7 @@ struct CallTests {
 
     @Test("devices lists what the daemon has, typed")
     func devices() async throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        let daemon = try RunningDaemon(["--replay", try writePenSession(in: directory)], directory: directory)
+        let daemon = try sessionDaemon()
         defer { daemon.stop(); daemon.removeDirectory() }
         let client = PencilClient(socketPath: daemon.socketPath)
         let devices = try await client.devices()

@@ -28,6 +28,13 @@ func writePenSession(in directory: String) throws -> String {
     return path
 }
 
+/// A pencild replaying `writePenSession`'s recording, with `arguments` added; the
+/// recording's path is the daemon's directory + "/session.events".
+func sessionDaemon(_ arguments: [String] = []) throws -> RunningDaemon {
+    let directory = RunningDaemon.makeTemporaryDirectory()
+    return try RunningDaemon(["--replay", try writePenSession(in: directory)] + arguments, directory: directory)
+}
+
 /// The events of `sequence` up to and including the `deviceRemoved` of `device`.
 func collect(_ sequence: PencilEvents, until device: String = "replay0") async throws -> [PencilEvent] {
     var events: [PencilEvent] = []

@@ -35,8 +35,7 @@ struct EventSequenceTests {
 
     @Test("a type filter yields those types only, and the same ones as the whole stream has; a tiny buffer loses nothing")
     func typeFilter() async throws {
-        let daemon = try RunningDaemon(["--replay", try writePenSession(in: RunningDaemon.makeTemporaryDirectory()),
-                                        "--speed", "max", "--wait-monitors", "3"])
+        let daemon = try sessionDaemon(["--speed", "max", "--wait-monitors", "3"])
         defer { daemon.stop(); daemon.removeDirectory() }
         let client = PencilClient(socketPath: daemon.socketPath)
         let wanted: Set<PencilEventType> = [.doubleTap, .squeeze, .tipUp, .deviceRemoved]
@@ -116,9 +115,8 @@ struct EventSequenceTests {
 
     @Test("with onDisconnect: .throw the sequence closes what was open and then throws")
     func throwOnDisconnect() async throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let daemon = try RunningDaemon(["--replay", try writePenSession(in: directory)], directory: directory)
+        let daemon = try sessionDaemon()
+        defer { daemon.removeDirectory() }
         let client = PencilClient(socketPath: daemon.socketPath)
         var events: [PencilEvent] = []
         var thrown: PencilClientError?
@@ -138,7 +136,9 @@ struct EventSequenceTests {
 
     @Test("an absent daemon with onDisconnect: .throw: the connection error, typed")
     func absentDaemon() async throws {
-        let client = PencilClient(socketPath: RunningDaemon.makeTemporaryDirectory() + "/nobody.sock")
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let client = PencilClient(socketPath: directory + "/nobody.sock")
         do {
             for try await _ in client.events(onDisconnect: .throw) {}
             Issue.record("the sequence ended without an error")
@@ -153,7 +153,7 @@ struct EventSequenceTests {
         await #expect(throws: PencilClientError.self) { _ = try await client.devices() }
     }
 
-    @Test("cancelling the consuming task stops the reading and closes the connection")
+    @Test("cancelling the consuming task, or leaving the loop, stops the reading and closes the connection")
     func cancellation() async throws {
         let daemon = try RunningDaemon(["--demo"])
         defer { daemon.stop(); daemon.removeDirectory() }
@@ -182,6 +182,11 @@ struct EventSequenceTests {
         let received = try await consumer.value
         #expect(received >= 1)
         #expect(await eventually { count("connected") == count("disconnected") }, "the daemon sees the subscription's connection close:\n\(daemon.log.suffix(3000))")
+
+        // Leaving the loop does the same.
+        for try await _ in client.events() { break }
+        #expect(count("connected") >= 3)
+        #expect(await eventually { count("connected") == count("disconnected") }, "leaving the loop closes the connection")
     }
 
     @Test("many waiting sequences leave the cooperative pool free: calls still complete")

@@ -8,9 +8,8 @@ import Testing
 struct ExampleTests {
     @Test("pencil-gestures-example prints each double-tap and squeeze of a replay with its action")
     func gesturesExample() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        let recording = try writePenSession(in: directory)
-        let daemon = try RunningDaemon(["--replay", recording, "--speed", "max", "--exit-after-replay"], directory: directory)
+        let daemon = try sessionDaemon(["--speed", "max", "--exit-after-replay"])
+        let recording = daemon.directory + "/session.events"
         defer { daemon.stop(); daemon.removeDirectory() }
         let example = FileSystem.directoryName(of: RunningDaemon.binaryPath) + "/pencil-gestures-example"
         let result = try runProgram(example, [], environment: ["PENCILD_SOCKET": daemon.socketPath], timeout: 60)
