@@ -1,5 +1,6 @@
 import Dispatch
 import PencilProtocol
+import Synchronization
 import Varlink
 
 /// A client of pencild, the tablet pen daemon: its events as an `AsyncSequence`, its devices,
@@ -109,8 +110,12 @@ final class ControlChannel: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pencild.client.control")
     // Touched only on `queue`.
     private var connection: VarlinkClient?
-    private var claimed = false
+    private var claimed = false {
+        didSet { claimedMirror.store(claimed, ordering: .relaxed) }
+    }
     private var claimLost = false
+    /// `claimed`, readable from any thread without waiting for a call in progress.
+    private let claimedMirror = Atomic<Bool>(false)
 
     init(socketPath: String?, timeoutMilliseconds: Int) {
         self.socketPath = socketPath
@@ -119,7 +124,7 @@ final class ControlChannel: @unchecked Sendable {
 
     deinit { connection?.close() }
 
-    var focusClaimed: Bool { queue.sync { claimed } }
+    var focusClaimed: Bool { claimedMirror.load(ordering: .relaxed) }
 
     private func run<T: Sendable>(_ body: @escaping @Sendable () throws(PencilClientError) -> T) async throws(PencilClientError) -> T {
         let result: Result<T, PencilClientError> = await withCheckedContinuation { continuation in
