@@ -49,6 +49,8 @@ public enum PencilClientError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case .disconnected, .timedOut, .protocolViolation: true
         case .cannotConnect(_, let errno, _): errno != Errno.permissionDenied.rawValue
+        // The daemon's limit on clients: one may leave.
+        case .daemonError(let name, _): name == "org.pencild.Pen.TooManyClients"
         default: false
         }
     }

@@ -95,4 +95,39 @@ struct CallTests {
         #expect(DaemonSocket.path(environment: explicit, exists: { _ in true }) == "/somewhere/p.sock")
         #expect(PencilClient(socketPath: "/somewhere/p.sock").socketPath == "/somewhere/p.sock")
     }
+
+    @Test("a Monitor of a device that is not attached ends the sequence with noSuchDevice, whatever the policy")
+    func noSuchDevice() async throws {
+        let daemon = try RunningDaemon()
+        defer { daemon.stop(); daemon.removeDirectory() }
+        let client = PencilClient(socketPath: daemon.socketPath)
+        do {
+            for try await event in client.events(devices: ["event99"]) { Issue.record("an event: \(event)") }
+            Issue.record("the sequence ended without an error")
+        } catch {
+            #expect(error == .noSuchDevice("event99"))
+        }
+    }
+
+    static let setpriv = "/usr/bin/setpriv"
+
+    @Test("a user pencild refuses gets permissionDenied, typed (the example run as nobody)")
+    func permissionDenied() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: Self.setpriv) else {
+            let note = "running a client as another user needs root and setpriv"
+            if runningUnderCI { Issue.record("\(note): under CI this check must run") } else { print("note: \(note): skipped") }
+            return
+        }
+        let daemon = try RunningDaemon()
+        defer { daemon.stop(); daemon.removeDirectory() }
+        // A copy nobody can reach, in the daemon's directory (mode 755).
+        let example = daemon.directory + "/pencil-gestures-example"
+        try FileManager.default.copyItem(atPath: FileSystem.directoryName(of: RunningDaemon.binaryPath) + "/pencil-gestures-example", toPath: example)
+        let result = try runProgram(Self.setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", example],
+                                    environment: ["PENCILD_SOCKET": daemon.socketPath], timeout: 30)
+        #expect(result.status == 0, "\(result.output)")
+        let refusal = PencilClientError.permissionDenied.description
+        #expect(result.output.contains("no focus claim: \(refusal)"), "\(result.output)")
+        #expect(result.output.contains("pencild: \(refusal)"), "\(result.output)")
+    }
 }
