@@ -97,8 +97,9 @@ extension PencilEvent {
         }
         guard let type = EventType(rawValue: type.rawValue),
               let button: PenButton? = known(button), let phase: Phase? = known(phase),
-              let action: PreferredAction? = known(action) else { return nil }
-        var event = Event(type: type, time: time, device: device, pose: pose, button: button, phase: phase, action: action)
+              let action: PreferredAction? = known(action), let focus: Focus? = known(focus) else { return nil }
+        var event = Event(type: type, time: time, device: device, pose: pose, button: button, phase: phase, action: action,
+                          focus: focus)
         if let tool {
             guard let toolType = ToolType(rawValue: tool.type.rawValue) else { return nil }
             event.tool = Tool(type: toolType, serial: tool.serial, id: tool.id)

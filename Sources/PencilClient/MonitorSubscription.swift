@@ -28,7 +28,7 @@ package final class MonitorSubscription {
         var parameters: [(String, JSONValue)] = []
         if let devices { parameters.append(("devices", .array(devices.map(JSONValue.string)))) }
         if let events { parameters.append(("events", .array(events.map(JSONValue.string)))) }
-        let call = VarlinkCall(method: "org.pencild.Pen.Monitor", parameters: .object(parameters), more: true).encoded
+        let call = VarlinkCall(method: PenInterface.Method.monitor.qualifiedName, parameters: .object(parameters), more: true).encoded
         do {
             // A new connection's send buffer takes a call this small whole.
             try descriptor.writeAll(call)

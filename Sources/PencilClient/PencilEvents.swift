@@ -84,8 +84,10 @@ final class EventSubscription: @unchecked Sendable {
         var policy: DisconnectPolicy
         var bufferLimit: Int
         var backoff: ReconnectBackoff
-        /// Called on the subscription's queue after every connection but the first.
-        var onReconnect: (@Sendable () -> Void)?
+        /// Called on the subscription's queue before each attempt to subscribe again, once a
+        /// first subscription was made: the client claims the focus again there, so that a
+        /// new daemon knows the claim before the new stream's first gesture.
+        var beforeResubscribe: (@Sendable () -> Void)?
     }
 
     private let configuration: Configuration
@@ -145,16 +147,16 @@ final class EventSubscription: @unchecked Sendable {
     private func connect() {
         guard !stopped else { return }
         retry = nil
+        if connections > 0 { configuration.beforeResubscribe?() }
         let path = configuration.socketPath ?? DaemonSocket.path()
         let connection: MonitorSubscription
         do {
             connection = try MonitorSubscription(path: path, devices: configuration.devices, events: subscribedTypes)
         } catch {
-            connectionEnded(PencilClientError(error, method: "org.pencild.Pen.Monitor"))
+            connectionEnded(PencilClientError(error, method: PenInterface.Method.monitor.qualifiedName))
             return
         }
         connections += 1
-        if connections > 1 { configuration.onReconnect?() }
         self.connection = connection
         let source = DispatchSource.makeReadSource(fileDescriptor: connection.descriptor.rawValue, queue: queue)
         source.setEventHandler { [unowned self] in readAvailable() }
@@ -181,7 +183,7 @@ final class EventSubscription: @unchecked Sendable {
                 queue.async { self.readAvailable() }
             }
         } catch {
-            connectionEnded(PencilClientError(error, method: "org.pencild.Pen.Monitor"))
+            connectionEnded(PencilClientError(error, method: PenInterface.Method.monitor.qualifiedName))
         }
     }
 

@@ -21,6 +21,7 @@ func recordingsArePresent() -> Bool {
 
 /// A recording of a person's few seconds with a pen (hover, a stroke, a double-click, a
 /// squeeze, a long hold), written to `directory`.
+@discardableResult
 func writePenSession(in directory: String) throws -> String {
     let session = penSession()
     let path = directory + "/session.events"
@@ -80,6 +81,7 @@ func difference(_ received: PencilEvent, _ expected: Event) -> String? {
     if received.button?.rawValue != expected.button?.rawValue { return "button" }
     if received.phase?.rawValue != expected.phase?.rawValue { return "phase" }
     if received.action?.rawValue != expected.action?.rawValue { return "action" }
+    if received.focus?.rawValue != expected.focus?.rawValue { return "focus" }
     switch (received.tool, expected.tool) {
     case (nil, nil): break
     case let (tool?, other?):
