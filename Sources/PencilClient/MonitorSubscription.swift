@@ -30,14 +30,25 @@ package final class MonitorSubscription {
         if let events { parameters.append(("events", .array(events.map(JSONValue.string)))) }
         let call = VarlinkCall(method: PenInterface.Method.monitor.qualifiedName, parameters: .object(parameters), more: true).encoded
         do {
-            // A new connection's send buffer takes a call this small whole.
-            try descriptor.writeAll(call)
+            // Never SIGPIPE: the process is an app's.
+            try UnixSocket.sendAll(descriptor, call)
             try descriptor.setNonBlocking()
         } catch {
+            // A daemon that refuses the caller answers at once and closes: its refusal, read
+            // without waiting, says more than the failed write.
+            var refusal: VarlinkError?
+            if error == .brokenPipe || error == .connectionReset, (try? descriptor.setNonBlocking()) != nil {
+                _ = try? readAvailable { _ in }
+                refusal = pendingError
+            }
             descriptor.close()
+            if let refusal { throw .remote(refusal) }
             throw .io(error)
         }
     }
+
+    /// An error reply that `readAvailable` met while the connection was being made.
+    private var pendingError: VarlinkError?
 
     deinit { close() }
 
@@ -86,7 +97,11 @@ package final class MonitorSubscription {
                 } catch {
                     throw .protocolViolation("\(error)")
                 }
-                if let name = reply.error { throw .remote(VarlinkError(name: name, parameters: reply.parameters)) }
+                if let name = reply.error {
+                    let error = VarlinkError(name: name, parameters: reply.parameters)
+                    pendingError = error
+                    throw .remote(error)
+                }
                 if let event = reply.parameters["event"] { try handle(event) }
                 if !reply.continues { return .ended }
             }
