@@ -5,7 +5,7 @@ import PencilSystem
 import PencilTestSupport
 import Testing
 
-@Suite("PencilClient's calls against a real pencild", .timeLimit(.minutes(2)))
+@Suite("PencilClient's calls against a real pencild", .timeLimit(.minutes(10)))
 struct CallTests {
     @Test("preferences round-trip: a change keeps the other fields, reads back, and reaches subscribers")
     func preferencesRoundTrip() async throws {

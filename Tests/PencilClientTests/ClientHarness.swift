@@ -1,5 +1,6 @@
 import Foundation
 import PencilClient
+import PencilInput
 import PencilProtocol
 import PencilSystem
 import PencilTestSupport
@@ -26,6 +27,25 @@ func writePenSession(in directory: String) throws -> String {
     let session = penSession()
     let path = directory + "/session.events"
     try EvemuText.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// A recording that touches, holds the squeeze button (stylus2) and then waits a minute
+/// before it lets go: at real-time speed the tip, the button and the squeeze stay open and the
+/// daemon sends nothing more for that minute. Written to `directory`.
+func writeHeldPen(in directory: String) throws -> String {
+    var pen = PenScript(device: TestDevice.intuos5Pen.description)
+    pen.approach(x: 0.3, y: 0.3)
+    pen.move(toX: 0.32, y: 0.31, overMs: 50, steps: 5)
+    pen.touchDown(pressure: 0.4)
+    pen.move(toX: 0.4, y: 0.35, overMs: 50, steps: 5)
+    pen.press(.stylus2)
+    pen.wait(ms: 60_000)
+    pen.release(.stylus2)
+    pen.lift()
+    pen.leave()
+    let path = directory + "/held.events"
+    try EvemuText.recording(pen.device, pen.events).write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
 

@@ -5,7 +5,7 @@ import PencilProtocol
 import PencilTestSupport
 import Testing
 
-@Suite("PencilClient's event sequence against a real pencild", .timeLimit(.minutes(2)))
+@Suite("PencilClient's event sequence against a real pencild", .timeLimit(.minutes(10)))
 struct EventSequenceTests {
     @Test("every shared recording: the events the library yields are pencilctl events' for it, field by field",
           .enabled(if: recordingsTestsEnabled, "PENCILD_RECORDINGS is unset: the shared recordings are skipped"),
@@ -56,20 +56,9 @@ struct EventSequenceTests {
     func restartMidStream() async throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // Touching, holding the squeeze button, then a long wait: at real-time speed the daemon
-        // is killed while the tip, the button and the squeeze are open, and sends nothing more.
-        var pen = PenScript(device: TestDevice.intuos5Pen.description)
-        pen.approach(x: 0.3, y: 0.3)
-        pen.move(toX: 0.32, y: 0.31, overMs: 50, steps: 5)
-        pen.touchDown(pressure: 0.4)
-        pen.move(toX: 0.4, y: 0.35, overMs: 50, steps: 5)
-        pen.press(.stylus2)
-        pen.wait(ms: 60_000)
-        pen.release(.stylus2)
-        pen.lift()
-        pen.leave()
-        let recording = directory + "/held.events"
-        try EvemuText.recording(pen.device, pen.events).write(toFile: recording, atomically: true, encoding: .utf8)
+        // At real-time speed the daemon is killed while the tip, the button and the squeeze
+        // are open, and sends nothing more.
+        let recording = try writeHeldPen(in: directory)
         let first = try RunningDaemon(["--replay", recording], directory: directory)
         let client = PencilClient(socketPath: first.socketPath)
         let types: Set<PencilEventType> = [.deviceAdded, .deviceRemoved, .proximityIn, .proximityOut, .tipDown, .tipUp,
@@ -155,7 +144,9 @@ struct EventSequenceTests {
 
     @Test("cancelling the consuming task, or leaving the loop, stops the reading and closes the connection")
     func cancellation() async throws {
-        let daemon = try RunningDaemon(["--demo"])
+        // A few events, then a long quiet with the device attached.
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        let daemon = try RunningDaemon(["--replay", try writeHeldPen(in: directory)], directory: directory)
         defer { daemon.stop(); daemon.removeDirectory() }
         let client = PencilClient(socketPath: daemon.socketPath)
         let started = AsyncStream<Void>.makeStream()
@@ -171,7 +162,7 @@ struct EventSequenceTests {
         await iterator.next()
         // The harness's own probe of the socket came and went; the subscription stays.
         let connections = { acceptedConnections(on: daemon.socketPath) }
-        #expect(await eventually { connections() == 1 })
+        #expect(await eventually { connections() == 1 }, "\(connections()) connections:\n\(daemon.log.suffix(2000))")
         consumer.cancel()
         let received = try await consumer.value
         #expect(received >= 1)

@@ -4,7 +4,7 @@ import PencilSystem
 import PencilTestSupport
 import Testing
 
-@Suite("PencilClient's focus claim against a real pencild", .timeLimit(.minutes(2)))
+@Suite("PencilClient's focus claim against a real pencild", .timeLimit(.minutes(10)))
 struct FocusTests {
     static let gestures: Set<PencilEventType> = [.doubleTap, .squeeze, .deviceAdded, .deviceRemoved]
 
