@@ -75,18 +75,13 @@ package final class MonitorSubscription {
         var chunks = 0
         while chunks < chunkLimit {
             chunks += 1
-            let count: Int
             do {
-                count = try buffer.withUnsafeMutableBytes { raw in
-                    Result { () throws(Errno) -> Int in try UnixSocket.receive(descriptor, into: raw) }
-                }.get()
+                if try framer.receive(from: descriptor, using: &buffer) == 0 { return .ended }
             } catch {
                 if error == .wouldBlock { return .drained }
                 if error == .connectionReset { return .ended }
                 throw .io(error)
             }
-            if count == 0 { return .ended }
-            buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             while true {
                 let message: ArraySlice<UInt8>?
                 do { message = try framer.nextMessage() } catch { throw .protocolViolation("\(error)") }

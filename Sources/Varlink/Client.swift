@@ -90,15 +90,12 @@ public final class VarlinkClient {
             }
             let count: Int
             do {
-                count = try chunk.withUnsafeMutableBytes { raw in
-                    Result { () throws(Errno) -> Int in try UnixSocket.receive(descriptor, into: raw) }
-                }.get()
+                count = try framer.receive(from: descriptor, using: &chunk)
             } catch {
                 if error == .wouldBlock { throw .timedOut }
                 throw .io(error)
             }
             if count == 0 { throw .closed }
-            chunk.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
     }
 
