@@ -66,14 +66,10 @@ func collect(_ sequence: PencilEvents, until device: String = "replay0") async t
     return events
 }
 
-/// The connections the daemon at `socketPath` holds open now: its accepted sockets, which
-/// /proc/net/unix lists under the path they were accepted on, in state 03 (connected).
-func acceptedConnections(on socketPath: String) -> Int {
-    guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return -1 }
-    return table.split(separator: "\n").filter { line in
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        return fields.count >= 8 && fields[5] == "03" && fields[7] == socketPath
-    }.count
+/// The clients a daemon's log shows connected and not yet gone.
+func openClients(in log: String) -> Int {
+    let lines = log.split(separator: "\n")
+    return lines.filter { $0.hasSuffix(" connected") }.count - lines.filter { $0.hasSuffix(" disconnected") }.count
 }
 
 /// Waits, polling with a bounded deadline, until `condition` holds.

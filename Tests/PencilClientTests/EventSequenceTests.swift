@@ -21,7 +21,10 @@ struct EventSequenceTests {
         defer { daemon.stop(); daemon.removeDirectory() }
 
         let client = PencilClient(socketPath: daemon.socketPath)
-        let received = try await collect(client.events(onDisconnect: .throw))
+        // Room for the whole recording: a test process busy with other tests may leave this
+        // consumer unscheduled for a while, and a sequence that stopped reading for it would
+        // be dropped by the daemon as a lagging client (its own limits, tested elsewhere).
+        let received = try await collect(client.events(onDisconnect: .throw, bufferLimit: 1_000_000))
         let expected = try pencilctlEvents(recording, description: description).map { try Event(json: $0) }
 
         #expect(received.count == expected.count, "\(name): \(received.count) events vs \(expected.count)")
@@ -160,8 +163,10 @@ struct EventSequenceTests {
         }
         var iterator = started.stream.makeAsyncIterator()
         await iterator.next()
-        // The harness's own probe of the socket came and went; the subscription stays.
-        let connections = { acceptedConnections(on: daemon.socketPath) }
+        // The daemon logs each client's coming and going (the recording is quiet: its per-user
+        // rate limit on these lines is never reached). The harness's own probe of the socket
+        // came and went; the subscription stays.
+        let connections = { openClients(in: daemon.log) }
         #expect(await eventually { connections() == 1 }, "\(connections()) connections:\n\(daemon.log.suffix(2000))")
         consumer.cancel()
         let received = try await consumer.value
