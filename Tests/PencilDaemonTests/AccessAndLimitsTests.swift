@@ -1,6 +1,7 @@
 @testable import PencilDaemon
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Testing
 import Varlink
 

@@ -1,5 +1,6 @@
 @testable import PencilDaemon
 import PencilProtocol
+import PencilTestSupport
 import Testing
 
 /// protocol.md "Which app acts (focus)", on the daemon's service in virtual time with the demo

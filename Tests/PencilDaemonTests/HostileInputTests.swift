@@ -2,6 +2,7 @@ import Foundation
 @testable import PencilDaemon
 import PencilInput
 import PencilProtocol
+import PencilTestSupport
 import PencilSystem
 import Testing
 

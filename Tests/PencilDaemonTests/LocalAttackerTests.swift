@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import PencilProtocol
+import PencilTestSupport
 import PencilSystem
 import Testing
 import Varlink
