@@ -37,8 +37,10 @@ let package = Package(
             name: "PencilDaemon",
             dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
         ),
+        // pencil-actions: bindings, chords, commands and the agent's decisions.
+        .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "CEvdev"]),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilActions", "CEvdev"]),
         // Test harness: real devices' capabilities as data, and pen scripts that read like
         // what a person does with the pen.
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilProtocol", "PencilSystem"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

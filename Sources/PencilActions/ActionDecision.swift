@@ -1,0 +1,112 @@
+import PencilProtocol
+
+/// Which app acts on a gesture (protocol.md, "Which app acts"): the event's `focus`.
+public enum GestureFocus: String, Sendable {
+    /// The receiving process holds the user's focus.
+    case this
+    /// Another process of the user does.
+    case other
+    /// Nobody claimed it.
+    case none
+}
+
+/// One gesture to perform: what the daemon resolved, and the event it came with.
+public struct GestureRequest: Equatable, Sendable {
+    public var action: PreferredAction
+    public var event: Event
+    public init(action: PreferredAction, event: Event) {
+        self.action = action
+        self.event = event
+    }
+}
+
+/// The agent's decisions, free of I/O: which events it acts on, and what acting means.
+public enum ActionDecision {
+    /// The events the agent subscribes to.
+    public static let subscribedEvents: [EventType] = [.doubleTap, .squeeze]
+
+    /// The action to perform for `event`, or nil. A double-tap acts when it arrives, a squeeze
+    /// when it ends (with its action); a cancelled squeeze, its other phases, and every event
+    /// while an app holds focus (`this` or `other`) do nothing: the agent is a fallback for
+    /// apps that do not speak the protocol, and such a fallback acts only on `none`. An event
+    /// without `focus` comes from a daemon that knows no focus: nobody can hold it.
+    public static func request(for event: Event, focus: GestureFocus?) -> GestureRequest? {
+        guard (focus ?? GestureFocus.none) == GestureFocus.none, let action = event.action, action != .ignore else { return nil }
+        switch event.type {
+        case .doubleTap:
+            return GestureRequest(action: action, event: event)
+        case .squeeze where event.phase == .ended:
+            return GestureRequest(action: action, event: event)
+        default:
+            return nil
+        }
+    }
+
+    /// What the agent does for a request with the bindings in force.
+    public enum Performance: Equatable, Sendable {
+        case sendChord(KeyChord)
+        case runCommand([String])
+        /// The action has no binding: nothing happens.
+        case unbound
+    }
+
+    public static func performance(of action: PreferredAction, bindings: ActionBindings) -> Performance {
+        switch bindings[action] {
+        case .key(let chord)?: return .sendChord(chord)
+        case .command(let words)?: return .runCommand(words)
+        case nil: return .unbound
+        }
+    }
+}
+
+/// The environment a command binding runs with: the agent's own, minus any `PENCIL_*`
+/// variable it inherited, plus the event's fields.
+public enum CommandEnvironment {
+    /// `PENCIL_GESTURE` for `pencilctl actions test`, which has no gesture.
+    public static let testGesture = "test"
+
+    public static func variables(for request: GestureRequest, focus: GestureFocus?) -> [(String, String)] {
+        let event = request.event
+        var variables: [(String, String)] = [
+            ("PENCIL_ACTION", request.action.rawValue),
+            ("PENCIL_GESTURE", event.type == .doubleTap || event.type == .squeeze ? event.type.rawValue : testGesture),
+            ("PENCIL_TIME", String(event.time)),
+        ]
+        if let phase = event.phase { variables.append(("PENCIL_PHASE", phase.rawValue)) }
+        if let focus { variables.append(("PENCIL_FOCUS", focus.rawValue)) }
+        if let device = event.device { variables.append(("PENCIL_DEVICE", device)) }
+        if let tool = event.tool {
+            variables.append(("PENCIL_TOOL", tool.type.rawValue))
+            variables.append(("PENCIL_TOOL_SERIAL", String(tool.serial)))
+        }
+        if let pose = event.pose {
+            let fields: [(String, Double?)] = [
+                ("PENCIL_X", pose.x), ("PENCIL_Y", pose.y),
+                ("PENCIL_X_MM", pose.xMillimeters), ("PENCIL_Y_MM", pose.yMillimeters),
+                ("PENCIL_PRESSURE", pose.pressure), ("PENCIL_Z_OFFSET", pose.zOffset),
+                ("PENCIL_TILT_X", pose.tiltX), ("PENCIL_TILT_Y", pose.tiltY),
+                ("PENCIL_AZIMUTH", pose.azimuth), ("PENCIL_ALTITUDE", pose.altitude),
+                ("PENCIL_ROLL", pose.roll),
+            ]
+            for (name, value) in fields {
+                if let value { variables.append((name, decimal(value))) }
+            }
+        }
+        return variables
+    }
+
+    /// `inherited` ("NAME=value" strings) with the request's variables in place of any
+    /// `PENCIL_*` it had.
+    public static func environment(for request: GestureRequest, focus: GestureFocus?, inherited: [String]) -> [String] {
+        var result = inherited.filter { !$0.hasPrefix("PENCIL_") }
+        result += variables(for: request, focus: focus).map { "\($0.0)=\($0.1)" }
+        return result
+    }
+
+    /// Plain decimal, as the protocol writes numbers.
+    static func decimal(_ value: Double) -> String {
+        var writer = JSONWriter(capacity: 32)
+        writer.double(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

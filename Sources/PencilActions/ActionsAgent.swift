@@ -1,0 +1,403 @@
+import PencilProtocol
+import PencilSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the agent runs: its command line, parsed.
+public struct AgentOptions: Equatable, Sendable {
+    public var configPath: String
+    /// nil: as pencilctl finds it ($PENCILD_SOCKET, the user's, then the system's).
+    public var socketPath: String?
+    /// Microseconds between two frames of a chord.
+    public var keyInterval: Int64 = 10_000
+    /// Command bindings running at once.
+    public var maximumCommands = 4
+    public var verbose = false
+
+    public init(configPath: String, socketPath: String? = nil) {
+        self.configPath = configPath
+        self.socketPath = socketPath
+    }
+
+    public static let usage = """
+        usage: pencil-actions [--config FILE] [--socket PATH] [--key-interval MS] [--max-commands N] [--verbose]
+
+        Performs the user's preferred action for a pen's double-tap and squeeze, for apps that do
+        not subscribe to pencild themselves: a key chord on a virtual keyboard, or a command.
+
+          --config FILE        the bindings (default: $XDG_CONFIG_HOME/pencild/actions.conf)
+          --socket PATH        pencild's socket (default: $PENCILD_SOCKET, else
+                               $XDG_RUNTIME_DIR/pencild.sock when it exists, else /run/pencild/pencild.sock)
+          --key-interval MS    milliseconds between the key changes of a chord (default: 10)
+          --max-commands N     command bindings running at once (default: 4)
+          --verbose            say what each gesture does
+        """
+
+    public enum Parsed: Equatable, Sendable {
+        case run(AgentOptions)
+        case help
+    }
+
+    public static func parse(_ arguments: [String], defaultConfigPath: String) -> Result<Parsed, AgentUsageError> {
+        var options = AgentOptions(configPath: defaultConfigPath)
+        var index = 0
+        func value(_ option: String) -> String? {
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--help", "-h": return .success(.help)
+            case "--verbose", "-v": options.verbose = true
+            case "--config", "--socket", "--key-interval", "--max-commands":
+                guard let text = value(argument) else { return .failure(AgentUsageError(message: "\(argument) needs a value")) }
+                switch argument {
+                case "--config": options.configPath = text
+                case "--socket": options.socketPath = text
+                case "--key-interval":
+                    guard let milliseconds = Int64(text), (1...1_000).contains(milliseconds) else {
+                        return .failure(AgentUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '\(text)'"))
+                    }
+                    options.keyInterval = milliseconds * 1_000
+                default:
+                    guard let count = Int(text), (1...64).contains(count) else {
+                        return .failure(AgentUsageError(message: "--max-commands: expected a count from 1 to 64, not '\(text)'"))
+                    }
+                    options.maximumCommands = count
+                }
+            default:
+                return .failure(AgentUsageError(message: "unknown option '\(argument)'"))
+            }
+            index += 1
+        }
+        return .success(.run(options))
+    }
+}
+
+public struct AgentUsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The agent's log: one line per message on stderr, with journald's `<N>` priority prefix.
+public struct AgentLog: Sendable {
+    public var verbose: Bool
+    public init(verbose: Bool) { self.verbose = verbose }
+
+    public func error(_ text: String) { write(3, text) }
+    public func warning(_ text: String) { write(4, text) }
+    public func notice(_ text: String) { write(5, text) }
+    public func info(_ text: String) { write(6, text) }
+    public func debug(_ text: String) { if verbose { write(7, text) } }
+
+    private func write(_ priority: Int, _ text: String) {
+        try? FileDescriptor(rawValue: 2).writeAll(Array("<\(priority)>\(text)\n".utf8))
+    }
+}
+
+/// The bindings in force, the virtual keyboard they need, the chord being played and the
+/// commands running: everything that performs an action, for the agent and for
+/// `pencilctl actions test`.
+public final class ActionPerformer {
+    public private(set) var bindings = ActionBindings.empty
+    public private(set) var keyboard: VirtualKeyboard?
+    /// Why there is no keyboard although bindings need one.
+    public private(set) var keyboardProblem: String?
+    public private(set) var player: ChordPlayer
+    public let commands: CommandRunner
+    private let log: AgentLog
+    /// The keys the bindings need, when the keyboard could not yet be remade for them (a chord
+    /// was playing).
+    private var pendingKeys: Set<UInt16>?
+    /// Called with the keyboard's problem when it changes (the agent says it once).
+    private let makeKeyboard: (Set<UInt16>) throws(Errno) -> VirtualKeyboard
+
+    public init(keyInterval: Int64, maximumCommands: Int, log: AgentLog,
+                makeKeyboard: @escaping (Set<UInt16>) throws(Errno) -> VirtualKeyboard = { keys throws(Errno) in try VirtualKeyboard(keys: keys) }) {
+        player = ChordPlayer(interval: keyInterval)
+        self.log = log
+        self.makeKeyboard = makeKeyboard
+        commands = CommandRunner(maximumRunning: maximumCommands) { log.warning($0) }
+    }
+
+    /// Puts `new` in force; the keyboard is remade when the keys differ (once no chord plays).
+    public func use(_ new: ActionBindings) {
+        bindings = new
+        let keys = new.keys
+        if keys == keyboard?.keys ?? [], keyboard != nil || keys.isEmpty {
+            pendingKeys = nil
+            return
+        }
+        pendingKeys = keys
+        if player.isIdle { remakeKeyboard() }
+    }
+
+    private func remakeKeyboard() {
+        guard let keys = pendingKeys else { return }
+        pendingKeys = nil
+        keyboard?.close()
+        keyboard = nil
+        guard !keys.isEmpty else {
+            keyboardProblem = nil
+            return
+        }
+        do {
+            keyboard = try makeKeyboard(keys)
+            if keyboardProblem != nil { log.notice("the virtual keyboard works again: key bindings are on") }
+            keyboardProblem = nil
+            log.info("virtual keyboard \"\(VirtualKeyboard.name)\" at \(keyboard?.devicePath ?? "an unknown node") sends \(keys.sorted().map(KeyNames.name(of:)).joined(separator: ", "))")
+        } catch {
+            let problem = VirtualKeyboard.explain(error)
+            if problem != keyboardProblem { log.error(problem) }
+            keyboardProblem = problem
+        }
+    }
+
+    /// Performs `request`'s binding: starts its chord (played by `playDue`) or its command.
+    public func perform(_ request: GestureRequest, focus: GestureFocus?, now: Int64) {
+        let label = "\(request.event.type.rawValue) \(request.action.rawValue)"
+        switch ActionDecision.performance(of: request.action, bindings: bindings) {
+        case .unbound:
+            log.debug("\(label): not bound: nothing to do")
+        case .sendChord(let chord):
+            guard keyboard != nil else {
+                log.warning("\(label): key \(chord) not sent: \(keyboardProblem ?? "no virtual keyboard")")
+                return
+            }
+            if player.enqueue(chord, now: now) {
+                log.debug("\(label): key \(chord)")
+                playDue(now: now)
+            } else {
+                log.warning("\(label): key \(chord) dropped: \(player.maximumQueued) chords are already waiting")
+            }
+        case .runCommand(let words):
+            let environment = CommandEnvironment.environment(for: request, focus: focus, inherited: Self.inheritedEnvironment())
+            if let pid = commands.start(words, environment: environment, label: label) {
+                log.debug("\(label): command \(CommandWords.quoted(words)) is pid \(pid)")
+            }
+        }
+    }
+
+    /// Sends every frame due at `now`; returns when the next one is due (nil: none).
+    @discardableResult
+    public func playDue(now: Int64) -> Int64? {
+        while let frame = player.next(now: now) {
+            send(frame)
+        }
+        if player.isIdle { remakeKeyboard() }
+        return player.nextDeadline
+    }
+
+    /// Lets go of every key held and stops playing (a signal, the end).
+    public func releaseAll() {
+        for frame in player.releaseAll() { send(frame) }
+    }
+
+    private func send(_ frame: KeyFrame) {
+        do {
+            try keyboard?.send(frame)
+        } catch {
+            log.error("the virtual keyboard failed (\(error)) sending \(KeyNames.name(of: frame.code)) \(frame.down ? "down" : "up")")
+        }
+    }
+
+    public func close() {
+        releaseAll()
+        keyboard?.close()
+        keyboard = nil
+    }
+
+    /// The process's environment as "NAME=value" strings.
+    public static func inheritedEnvironment() -> [String] {
+        var result: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            result.append(String(cString: entry))
+            pointer += 1
+        }
+        return result
+    }
+}
+
+/// A subscription to pencild's doubleTap and squeeze events that a loop can wait on.
+public protocol GestureSubscription: AnyObject {
+    /// Readable when events (or the end of the stream) arrived.
+    var descriptor: FileDescriptor { get }
+    /// Hands out each event that arrived with its focus. False once the stream has ended.
+    func readAvailable(_ handle: (Event, GestureFocus?) -> Void) throws -> Bool
+    func close()
+}
+
+/// The agent: one epoll loop over signals, the bindings file, the chord timer and the
+/// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
+/// chord plays, the reconnect timer only while the daemon is away.
+public final class ActionsAgent {
+    public typealias Subscribe = (String) throws -> any GestureSubscription
+
+    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer }
+
+    private let options: AgentOptions
+    private let socketPath: String
+    private let log: AgentLog
+    private let subscribe: Subscribe
+    private let file: BindingsFile
+    private let performer: ActionPerformer
+    private var subscription: (any GestureSubscription)?
+    private var reconnectDelay: Int64 = 0
+    private var stopping = false
+
+    public init(options: AgentOptions, socketPath: String, subscribe: @escaping Subscribe) {
+        self.options = options
+        self.socketPath = socketPath
+        self.subscribe = subscribe
+        log = AgentLog(verbose: options.verbose)
+        file = BindingsFile(path: options.configPath)
+        performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log)
+    }
+
+    /// Reads the bindings file; on a mistake the bindings in force stay.
+    func reloadBindings(initial: Bool) {
+        switch file.load() {
+        case .success(let loaded?):
+            performer.use(loaded)
+            let summary = PreferredAction.allCases.compactMap { action in loaded[action].map { "\(action.rawValue): \($0)" } }
+            log.notice("bindings from \(file.path): \(summary.isEmpty ? "none" : summary.joined(separator: "; "))")
+        case .success(nil):
+            performer.use(.empty)
+            log.notice("no bindings: \(file.path) does not exist (see the example actions.conf)")
+        case .failure(let error):
+            log.error("\(error)" + (initial ? ": no bindings are in force" : ": the bindings in force stay as they were"))
+        }
+    }
+
+    public func run() -> Int32 {
+        SignalFD.ignoreBrokenPipe()
+        let epoll: Epoll
+        let signals: SignalFD
+        let chordTimer: TimerFD
+        let reconnectTimer: TimerFD
+        do {
+            epoll = try Epoll(capacity: 8)
+            signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+            chordTimer = try TimerFD()
+            reconnectTimer = try TimerFD()
+            try epoll.add(signals.descriptor, events: .readable, token: Token.signals.rawValue)
+            try epoll.add(chordTimer.descriptor, events: .readable, token: Token.chordTimer.rawValue)
+            try epoll.add(reconnectTimer.descriptor, events: .readable, token: Token.reconnectTimer.rawValue)
+        } catch {
+            log.error("cannot set up the event loop: \(error)")
+            return 1
+        }
+        do {
+            try epoll.add(try file.watch(), events: .readable, token: Token.bindings.rawValue)
+        } catch {
+            log.warning("cannot watch \(FileSystem.directoryName(of: file.path)) (\(error)): changes to \(file.path) are seen at the next restart only")
+        }
+        reloadBindings(initial: true)
+        connect(epoll: epoll, reconnectTimer: reconnectTimer)
+
+        while !stopping {
+            do {
+                try epoll.wait(timeoutMilliseconds: -1) { token, _ in
+                    switch Token(rawValue: token) {
+                    case .signals:
+                        while let signal = signals.nextSignal() {
+                            switch signal {
+                            case SIGCHLD: performer.commands.reap()
+                            case SIGHUP: reloadBindings(initial: false)
+                            default:
+                                log.notice("signal \(signal): letting go of every key and stopping")
+                                stopping = true
+                            }
+                        }
+                    case .bindings:
+                        if file.takeChanges() { reloadBindings(initial: false) }
+                    case .chordTimer:
+                        chordTimer.acknowledge()
+                    case .daemon:
+                        readDaemon(epoll: epoll, reconnectTimer: reconnectTimer)
+                    case .reconnectTimer:
+                        reconnectTimer.acknowledge()
+                        connect(epoll: epoll, reconnectTimer: reconnectTimer)
+                    case nil:
+                        break
+                    }
+                }
+                try chordTimer.arm(at: performer.playDue(now: MonotonicClock.now()))
+            } catch {
+                log.error("the event loop failed: \(error)")
+                break
+            }
+        }
+        performer.close()
+        subscription?.close()
+        return 0
+    }
+
+    private func connect(epoll: Epoll, reconnectTimer: TimerFD) {
+        do {
+            let new = try subscribe(socketPath)
+            try epoll.add(new.descriptor, events: .readable, token: Token.daemon.rawValue)
+            subscription = new
+            reconnectDelay = 0
+            log.notice("subscribed to doubleTap and squeeze at \(socketPath)")
+        } catch {
+            scheduleReconnect(reconnectTimer, because: "\(error)")
+        }
+    }
+
+    private func readDaemon(epoll: Epoll, reconnectTimer: TimerFD) {
+        guard let current = subscription else { return }
+        let open: Bool
+        do {
+            open = try current.readAvailable { event, focus in
+                guard let request = ActionDecision.request(for: event, focus: focus) else {
+                    if let focus, focus != GestureFocus.none, event.action != nil {
+                        log.debug("\(event.type.rawValue) \(event.action?.rawValue ?? ""): focus is \(focus.rawValue): an app acts, not this agent")
+                    }
+                    return
+                }
+                performer.perform(request, focus: focus, now: MonotonicClock.now())
+            }
+        } catch {
+            epoll.remove(current.descriptor)
+            current.close()
+            subscription = nil
+            scheduleReconnect(reconnectTimer, because: "\(error)")
+            return
+        }
+        if !open {
+            epoll.remove(current.descriptor)
+            current.close()
+            subscription = nil
+            scheduleReconnect(reconnectTimer, because: "pencild closed the stream")
+        }
+    }
+
+    /// Tries again after 1 s, doubling to at most 30 s while pencild stays away.
+    private func scheduleReconnect(_ timer: TimerFD, because reason: String) {
+        reconnectDelay = min(max(reconnectDelay * 2, 1_000_000), 30_000_000)
+        log.warning("pencild at \(socketPath): \(reason); trying again in \(reconnectDelay / 1_000_000) s")
+        try? timer.arm(at: MonotonicClock.now() + reconnectDelay)
+    }
+}
+
+extension ActionsAgent {
+    /// `pencil-actions ARGUMENTS`: the exit status.
+    public static func main(arguments: [String], subscribe: @escaping Subscribe, defaultSocketPath: () -> String) -> Int32 {
+        switch AgentOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath()) {
+        case .failure(let error):
+            try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\n\(AgentOptions.usage)\n".utf8))
+            return 64
+        case .success(.help):
+            try? FileDescriptor(rawValue: 1).writeAll(Array((AgentOptions.usage + "\n").utf8))
+            return 0
+        case .success(.run(let options)):
+            let agent = ActionsAgent(options: options, socketPath: options.socketPath ?? defaultSocketPath(), subscribe: subscribe)
+            return agent.run()
+        }
+    }
+}
