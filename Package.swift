@@ -7,6 +7,8 @@ let package = Package(
         .executable(name: "pencild", targets: ["pencild"]),
         .executable(name: "pencilctl", targets: ["pencilctl"]),
         .executable(name: "pencil-bench", targets: ["pencil-bench"]),
+        // The Swift client library for apps: events as an AsyncSequence, preferences, focus.
+        .library(name: "PencilClient", targets: ["PencilClient"]),
     ],
     targets: [
         // C bridges: libevdev + libudev, and libsystemd (sd-login, sd-daemon).
@@ -37,15 +39,21 @@ let package = Package(
             name: "PencilDaemon",
             dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
         ),
+        // The client library: typed, tolerant values, the event sequence that survives a
+        // daemon restart, the socket look-up that pencilctl shares.
+        .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
         // pencil-actions: bindings, chords, commands and the agent's decisions.
         .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "CEvdev"]),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilActions", "CEvdev"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CEvdev"]),
         // Test harness: real devices' capabilities as data, and pen scripts that read like
         // what a person does with the pen.
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
+        // The shortest client program (README, "Writing a client"): prints double-taps and
+        // squeezes with their action.
+        .executableTarget(name: "pencil-gestures-example", dependencies: ["PencilClient"], path: "examples/swift"),
         // Counts heap allocations by interposing malloc: linked into pencil-bench only.
         .target(name: "CAllocationCounter"),
         .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
@@ -53,7 +61,8 @@ let package = Package(
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
-        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
         .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilProtocol", "PencilSystem"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
     ],

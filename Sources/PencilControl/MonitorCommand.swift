@@ -1,3 +1,4 @@
+import PencilClient
 import PencilProtocol
 import PencilSystem
 import Varlink
@@ -108,7 +109,7 @@ final class MonitorLoop {
     let events: [String]?
     private let epoll: Epoll
     private let signals: SignalFD
-    private var stream: EventStream?
+    private var stream: MonitorSubscription?
 
     enum Token: UInt64 { case stream = 1, signal, keys }
 
@@ -136,7 +137,7 @@ final class MonitorLoop {
     }
 
     private func subscribe() throws(VarlinkClientError) {
-        let stream = try EventStream(path: path, devices: devices, events: events)
+        let stream = try MonitorSubscription(path: path, devices: devices, events: events)
         do {
             try epoll.add(stream.descriptor, events: .readable, token: Token.stream.rawValue)
         } catch {
@@ -189,7 +190,10 @@ final class MonitorLoop {
             }
             if streamReady, let stream {
                 do {
-                    if try !stream.readAvailable(handle) {
+                    let open = try stream.readAvailable { (json) throws(VarlinkClientError) in
+                        do { handle(try Event(json: json)) } catch { throw .protocolViolation("event: \(error)") }
+                    }
+                    if !open {
                         dropStream()
                         onStatus?("pencild at \(path) went away; waiting for it to come back")
                     }

@@ -1,3 +1,4 @@
+import PencilClient
 import PencilProtocol
 import Varlink
 

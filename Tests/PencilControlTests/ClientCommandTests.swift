@@ -1,3 +1,4 @@
+import PencilClient
 import GestureRecognizer
 import Testing
 @testable import PencilControl

@@ -1,0 +1,87 @@
+import PencilProtocol
+
+// Reading the daemon's JSON into the client's values. Tolerant by design: a name the library
+// does not know becomes `.unknown(name)`, a field it does not know is ignored, and only what
+// makes an object meaningless (an event without its type or time, a device without its id)
+// is an error.
+
+extension ProtocolName {
+    init?(json: JSONValue?) {
+        guard let name = json?.stringValue else { return nil }
+        self.init(rawValue: name)
+    }
+
+    static func list(_ json: JSONValue?) -> [Self] {
+        (json?.arrayValue ?? []).compactMap { Self(json: $0) }
+    }
+}
+
+extension PencilTool {
+    package init(json: JSONValue) throws(PencilClientError) {
+        guard let type = PencilToolType(json: json["type"]) else { throw .protocolViolation("a tool without a type") }
+        self.init(type: type, serial: json["serial"]?.intValue ?? 0, id: json["id"]?.intValue ?? 0)
+    }
+}
+
+extension PencilDevice {
+    package init(json: JSONValue) throws(PencilClientError) {
+        guard let id = json["id"]?.stringValue else { throw .protocolViolation("a device without an id") }
+        self.init(id: id, name: json["name"]?.stringValue ?? "",
+                  bus: Int(json["bus"]?.intValue ?? 0), vendor: Int(json["vendor"]?.intValue ?? 0),
+                  product: Int(json["product"]?.intValue ?? 0), direct: json["direct"]?.boolValue ?? false,
+                  widthMillimeters: json["widthMillimeters"]?.doubleValue,
+                  heightMillimeters: json["heightMillimeters"]?.doubleValue,
+                  tools: PencilToolType.list(json["tools"]), axes: PencilAxis.list(json["axes"]),
+                  buttons: PencilButton.list(json["buttons"]))
+    }
+}
+
+extension PencilPreferences {
+    /// Fields the reply leaves out (a daemon's replies carry all of them) keep the defaults.
+    package init(json: JSONValue) throws(PencilClientError) {
+        guard json.objectValue != nil else { throw .protocolViolation("preferences must be an object, not \(json.kindName)") }
+        self.init()
+        if let value = PencilAction(json: json["doubleTapAction"]) { doubleTapAction = value }
+        if let value = PencilAction(json: json["squeezeAction"]) { squeezeAction = value }
+        if let value = PencilTapButton(json: json["tapButton"]) { tapButton = value }
+        if let value = PencilSqueezeButton(json: json["squeezeButton"]) { squeezeButton = value }
+        if let value = json["tapMaxDuration"]?.intValue { tapMaxDuration = Int(truncatingIfNeeded: value) }
+        if let value = json["doubleTapInterval"]?.intValue { doubleTapInterval = Int(truncatingIfNeeded: value) }
+        if let value = json["longPressDuration"]?.intValue { longPressDuration = Int(truncatingIfNeeded: value) }
+        if let value = json["doubleTapSlop"]?.doubleValue { doubleTapSlop = value }
+    }
+}
+
+extension PencilPreferences.Change {
+    /// The `preferences` parameter of `SetPreferences`: only the fields that are set.
+    package var jsonValue: JSONValue {
+        var members: [(String, JSONValue)] = []
+        func add(_ name: String, _ value: JSONValue?) { if let value { members.append((name, value)) } }
+        add("doubleTapAction", doubleTapAction.map { .string($0.rawValue) })
+        add("squeezeAction", squeezeAction.map { .string($0.rawValue) })
+        add("tapButton", tapButton.map { .string($0.rawValue) })
+        add("squeezeButton", squeezeButton.map { .string($0.rawValue) })
+        add("tapMaxDuration", tapMaxDuration.map { .int(Int64($0)) })
+        add("doubleTapInterval", doubleTapInterval.map { .int(Int64($0)) })
+        add("longPressDuration", longPressDuration.map { .int(Int64($0)) })
+        add("doubleTapSlop", doubleTapSlop.map { .double($0) })
+        return .object(members)
+    }
+}
+
+extension PencilEvent {
+    package init(json: JSONValue) throws(PencilClientError) {
+        guard let type = PencilEventType(json: json["type"]) else { throw .protocolViolation("an event without a type") }
+        guard let time = json["time"]?.intValue else { throw .protocolViolation("a \(type) event without a time") }
+        self.init(type: type, time: time)
+        device = json["device"]?.stringValue
+        if let info = json["deviceInfo"], !info.isNull { deviceInfo = try PencilDevice(json: info) }
+        if let tool = json["tool"], !tool.isNull { self.tool = try PencilTool(json: tool) }
+        if let pose = json["pose"], !pose.isNull { self.pose = Pose(json: pose) }
+        button = PencilButton(json: json["button"])
+        phase = PencilPhase(json: json["phase"])
+        action = PencilAction(json: json["action"])
+        focus = PencilFocus(json: json["focus"])
+        if let preferences = json["preferences"], !preferences.isNull { self.preferences = try PencilPreferences(json: preferences) }
+    }
+}

@@ -1,0 +1,220 @@
+/// The protocol's names (event types, tools, buttons, phases, actions...) are strings so that
+/// the interface can grow: a newer pencild may send a name this library does not know yet.
+/// Every such name is an enum here with a last case, `unknown(String)`, that keeps the name
+/// as it came; decoding never fails on a name.
+public protocol ProtocolName: Hashable, Sendable, RawRepresentable, CustomStringConvertible where RawValue == String {
+    /// Every name this version of the library knows, in the protocol's order.
+    static var known: [Self] { get }
+    /// A name this version of the library does not know.
+    static func unknown(_ name: String) -> Self
+}
+
+extension ProtocolName {
+    /// The value for `rawValue`: a known case, or `.unknown(rawValue)`. Never nil.
+    public init(rawValue: String) {
+        self = Self.known.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
+    }
+
+    /// False for a name this version of the library does not know.
+    public var isKnown: Bool { Self.known.contains(self) }
+
+    public var description: String { rawValue }
+}
+
+/// The kind of an event (protocol.md "Event").
+public enum PencilEventType: ProtocolName {
+    case deviceAdded, deviceRemoved
+    case proximityIn, proximityOut
+    case tipDown, tipUp
+    case motion
+    case hover
+    case buttonDown, buttonUp
+    case doubleTap
+    case squeeze
+    case preferencesChanged
+    case unknown(String)
+
+    public static let known: [Self] = [
+        .deviceAdded, .deviceRemoved, .proximityIn, .proximityOut, .tipDown, .tipUp, .motion, .hover,
+        .buttonDown, .buttonUp, .doubleTap, .squeeze, .preferencesChanged,
+    ]
+
+    public var rawValue: String {
+        switch self {
+        case .deviceAdded: "deviceAdded"
+        case .deviceRemoved: "deviceRemoved"
+        case .proximityIn: "proximityIn"
+        case .proximityOut: "proximityOut"
+        case .tipDown: "tipDown"
+        case .tipUp: "tipUp"
+        case .motion: "motion"
+        case .hover: "hover"
+        case .buttonDown: "buttonDown"
+        case .buttonUp: "buttonUp"
+        case .doubleTap: "doubleTap"
+        case .squeeze: "squeeze"
+        case .preferencesChanged: "preferencesChanged"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// A tool's type, as in a device's `tools`.
+public enum PencilToolType: ProtocolName {
+    case pen, eraser, brush, pencil, airbrush, mouse, lens
+    case unknown(String)
+
+    public static let known: [Self] = [.pen, .eraser, .brush, .pencil, .airbrush, .mouse, .lens]
+
+    public var rawValue: String {
+        switch self {
+        case .pen: "pen"
+        case .eraser: "eraser"
+        case .brush: "brush"
+        case .pencil: "pencil"
+        case .airbrush: "airbrush"
+        case .mouse: "mouse"
+        case .lens: "lens"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// An axis a device reports, as in a device's `axes`.
+public enum PencilAxis: ProtocolName {
+    case pressure, distance, tilt, rotation, slider, wheel
+    case unknown(String)
+
+    public static let known: [Self] = [.pressure, .distance, .tilt, .rotation, .slider, .wheel]
+
+    public var rawValue: String {
+        switch self {
+        case .pressure: "pressure"
+        case .distance: "distance"
+        case .tilt: "tilt"
+        case .rotation: "rotation"
+        case .slider: "slider"
+        case .wheel: "wheel"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// A barrel button.
+public enum PencilButton: ProtocolName {
+    case stylus, stylus2, stylus3
+    case unknown(String)
+
+    public static let known: [Self] = [.stylus, .stylus2, .stylus3]
+
+    public var rawValue: String {
+        switch self {
+        case .stylus: "stylus"
+        case .stylus2: "stylus2"
+        case .stylus3: "stylus3"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// The phase of a hover or a squeeze.
+public enum PencilPhase: ProtocolName {
+    case began, changed, ended, cancelled
+    case unknown(String)
+
+    public static let known: [Self] = [.began, .changed, .ended, .cancelled]
+
+    public var rawValue: String {
+        switch self {
+        case .began: "began"
+        case .changed: "changed"
+        case .ended: "ended"
+        case .cancelled: "cancelled"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// What the user wants a double-tap or a squeeze to do (Apple's UIPencilPreferredAction).
+public enum PencilAction: ProtocolName {
+    case ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
+    case unknown(String)
+
+    public static let known: [Self] = [
+        .ignore, .switchEraser, .switchPrevious, .showColorPalette, .showInkAttributes, .showContextualPalette, .runSystemShortcut,
+    ]
+
+    public var rawValue: String {
+        switch self {
+        case .ignore: "ignore"
+        case .switchEraser: "switchEraser"
+        case .switchPrevious: "switchPrevious"
+        case .showColorPalette: "showColorPalette"
+        case .showInkAttributes: "showInkAttributes"
+        case .showContextualPalette: "showContextualPalette"
+        case .runSystemShortcut: "runSystemShortcut"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// Who holds the user's focus when a double-tap or squeeze happens (protocol.md "Which app
+/// acts"). The protocol's `none` is `.nobody` here, so that it never reads as an absent value.
+public enum PencilFocus: ProtocolName {
+    /// This process holds the focus: act.
+    case this
+    /// Another process of the same user does: do not act.
+    case other
+    /// Nobody claimed it (`none` on the wire).
+    case nobody
+    case unknown(String)
+
+    public static let known: [Self] = [.this, .other, .nobody]
+
+    public var rawValue: String {
+        switch self {
+        case .this: "this"
+        case .other: "other"
+        case .nobody: "none"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// The button whose double-click is a double-tap (preference `tapButton`).
+public enum PencilTapButton: ProtocolName {
+    case stylus, stylus2, stylus3, none
+    case unknown(String)
+
+    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .none]
+
+    public var rawValue: String {
+        switch self {
+        case .stylus: "stylus"
+        case .stylus2: "stylus2"
+        case .stylus3: "stylus3"
+        case .none: "none"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// What makes a squeeze (preference `squeezeButton`): holding a button, or a long press of
+/// the tap button.
+public enum PencilSqueezeButton: ProtocolName {
+    case stylus, stylus2, stylus3, longPress, none
+    case unknown(String)
+
+    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .longPress, .none]
+
+    public var rawValue: String {
+        switch self {
+        case .stylus: "stylus"
+        case .stylus2: "stylus2"
+        case .stylus3: "stylus3"
+        case .longPress: "longPress"
+        case .none: "none"
+        case .unknown(let name): name
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Dispatch
+import PencilProtocol
+import Varlink
+
+/// A client of pencild, the tablet pen daemon: its events as an `AsyncSequence`, its devices,
+/// the user's gesture preferences, and the app's claim to the user's focus.
+///
+///     let client = PencilClient()
+///     try await client.setFocused(true)
+///     for try await event in client.events(types: [.doubleTap, .squeeze]) {
+///         if event.focus != .other { print(event.type, event.action ?? .ignore) }
+///     }
+///
+/// Every method is `async` and safe from any task or actor: the calls' blocking socket I/O
+/// runs on the client's own dispatch queue, one call at a time, never on the caller's thread
+/// or the cooperative thread pool. A call waits at most `callTimeoutMilliseconds` for its
+/// reply.
+///
+/// Connections: each event sequence has its own. Other calls open a short-lived connection,
+/// except while this process claims the focus: then the client keeps one control connection
+/// open and makes every call on it. A focus claim belongs to the process and lasts until
+/// `setFocused(false)` or until the process's last connection to the daemon closes; keeping
+/// the control connection makes the claim independent of whether an event sequence happens
+/// to be running. If the daemon restarts, the claim is made again on the new daemon when an
+/// event sequence of this client reconnects, or at the next call.
+public final class PencilClient: Sendable {
+    private let explicitSocketPath: String?
+    /// How long a call waits for its reply, in milliseconds.
+    public let callTimeoutMilliseconds: Int
+    private let control: ControlChannel
+
+    /// A client of the daemon at `socketPath`; nil finds it as pencilctl does
+    /// (`$PENCILD_SOCKET`, then `$XDG_RUNTIME_DIR/pencild.sock` when it exists, then
+    /// `/run/pencild/pencild.sock`), anew at each connection.
+    public init(socketPath: String? = nil, callTimeoutMilliseconds: Int = 10_000) {
+        explicitSocketPath = socketPath
+        self.callTimeoutMilliseconds = callTimeoutMilliseconds
+        control = ControlChannel(socketPath: socketPath, timeoutMilliseconds: callTimeoutMilliseconds)
+    }
+
+    /// The socket this client connects to now.
+    public var socketPath: String { explicitSocketPath ?? DaemonSocket.path() }
+
+    /// The daemon's events: of the devices with these ids (nil: all) and of these types
+    /// (nil: all). The sequence starts with a `deviceAdded` for every device already attached
+    /// and the events that bring the subscriber to the current state of a tool already in
+    /// range. When the connection ends, it first yields the closing events of what was open
+    /// (tipUp, buttonUp, squeeze cancelled, hover ended, proximityOut, deviceRemoved: those of
+    /// the requested types), then follows `onDisconnect`. `bufferLimit` bounds the events
+    /// waiting for the consumer.
+    public func events(devices: [String]? = nil, types: Set<PencilEventType>? = nil,
+                       onDisconnect: DisconnectPolicy = .reconnect, bufferLimit: Int = 4096,
+                       backoff: ReconnectBackoff = ReconnectBackoff()) -> PencilEvents {
+        let control = self.control
+        return PencilEvents(configuration: .init(
+            socketPath: explicitSocketPath, devices: devices, types: types, policy: onDisconnect,
+            bufferLimit: max(2, bufferLimit), backoff: backoff,
+            onReconnect: { control.restoreFocus() }))
+    }
+
+    /// The pen devices attached now.
+    public func devices() async throws(PencilClientError) -> [PencilDevice] {
+        let reply = try await control.call("org.pencild.Pen.ListDevices")
+        var devices: [PencilDevice] = []
+        for json in reply["devices"]?.arrayValue ?? [] { devices.append(try PencilDevice(json: json)) }
+        return devices
+    }
+
+    /// The calling user's gesture preferences.
+    public func preferences() async throws(PencilClientError) -> PencilPreferences {
+        let reply = try await control.call("org.pencild.Pen.GetPreferences")
+        guard let json = reply["preferences"] else { throw .protocolViolation("GetPreferences without preferences") }
+        return try PencilPreferences(json: json)
+    }
+
+    /// Changes the fields of `change` that are set, keeps the others, and returns the result.
+    /// Throws `.invalidPreferences(field:reason:)` (nothing changes) for a value out of range
+    /// or a name the daemon does not know, `.preferencesNotSaved` when it cannot store them.
+    @discardableResult
+    public func setPreferences(_ change: PencilPreferences.Change) async throws(PencilClientError) -> PencilPreferences {
+        let reply = try await control.call("org.pencild.Pen.SetPreferences", .object([("preferences", change.jsonValue)]))
+        guard let json = reply["preferences"] else { throw .protocolViolation("SetPreferences without preferences") }
+        return try PencilPreferences(json: json)
+    }
+
+    /// Replaces every preference with `preferences`.
+    @discardableResult
+    public func setPreferences(_ preferences: PencilPreferences) async throws(PencilClientError) -> PencilPreferences {
+        try await setPreferences(preferences.asChange)
+    }
+
+    /// Claims (true) or gives up (false) the user's focus for this process: call it when the
+    /// app's window gains or loses focus. While claimed, double-taps and squeezes carry
+    /// `focus == .this` for this process and `.other` for the user's other apps.
+    /// `.notSupported` from a daemon without `SetFocus`.
+    public func setFocused(_ focused: Bool) async throws(PencilClientError) {
+        try await control.setFocused(focused)
+    }
+
+    /// True between a successful `setFocused(true)` and `setFocused(false)`.
+    public var isFocusClaimed: Bool { control.focusClaimed }
+}
+
+/// The client's calls, one at a time on its own queue; owns the control connection kept while
+/// the focus is claimed.
+final class ControlChannel: @unchecked Sendable {
+    private let socketPath: String?
+    private let timeoutMilliseconds: Int
+    private let queue = DispatchQueue(label: "pencild.client.control")
+    // Touched only on `queue`.
+    private var connection: VarlinkClient?
+    private var claimed = false
+    private var claimLost = false
+
+    init(socketPath: String?, timeoutMilliseconds: Int) {
+        self.socketPath = socketPath
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    deinit { connection?.close() }
+
+    var focusClaimed: Bool { queue.sync { claimed } }
+
+    private func run<T: Sendable>(_ body: @escaping @Sendable () throws(PencilClientError) -> T) async throws(PencilClientError) -> T {
+        let result: Result<T, PencilClientError> = await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: Result { () throws(PencilClientError) -> T in try body() }) }
+        }
+        return try result.get()
+    }
+
+    func call(_ method: String, _ parameters: JSONValue = .object([])) async throws(PencilClientError) -> JSONValue {
+        try await run { () throws(PencilClientError) -> JSONValue in
+            if self.claimLost { try? self.claim() }
+            do throws(PencilClientError) {
+                return try self.callNow(method, parameters)
+            } catch .disconnected where self.claimLost {
+                // The kept connection broke under the call: the daemon went away, and the
+                // claim with it. Claim again on the daemon that answers now, and call again.
+                try? self.claim()
+                return try self.callNow(method, parameters)
+            }
+        }
+    }
+
+    func setFocused(_ focused: Bool) async throws(PencilClientError) {
+        try await run { () throws(PencilClientError) in
+            if focused {
+                try self.claim()
+            } else {
+                self.claimed = false
+                self.claimLost = false
+                defer { self.closeConnection() }
+                // Without a connection the claim has already ended with it.
+                if self.connection != nil {
+                    _ = try self.callNow("org.pencild.Pen.SetFocus", .object([("focused", .bool(false))]))
+                }
+            }
+        }
+    }
+
+    /// After an event sequence reconnected: the daemon may be a new one that never heard the
+    /// claim.
+    func restoreFocus() {
+        queue.async {
+            guard self.claimed else { return }
+            self.closeConnection()
+            try? self.claim()
+        }
+    }
+
+    private func claim() throws(PencilClientError) {
+        _ = try callNow("org.pencild.Pen.SetFocus", .object([("focused", .bool(true))]), keepConnection: true)
+        claimed = true
+        claimLost = false
+    }
+
+    private func closeConnection() {
+        connection?.close()
+        connection = nil
+    }
+
+    /// One call: on the control connection when there is one, else on a connection of its
+    /// own, kept when `keepConnection` or while the focus is claimed.
+    private func callNow(_ method: String, _ parameters: JSONValue, keepConnection: Bool = false) throws(PencilClientError) -> JSONValue {
+        let reused = connection != nil
+        let client: VarlinkClient
+        if let connection {
+            client = connection
+        } else {
+            do {
+                client = try VarlinkClient(path: socketPath ?? DaemonSocket.path(), timeoutMilliseconds: timeoutMilliseconds,
+                                           maximumMessageSize: MonitorSubscription.defaultMaximumMessageSize)
+            } catch {
+                throw PencilClientError(error, method: method)
+            }
+        }
+        do {
+            let reply = try client.call(method, parameters)
+            if keepConnection || claimed { connection = client } else { client.close() }
+            return reply
+        } catch {
+            let typed = PencilClientError(error, method: method)
+            if case .remote = error {
+                // The daemon answered: the connection is fine.
+                if !reused { client.close() }
+            } else {
+                client.close()
+                if reused {
+                    connection = nil
+                    if claimed { claimLost = true }
+                }
+            }
+            throw typed
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import PencilProtocol
+
+/// Where the tool is and how it is held: the protocol's `Pose` (x and y from 0 to 1 with the
+/// origin top-left, pressure from 0 to 1, tilt in degrees, azimuth, altitude and roll in
+/// radians; optional fields are nil when the device does not report them).
+public typealias PencilPose = Pose
+
+/// A tool in or near a device's range. `serial` and `id` are 0 when the device does not
+/// tell them. The same tool means the same type and serial.
+public struct PencilTool: Hashable, Sendable {
+    public var type: PencilToolType
+    public var serial: Int64
+    public var id: Int64
+
+    public init(type: PencilToolType, serial: Int64 = 0, id: Int64 = 0) {
+        self.type = type
+        self.serial = serial
+        self.id = id
+    }
+
+    /// True when `other` is the same physical tool (type and serial).
+    public func isSameTool(as other: PencilTool) -> Bool { type == other.type && serial == other.serial }
+}
+
+/// A pen device (protocol.md "Device").
+public struct PencilDevice: Equatable, Sendable {
+    /// Stable while the device is attached: the kernel's name (`event7`) or `replay0`.
+    public var id: String
+    public var name: String
+    public var bus: Int
+    public var vendor: Int
+    public var product: Int
+    /// A display tablet (the pen draws on the screen).
+    public var direct: Bool
+    public var widthMillimeters: Double?
+    public var heightMillimeters: Double?
+    public var tools: [PencilToolType]
+    public var axes: [PencilAxis]
+    public var buttons: [PencilButton]
+
+    public init(id: String, name: String, bus: Int = 0, vendor: Int = 0, product: Int = 0, direct: Bool = false,
+                widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,
+                tools: [PencilToolType] = [], axes: [PencilAxis] = [], buttons: [PencilButton] = []) {
+        self.id = id
+        self.name = name
+        self.bus = bus
+        self.vendor = vendor
+        self.product = product
+        self.direct = direct
+        self.widthMillimeters = widthMillimeters
+        self.heightMillimeters = heightMillimeters
+        self.tools = tools
+        self.axes = axes
+        self.buttons = buttons
+    }
+}
+
+/// The user's gesture preferences (protocol.md "Preferences"; defaults and meaning in
+/// gestures.md). Durations are milliseconds, the slop millimetres.
+public struct PencilPreferences: Equatable, Sendable {
+    public var doubleTapAction: PencilAction
+    public var squeezeAction: PencilAction
+    public var tapButton: PencilTapButton
+    public var squeezeButton: PencilSqueezeButton
+    public var tapMaxDuration: Int
+    public var doubleTapInterval: Int
+    public var longPressDuration: Int
+    public var doubleTapSlop: Double
+
+    /// The daemon's defaults.
+    public init() {
+        self.init(Preferences.defaults)
+    }
+
+    public init(doubleTapAction: PencilAction, squeezeAction: PencilAction, tapButton: PencilTapButton,
+                squeezeButton: PencilSqueezeButton, tapMaxDuration: Int, doubleTapInterval: Int,
+                longPressDuration: Int, doubleTapSlop: Double) {
+        self.doubleTapAction = doubleTapAction
+        self.squeezeAction = squeezeAction
+        self.tapButton = tapButton
+        self.squeezeButton = squeezeButton
+        self.tapMaxDuration = tapMaxDuration
+        self.doubleTapInterval = doubleTapInterval
+        self.longPressDuration = longPressDuration
+        self.doubleTapSlop = doubleTapSlop
+    }
+
+    /// The same preferences as the package's own `Preferences`.
+    public init(_ preferences: Preferences) {
+        self.init(doubleTapAction: PencilAction(rawValue: preferences.doubleTapAction.rawValue),
+                  squeezeAction: PencilAction(rawValue: preferences.squeezeAction.rawValue),
+                  tapButton: PencilTapButton(rawValue: preferences.tapButton.rawValue),
+                  squeezeButton: PencilSqueezeButton(rawValue: preferences.squeezeButton.rawValue),
+                  tapMaxDuration: preferences.tapMaxDuration, doubleTapInterval: preferences.doubleTapInterval,
+                  longPressDuration: preferences.longPressDuration, doubleTapSlop: preferences.doubleTapSlop)
+    }
+
+    /// A change to some of the preferences: the fields left nil keep their values
+    /// (`SetPreferences` merges).
+    public struct Change: Equatable, Sendable {
+        public var doubleTapAction: PencilAction?
+        public var squeezeAction: PencilAction?
+        public var tapButton: PencilTapButton?
+        public var squeezeButton: PencilSqueezeButton?
+        public var tapMaxDuration: Int?
+        public var doubleTapInterval: Int?
+        public var longPressDuration: Int?
+        public var doubleTapSlop: Double?
+
+        public init(doubleTapAction: PencilAction? = nil, squeezeAction: PencilAction? = nil,
+                    tapButton: PencilTapButton? = nil, squeezeButton: PencilSqueezeButton? = nil,
+                    tapMaxDuration: Int? = nil, doubleTapInterval: Int? = nil,
+                    longPressDuration: Int? = nil, doubleTapSlop: Double? = nil) {
+            self.doubleTapAction = doubleTapAction
+            self.squeezeAction = squeezeAction
+            self.tapButton = tapButton
+            self.squeezeButton = squeezeButton
+            self.tapMaxDuration = tapMaxDuration
+            self.doubleTapInterval = doubleTapInterval
+            self.longPressDuration = longPressDuration
+            self.doubleTapSlop = doubleTapSlop
+        }
+    }
+
+    /// Every field, as a change: `setPreferences` with it replaces them all.
+    public var asChange: Change {
+        Change(doubleTapAction: doubleTapAction, squeezeAction: squeezeAction, tapButton: tapButton,
+               squeezeButton: squeezeButton, tapMaxDuration: tapMaxDuration, doubleTapInterval: doubleTapInterval,
+               longPressDuration: longPressDuration, doubleTapSlop: doubleTapSlop)
+    }
+}
+
+/// One event (protocol.md "Event"). The fields a type does not carry are nil.
+public struct PencilEvent: Equatable, Sendable {
+    public var type: PencilEventType
+    /// Microseconds: the frame's timestamp (CLOCK_MONOTONIC for live devices, the recorded
+    /// time in a replay), or a timer's deadline.
+    public var time: Int64
+    public var device: String?
+    /// With `deviceAdded`.
+    public var deviceInfo: PencilDevice?
+    public var tool: PencilTool?
+    public var pose: PencilPose?
+    public var button: PencilButton?
+    /// With `hover` and `squeeze`.
+    public var phase: PencilPhase?
+    /// With `doubleTap` and a `squeeze` that ended.
+    public var action: PencilAction?
+    /// With `doubleTap` and `squeeze`: who holds the user's focus. Nil from a pencild that
+    /// does not send it yet.
+    public var focus: PencilFocus?
+    /// With `preferencesChanged`.
+    public var preferences: PencilPreferences?
+
+    public init(type: PencilEventType, time: Int64, device: String? = nil, deviceInfo: PencilDevice? = nil,
+                tool: PencilTool? = nil, pose: PencilPose? = nil, button: PencilButton? = nil,
+                phase: PencilPhase? = nil, action: PencilAction? = nil, focus: PencilFocus? = nil,
+                preferences: PencilPreferences? = nil) {
+        self.type = type
+        self.time = time
+        self.device = device
+        self.deviceInfo = deviceInfo
+        self.tool = tool
+        self.pose = pose
+        self.button = button
+        self.phase = phase
+        self.action = action
+        self.focus = focus
+        self.preferences = preferences
+    }
+}

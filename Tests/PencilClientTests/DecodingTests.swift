@@ -1,0 +1,66 @@
+import PencilProtocol
+import Testing
+@testable import PencilClient
+
+@Suite("Decoding the daemon's values")
+struct DecodingTests {
+    @Test("names a newer daemon may add are kept as unknown, never an error")
+    func unknownNames() throws {
+        let json = try JSONReader.parse("""
+            {"type":"pinch","time":12,"device":"event3","tool":{"type":"finger","serial":7,"id":1},
+             "pose":{"x":0.5,"y":0.25,"pressure":0.125},"button":"stylus4","phase":"wobbled",
+             "action":"summonDragon","focus":"elsewhere","newField":[1,2,3]}
+            """)
+        let event = try PencilEvent(json: json)
+        #expect(event.type == .unknown("pinch"))
+        #expect(event.type.rawValue == "pinch")
+        #expect(!event.type.isKnown)
+        #expect(event.tool == PencilTool(type: .unknown("finger"), serial: 7, id: 1))
+        #expect(event.button == .unknown("stylus4"))
+        #expect(event.phase == .unknown("wobbled"))
+        #expect(event.action == .unknown("summonDragon"))
+        #expect(event.focus == .unknown("elsewhere"))
+        #expect(event.pose?.y == 0.25)
+    }
+
+    @Test("every known name reads back as its case", arguments: PencilEventType.known)
+    func knownEventTypes(type: PencilEventType) {
+        #expect(PencilEventType(rawValue: type.rawValue) == type)
+        #expect(type.isKnown)
+        // The client knows every name the package's own protocol types know.
+        #expect(EventType(rawValue: type.rawValue) != nil)
+    }
+
+    @Test("the client's names cover the protocol's")
+    func namesCoverProtocol() {
+        #expect(EventType.allCases.allSatisfy { PencilEventType(rawValue: $0.rawValue).isKnown })
+        #expect(ToolType.allCases.allSatisfy { PencilToolType(rawValue: $0.rawValue).isKnown })
+        #expect(AxisName.allCases.allSatisfy { PencilAxis(rawValue: $0.rawValue).isKnown })
+        #expect(PenButton.allCases.allSatisfy { PencilButton(rawValue: $0.rawValue).isKnown })
+        #expect(Phase.allCases.allSatisfy { PencilPhase(rawValue: $0.rawValue).isKnown })
+        #expect(PreferredAction.allCases.allSatisfy { PencilAction(rawValue: $0.rawValue).isKnown })
+        #expect(TapButton.allCases.allSatisfy { PencilTapButton(rawValue: $0.rawValue).isKnown })
+        #expect(SqueezeButton.allCases.allSatisfy { PencilSqueezeButton(rawValue: $0.rawValue).isKnown })
+        #expect(PencilFocus(rawValue: "none") == .nobody)
+        #expect(PencilFocus.nobody.rawValue == "none")
+    }
+
+    @Test("an event without a type or a time is refused")
+    func missingFields() throws {
+        #expect(throws: PencilClientError.self) { try PencilEvent(json: try JSONReader.parse(#"{"time":1}"#)) }
+        #expect(throws: PencilClientError.self) { try PencilEvent(json: try JSONReader.parse(#"{"type":"motion"}"#)) }
+    }
+
+    @Test("preferences read as the package's own writer writes them")
+    func preferencesRoundTrip() throws {
+        var preferences = Preferences.defaults
+        preferences.doubleTapAction = .showColorPalette
+        preferences.squeezeButton = .longPress
+        preferences.doubleTapSlop = 2.5
+        #expect(try PencilPreferences(json: preferences.jsonValue) == PencilPreferences(preferences))
+        #expect(PencilPreferences() == PencilPreferences(Preferences.defaults))
+        // A change carries only what is set.
+        let change = PencilPreferences.Change(tapMaxDuration: 250)
+        #expect(change.jsonValue.jsonText == #"{"tapMaxDuration":250}"#)
+    }
+}
