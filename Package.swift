@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "pencild", targets: ["pencild"]),
         .executable(name: "pencilctl", targets: ["pencilctl"]),
         .executable(name: "pencil-bench", targets: ["pencil-bench"]),
+        .executable(name: "pencil-actions", targets: ["pencil-actions"]),
         // The Swift client library for apps: events as an AsyncSequence, preferences, focus.
         .library(name: "PencilClient", targets: ["PencilClient"]),
     ],
@@ -43,7 +44,7 @@ let package = Package(
         // daemon restart, the socket look-up that pencilctl shares.
         .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
         // pencil-actions: bindings, chords, commands and the agent's decisions.
-        .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "CEvdev"]),
+        .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilClient", "Varlink", "CEvdev"]),
         // pencilctl's commands.
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CEvdev"]),
         // Test harness: real devices' capabilities as data, and pen scripts that read like
@@ -51,6 +52,8 @@ let package = Package(
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
+        // The per-user agent that performs preferred actions for apps that do not subscribe.
+        .executableTarget(name: "pencil-actions", dependencies: ["PencilActions"]),
         // The shortest client program (README, "Writing a client"): prints double-taps and
         // squeezes with their action.
         .executableTarget(name: "pencil-gestures-example", dependencies: ["PencilClient"], path: "examples/swift"),
@@ -63,7 +66,7 @@ let package = Package(
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
-        .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilProtocol", "PencilSystem"]),
+        .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilClient", "PencilProtocol", "PencilSystem"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,20 +1,12 @@
+import PencilClient
 import PencilProtocol
 
-/// Which app acts on a gesture (protocol.md, "Which app acts"): the event's `focus`.
-public enum GestureFocus: String, Sendable {
-    /// The receiving process holds the user's focus.
-    case this
-    /// Another process of the user does.
-    case other
-    /// Nobody claimed it.
-    case none
-}
-
-/// One gesture to perform: what the daemon resolved, and the event it came with.
+/// One gesture to perform: the preferred action the daemon resolved, and the event it came
+/// with (a double-tap, an ended squeeze, or nil for `pencilctl actions test`).
 public struct GestureRequest: Equatable, Sendable {
     public var action: PreferredAction
-    public var event: Event
-    public init(action: PreferredAction, event: Event) {
+    public var event: PencilEvent?
+    public init(action: PreferredAction, event: PencilEvent?) {
         self.action = action
         self.event = event
     }
@@ -23,15 +15,17 @@ public struct GestureRequest: Equatable, Sendable {
 /// The agent's decisions, free of I/O: which events it acts on, and what acting means.
 public enum ActionDecision {
     /// The events the agent subscribes to.
-    public static let subscribedEvents: [EventType] = [.doubleTap, .squeeze]
+    public static let subscribedEvents: [PencilEventType] = [.doubleTap, .squeeze]
 
     /// The action to perform for `event`, or nil. A double-tap acts when it arrives, a squeeze
     /// when it ends (with its action); a cancelled squeeze, its other phases, and every event
     /// while an app holds focus (`this` or `other`) do nothing: the agent is a fallback for
     /// apps that do not speak the protocol, and such a fallback acts only on `none`. An event
-    /// without `focus` comes from a daemon that knows no focus: nobody can hold it.
-    public static func request(for event: Event, focus: GestureFocus?) -> GestureRequest? {
-        guard (focus ?? GestureFocus.none) == GestureFocus.none, let action = event.action, action != .ignore else { return nil }
+    /// without `focus` comes from a daemon that knows no focus: nobody can hold it. An action
+    /// this version does not know is bound to nothing.
+    public static func request(for event: PencilEvent) -> GestureRequest? {
+        guard (event.focus ?? .nobody) == .nobody, let name = event.action?.rawValue,
+              let action = PreferredAction(rawValue: name), action != .ignore else { return nil }
         switch event.type {
         case .doubleTap:
             return GestureRequest(action: action, event: event)
@@ -65,15 +59,15 @@ public enum CommandEnvironment {
     /// `PENCIL_GESTURE` for `pencilctl actions test`, which has no gesture.
     public static let testGesture = "test"
 
-    public static func variables(for request: GestureRequest, focus: GestureFocus?) -> [(String, String)] {
-        let event = request.event
+    public static func variables(for request: GestureRequest) -> [(String, String)] {
         var variables: [(String, String)] = [
             ("PENCIL_ACTION", request.action.rawValue),
-            ("PENCIL_GESTURE", event.type == .doubleTap || event.type == .squeeze ? event.type.rawValue : testGesture),
-            ("PENCIL_TIME", String(event.time)),
+            ("PENCIL_GESTURE", request.event?.type.rawValue ?? testGesture),
         ]
+        guard let event = request.event else { return variables }
+        variables.append(("PENCIL_TIME", String(event.time)))
         if let phase = event.phase { variables.append(("PENCIL_PHASE", phase.rawValue)) }
-        if let focus { variables.append(("PENCIL_FOCUS", focus.rawValue)) }
+        variables.append(("PENCIL_FOCUS", (event.focus ?? .nobody).rawValue))
         if let device = event.device { variables.append(("PENCIL_DEVICE", device)) }
         if let tool = event.tool {
             variables.append(("PENCIL_TOOL", tool.type.rawValue))
@@ -97,9 +91,9 @@ public enum CommandEnvironment {
 
     /// `inherited` ("NAME=value" strings) with the request's variables in place of any
     /// `PENCIL_*` it had.
-    public static func environment(for request: GestureRequest, focus: GestureFocus?, inherited: [String]) -> [String] {
+    public static func environment(for request: GestureRequest, inherited: [String]) -> [String] {
         var result = inherited.filter { !$0.hasPrefix("PENCIL_") }
-        result += variables(for: request, focus: focus).map { "\($0.0)=\($0.1)" }
+        result += variables(for: request).map { "\($0.0)=\($0.1)" }
         return result
     }
 

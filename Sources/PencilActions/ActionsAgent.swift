@@ -1,5 +1,7 @@
+import PencilClient
 import PencilProtocol
 import PencilSystem
+import Varlink
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -157,8 +159,8 @@ public final class ActionPerformer {
     }
 
     /// Performs `request`'s binding: starts its chord (played by `playDue`) or its command.
-    public func perform(_ request: GestureRequest, focus: GestureFocus?, now: Int64) {
-        let label = "\(request.event.type.rawValue) \(request.action.rawValue)"
+    public func perform(_ request: GestureRequest, now: Int64) {
+        let label = "\(request.event?.type.rawValue ?? CommandEnvironment.testGesture) \(request.action.rawValue)"
         switch ActionDecision.performance(of: request.action, bindings: bindings) {
         case .unbound:
             log.debug("\(label): not bound: nothing to do")
@@ -174,7 +176,7 @@ public final class ActionPerformer {
                 log.warning("\(label): key \(chord) dropped: \(player.maximumQueued) chords are already waiting")
             }
         case .runCommand(let words):
-            let environment = CommandEnvironment.environment(for: request, focus: focus, inherited: Self.inheritedEnvironment())
+            let environment = CommandEnvironment.environment(for: request, inherited: Self.inheritedEnvironment())
             if let pid = commands.start(words, environment: environment, label: label) {
                 log.debug("\(label): command \(CommandWords.quoted(words)) is pid \(pid)")
             }
@@ -222,37 +224,24 @@ public final class ActionPerformer {
     }
 }
 
-/// A subscription to pencild's doubleTap and squeeze events that a loop can wait on.
-public protocol GestureSubscription: AnyObject {
-    /// Readable when events (or the end of the stream) arrived.
-    var descriptor: FileDescriptor { get }
-    /// Hands out each event that arrived with its focus. False once the stream has ended.
-    func readAvailable(_ handle: (Event, GestureFocus?) -> Void) throws -> Bool
-    func close()
-}
-
 /// The agent: one epoll loop over signals, the bindings file, the chord timer and the
 /// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
 /// chord plays, the reconnect timer only while the daemon is away.
 public final class ActionsAgent {
-    public typealias Subscribe = (String) throws -> any GestureSubscription
-
     private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer }
 
     private let options: AgentOptions
     private let socketPath: String
     private let log: AgentLog
-    private let subscribe: Subscribe
     private let file: BindingsFile
     private let performer: ActionPerformer
-    private var subscription: (any GestureSubscription)?
+    private var subscription: MonitorSubscription?
     private var reconnectDelay: Int64 = 0
     private var stopping = false
 
-    public init(options: AgentOptions, socketPath: String, subscribe: @escaping Subscribe) {
+    public init(options: AgentOptions, socketPath: String) {
         self.options = options
         self.socketPath = socketPath
-        self.subscribe = subscribe
         log = AgentLog(verbose: options.verbose)
         file = BindingsFile(path: options.configPath)
         performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log)
@@ -339,7 +328,7 @@ public final class ActionsAgent {
 
     private func connect(epoll: Epoll, reconnectTimer: TimerFD) {
         do {
-            let new = try subscribe(socketPath)
+            let new = try MonitorSubscription(path: socketPath, devices: nil, events: ActionDecision.subscribedEvents.map(\.rawValue))
             try epoll.add(new.descriptor, events: .readable, token: Token.daemon.rawValue)
             subscription = new
             reconnectDelay = 0
@@ -353,14 +342,16 @@ public final class ActionsAgent {
         guard let current = subscription else { return }
         let open: Bool
         do {
-            open = try current.readAvailable { event, focus in
-                guard let request = ActionDecision.request(for: event, focus: focus) else {
-                    if let focus, focus != GestureFocus.none, event.action != nil {
-                        log.debug("\(event.type.rawValue) \(event.action?.rawValue ?? ""): focus is \(focus.rawValue): an app acts, not this agent")
+            open = try current.readAvailable { json throws(VarlinkClientError) in
+                let event: PencilEvent
+                do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
+                guard let request = ActionDecision.request(for: event) else {
+                    if let focus = event.focus, focus != .nobody, event.action != nil {
+                        log.debug("\(event.type.rawValue) \(event.action?.rawValue ?? ""): focus is \(focus.rawValue): that app acts, not this agent")
                     }
                     return
                 }
-                performer.perform(request, focus: focus, now: MonotonicClock.now())
+                performer.perform(request, now: MonotonicClock.now())
             }
         } catch {
             epoll.remove(current.descriptor)
@@ -387,7 +378,7 @@ public final class ActionsAgent {
 
 extension ActionsAgent {
     /// `pencil-actions ARGUMENTS`: the exit status.
-    public static func main(arguments: [String], subscribe: @escaping Subscribe, defaultSocketPath: () -> String) -> Int32 {
+    public static func main(arguments: [String]) -> Int32 {
         switch AgentOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath()) {
         case .failure(let error):
             try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\n\(AgentOptions.usage)\n".utf8))
@@ -396,7 +387,7 @@ extension ActionsAgent {
             try? FileDescriptor(rawValue: 1).writeAll(Array((AgentOptions.usage + "\n").utf8))
             return 0
         case .success(.run(let options)):
-            let agent = ActionsAgent(options: options, socketPath: options.socketPath ?? defaultSocketPath(), subscribe: subscribe)
+            let agent = ActionsAgent(options: options, socketPath: options.socketPath ?? DaemonSocket.path())
             return agent.run()
         }
     }

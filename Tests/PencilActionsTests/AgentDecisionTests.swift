@@ -1,36 +1,40 @@
 import Foundation
 import PencilActions
+import PencilClient
 import PencilProtocol
 import PencilSystem
 import Testing
 
 @Suite struct AgentDecisionTests {
-    func event(_ type: EventType, phase: Phase? = nil, action: PreferredAction? = .switchEraser) -> Event {
+    func event(_ type: PencilEventType, phase: PencilPhase? = nil, action: PencilAction? = .switchEraser,
+               focus: PencilFocus? = .nobody) -> PencilEvent {
         var pose = Pose()
         pose.x = 0.25
         pose.y = 0.5
         pose.pressure = 0
         pose.xMillimeters = 54.5
         pose.tiltX = -12.5
-        return Event(type: type, time: 123_456, device: "event7", tool: Tool(type: .pen, serial: 0x2345), pose: pose,
-                     phase: phase, action: action)
+        return PencilEvent(type: type, time: 123_456, device: "event7", tool: PencilTool(type: .pen, serial: 0x2345), pose: pose,
+                           phase: phase, action: action, focus: focus)
     }
 
     @Test func aDoubleTapActsAndASqueezeActsWhenItEnds() {
-        #expect(ActionDecision.request(for: event(.doubleTap), focus: GestureFocus.none)?.action == .switchEraser)
-        #expect(ActionDecision.request(for: event(.squeeze, phase: .ended, action: .showContextualPalette), focus: GestureFocus.none)?.action == .showContextualPalette)
-        #expect(ActionDecision.request(for: event(.squeeze, phase: .began, action: nil), focus: GestureFocus.none) == nil)
-        #expect(ActionDecision.request(for: event(.squeeze, phase: .cancelled, action: nil), focus: GestureFocus.none) == nil)
-        #expect(ActionDecision.request(for: event(.doubleTap, action: .ignore), focus: GestureFocus.none) == nil)
-        #expect(ActionDecision.request(for: event(.buttonDown), focus: GestureFocus.none) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap))?.action == .switchEraser)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .ended, action: .showContextualPalette))?.action == .showContextualPalette)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .began, action: nil)) == nil)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .cancelled, action: nil)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, action: .ignore)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, action: .unknown("fromTheFuture"))) == nil)
+        #expect(ActionDecision.request(for: event(.buttonDown)) == nil)
     }
 
     @Test func aFallbackActsOnlyWhenNoAppHoldsFocus() {
-        #expect(ActionDecision.request(for: event(.doubleTap), focus: .other) == nil)
-        #expect(ActionDecision.request(for: event(.doubleTap), focus: .this) == nil)
-        #expect(ActionDecision.request(for: event(.squeeze, phase: .ended), focus: .other) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: .other)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: .this)) == nil)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .ended, focus: .other)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: .unknown("someone"))) == nil)
         // A daemon that knows no focus: nobody can hold it.
-        #expect(ActionDecision.request(for: event(.doubleTap), focus: nil) != nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: nil)) != nil)
     }
 
     @Test func bindingsDecideWhatActingMeans() throws {
@@ -42,8 +46,7 @@ import Testing
 
     @Test func aCommandSeesTheEventInItsEnvironment() {
         let request = GestureRequest(action: .showContextualPalette, event: event(.squeeze, phase: .ended, action: .showContextualPalette))
-        let environment = CommandEnvironment.environment(for: request, focus: GestureFocus.none,
-                                                         inherited: ["PATH=/usr/bin", "PENCIL_X=stale", "HOME=/home/a"])
+        let environment = CommandEnvironment.environment(for: request, inherited: ["PATH=/usr/bin", "PENCIL_X=stale", "HOME=/home/a"])
         #expect(environment == [
             "PATH=/usr/bin", "HOME=/home/a",
             "PENCIL_ACTION=showContextualPalette", "PENCIL_GESTURE=squeeze", "PENCIL_TIME=123456",
@@ -51,9 +54,8 @@ import Testing
             "PENCIL_TOOL_SERIAL=9029", "PENCIL_X=0.25", "PENCIL_Y=0.5", "PENCIL_X_MM=54.5",
             "PENCIL_PRESSURE=0", "PENCIL_TILT_X=-12.5",
         ])
-        let test = GestureRequest(action: .switchEraser, event: Event(type: .preferencesChanged, time: 0))
-        #expect(CommandEnvironment.variables(for: test, focus: nil).map(\.0) == ["PENCIL_ACTION", "PENCIL_GESTURE", "PENCIL_TIME"])
-        #expect(CommandEnvironment.variables(for: test, focus: nil)[1].1 == "test")
+        let test = GestureRequest(action: .switchEraser, event: nil)
+        #expect(CommandEnvironment.variables(for: test).map { "\($0.0)=\($0.1)" } == ["PENCIL_ACTION=switchEraser", "PENCIL_GESTURE=test"])
     }
 
     @Test func optionsAreCheckedAndSaySo() {
