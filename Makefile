@@ -31,7 +31,7 @@ SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
 endif
 
-PROGRAMS := pencild pencilctl
+PROGRAMS := pencild pencilctl pencil-actions
 # Real pen recordings for the conformance tests: kept outside the repository.
 RECORDINGS_CANDIDATE := $(abspath $(CURDIR)/../shared/recordings)
 PENCILD_RECORDINGS ?= $(if $(wildcard $(RECORDINGS_CANDIDATE)/README.md),$(RECORDINGS_CANDIDATE),)
@@ -129,8 +129,11 @@ install-data:
 	    chmod 0644 "$$dir/pencild.service" && \
 	    install -m 0644 "systemd/$$mode/pencild.socket" "systemd/$$mode/pencild-pen.target" "$$dir/" || exit 1; \
 	done
-	install -m 0644 udev-rules/70-pencild.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	sed 's|@bindir@|$(BINDIR)|g' systemd/user/pencil-actions.service.in > "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
+	chmod 0644 "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
+	install -m 0644 udev-rules/70-pencild.rules udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
 	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
+	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
 
 # Where install puts things (the packaging checks read it).
 .PHONY: print-dirs
@@ -145,7 +148,8 @@ uninstall:
 	for unit in pencild.service pencild.socket pencild-pen.target; do \
 	    rm -f "$(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)/$$unit" "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/$$unit"; \
 	done
-	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules"
+	rm -f "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
+	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules" "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 
 clean:
