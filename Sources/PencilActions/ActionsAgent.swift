@@ -206,8 +206,13 @@ public final class ActionPerformer {
         }
     }
 
-    public func close() {
+    /// Lets go of every held key and destroys the keyboard. When keys were let go, the device
+    /// stays `linger` µs more, so that readers take the release before the device goes (a
+    /// reader that finds the device gone first loses what it had not read).
+    public func close(linger: Int64 = 100_000) {
+        let released = !player.held.isEmpty
         releaseAll()
+        if released, keyboard != nil { MonotonicClock.sleep(until: MonotonicClock.now() + linger) }
         keyboard?.close()
         keyboard = nil
     }

@@ -39,16 +39,9 @@ public final class CommandRunner {
                 // ECHILD: not ours any more (reaped elsewhere); nothing to wait for.
                 return true
             }
-            switch ended {
-            case nil: return false
-            case .exited(0)?: return true
-            case .exited(let status)?:
-                log("\(child.label): exited with status \(status)")
-                return true
-            case .signalled(let signal)?:
-                log("\(child.label): killed by signal \(signal)")
-                return true
-            }
+            guard let ended else { return false }
+            if !ended.succeeded { log("\(child.label): the command \(ended)") }
+            return true
         }
     }
 }

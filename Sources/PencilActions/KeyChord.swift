@@ -1,4 +1,5 @@
 import CEvdev
+import PencilProtocol
 
 /// A key chord: modifiers held around one key, by evdev code (`shift+e`, `ctrl+alt+delete`).
 public struct KeyChord: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -113,14 +114,5 @@ public enum KeyNames {
         var text = String(cString: name).lowercased()
         if text.hasPrefix("key_") { text.removeFirst(4) }
         return text
-    }
-}
-
-extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -127,18 +127,12 @@ public enum ActionsCommand: PencilCommand {
         case .keyboardUnavailable(let problem):
             io.errors.line("pencilctl actions: \(problem)")
             return ExitCode.unavailable
+        case .commandEnded(let termination) where termination.succeeded:
+            io.output.line("\(action.rawValue): the command ran and \(termination)")
+            return ExitCode.success
         case .commandEnded(let termination):
-            switch termination {
-            case .exited(0):
-                io.output.line("\(action.rawValue): the command ran and exited with status 0")
-                return ExitCode.success
-            case .exited(let status):
-                io.errors.line("pencilctl actions: \(action.rawValue): the command exited with status \(status)")
-                return ExitCode.software
-            case .signalled(let signal):
-                io.errors.line("pencilctl actions: \(action.rawValue): the command was killed by signal \(signal)")
-                return ExitCode.software
-            }
+            io.errors.line("pencilctl actions: \(action.rawValue): the command \(termination)")
+            return ExitCode.software
         case .commandRunning(let pid):
             io.output.line("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
             return ExitCode.success

@@ -7,9 +7,18 @@ import Glibc
 /// reaped without blocking.
 public enum ChildProcess {
     /// How a child ended.
-    public enum Termination: Equatable, Sendable {
+    public enum Termination: Equatable, Sendable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
+
+        public var succeeded: Bool { self == .exited(0) }
+
+        public var description: String {
+            switch self {
+            case .exited(let status): return "exited with status \(status)"
+            case .signalled(let signal): return "was killed by signal \(signal)"
+            }
+        }
     }
 
     /// Starts `arguments[0]`, looked up in `PATH` as execvp does, with exactly `environment`

@@ -117,7 +117,7 @@ func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "switchEraser|a;b $HOME|0.25")
         runner.start(["sh", "-c", "exit 3"], environment: ["PATH=/usr/bin:/bin"], label: "failing")
         #expect(eventually { runner.reap(); return runner.running.isEmpty })
-        #expect(log.last == "failing: exited with status 3")
+        #expect(log.last == "failing: the command exited with status 3")
         #expect(runner.start(["/nonexistent/program"], environment: [], label: "missing") == nil)
         #expect(log.last == "missing: cannot run /nonexistent/program: No such file or directory")
     }
