@@ -830,6 +830,9 @@ class Suite:
             path = os.path.join(agent.home, "ran")
             return open(path).read().splitlines() if os.path.exists(path) else []
 
+        # pencild.socket makes its socket 0666 (SocketMode=); systemd-socket-activate here
+        # made it with root's umask. pencild itself decides who is served.
+        os.chmod(SOCKET, 0o666)
         monitor = Monitor()
         try:
             set_prefs("doubleTapAction=switchEraser", "squeezeAction=showContextualPalette")
