@@ -818,7 +818,9 @@ class Suite:
 
         def play(name, monitor, **gestures):
             path = gesture_pen(**gestures).write(self.script_path(f"actions-{name}.evemu"), f"pencild Actions Pen {name}")
-            pen, node = self.emulate(path)
+            # Under emulation, with the agent and its keyboard about, udev and pencild may take
+            # more than the default 2 s to open a new pen: events played before are lost.
+            pen, node = self.emulate(path, settle=4.0)
             device = os.path.basename(node)
             for _ in range(gestures.get("double_taps", 0)):
                 monitor.wait_for(is_event("doubleTap", device), 20, f"doubleTap from the {name} pen")
