@@ -129,8 +129,14 @@ public final class ActionPerformer {
     public func use(_ new: ActionBindings) {
         bindings = new
         let keys = new.keys
-        if keys == keyboard?.keys ?? [], keyboard != nil || keys.isEmpty {
+        if let keyboard, keyboard.keys == keys {
             pendingKeys = nil
+            return
+        }
+        if keyboard == nil, keys.isEmpty {
+            // No key bound: no keyboard is needed, and none missing is a problem.
+            pendingKeys = nil
+            keyboardProblem = nil
             return
         }
         pendingKeys = keys

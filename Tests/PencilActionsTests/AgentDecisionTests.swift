@@ -152,3 +152,28 @@ func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows
         #expect(file.takeChanges())
     }
 }
+
+@Suite struct PerformerTests {
+    @Test func withoutAKeyboardKeysAreOffAndCommandsStillRun() throws {
+        let scratch = try ScratchDirectory()
+        let performer = ActionPerformer(keyInterval: 10_000, maximumCommands: 2, log: AgentLog(verbose: false),
+                                        makeKeyboard: { _ throws(Errno) in throw Errno.permissionDenied })
+        let output = scratch.path + "/ran"
+        performer.use(try ActionsConfig.parse("""
+            [switchEraser]
+            key = ctrl+e
+            [runSystemShortcut]
+            command = sh -c 'printf "%s %s" "$PENCIL_ACTION" "$PENCIL_GESTURE" > "$0"' \(output)
+            """, file: "f"))
+        #expect(performer.keyboard == nil)
+        #expect(performer.keyboardProblem?.hasPrefix("cannot open /dev/uinput (Permission denied): key bindings are off; command bindings still run.") == true)
+        performer.perform(GestureRequest(action: .switchEraser, event: nil), now: 0)
+        #expect(performer.player.isIdle, "no chord is played without a keyboard")
+        performer.perform(GestureRequest(action: .runSystemShortcut, event: nil), now: 0)
+        #expect(eventually { performer.commands.reap(); return performer.commands.running.isEmpty })
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "runSystemShortcut test")
+        // Bindings without keys need no keyboard: the problem is gone.
+        performer.use(try ActionsConfig.parse("[runSystemShortcut]\ncommand = true", file: "f"))
+        #expect(performer.keyboardProblem == nil)
+    }
+}

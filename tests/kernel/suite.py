@@ -801,7 +801,7 @@ class Suite:
     def scenario_actions_agent(self):
         """pencil-actions performs each gesture's binding: the bound chord on its virtual keyboard, a command once per gesture.
 
-        It stands aside while an app of the user holds focus, lets go of every key when it is
+        Its udev rule tags /dev/uinput uaccess. It stands aside while an app of the user holds focus, lets go of every key when it is
         stopped mid-chord (SIGTERM) or killed (SIGKILL: the kernel lets go), and without
         access to /dev/uinput says so and still runs commands. Idle, it does not wake up and
         stays under 10 MiB."""
@@ -832,6 +832,14 @@ class Suite:
             path = os.path.join(agent.home, "ran")
             return open(path).read().splitlines() if os.path.exists(path) else []
 
+        # The project's rule for /dev/uinput: udev tags the node uaccess (for logind's ACL).
+        rule = os.path.join(os.path.dirname(__file__), "..", "..", "udev-rules", "71-pencil-actions-uinput.rules")
+        shutil.copy(rule, "/etc/udev/rules.d/")
+        subprocess.run(["udevadm", "control", "--reload"], check=True)
+        subprocess.run(["udevadm", "trigger", "--action=add", "--sysname-match=uinput"], check=True)
+        subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
+        info = subprocess.run(["udevadm", "info", "/dev/uinput"], capture_output=True, text=True).stdout
+        check(re.search(r"^(G: uaccess|E: TAGS=.*:uaccess:)", info, re.M), f"71-pencil-actions-uinput.rules did not tag /dev/uinput uaccess: {info}")
         # pencild.socket makes its socket 0666 (SocketMode=); systemd-socket-activate here
         # made it with root's umask. pencild itself decides who is served.
         os.chmod(SOCKET, 0o666)
