@@ -43,7 +43,7 @@ let package = Package(
         // The client library: typed, tolerant values, the event sequence that survives a
         // daemon restart, the socket look-up that pencilctl shares.
         .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
-        // pencil-actions: bindings, chords, commands and the agent's decisions.
+        // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
         .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilClient", "Varlink", "CEvdev"]),
         // pencilctl's commands.
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CEvdev"]),
@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
-        // The per-user agent that performs preferred actions for apps that do not subscribe.
+        // The per-user service that performs preferred actions for apps that do not subscribe.
         .executableTarget(name: "pencil-actions", dependencies: ["PencilActions"]),
         // The shortest client program (README, "Writing a client"): prints double-taps and
         // squeezes with their action.

@@ -12,14 +12,14 @@ public struct GestureRequest: Equatable, Sendable {
     }
 }
 
-/// The agent's decisions, free of I/O: which events it acts on, and what acting means.
+/// pencil-actions' decisions, free of I/O: which events it acts on, and what acting means.
 public enum ActionDecision {
-    /// The events the agent subscribes to.
+    /// The events pencil-actions subscribes to.
     public static let subscribedEvents: [PencilEventType] = [.doubleTap, .squeeze]
 
     /// The action to perform for `event`, or nil. A double-tap acts when it arrives, a squeeze
     /// when it ends (with its action); a cancelled squeeze, its other phases, and every event
-    /// while an app holds focus (`this` or `other`) do nothing: the agent is a fallback for
+    /// while an app holds focus (`this` or `other`) do nothing: pencil-actions is a fallback for
     /// apps that do not speak the protocol, and such a fallback acts only on `none`. An event
     /// without `focus` comes from a daemon that knows no focus: nobody can hold it. An action
     /// this version does not know is bound to nothing.
@@ -36,7 +36,7 @@ public enum ActionDecision {
         }
     }
 
-    /// What the agent does for a request with the bindings in force.
+    /// What pencil-actions does for a request with the bindings in force.
     public enum Performance: Equatable, Sendable {
         case sendChord(KeyChord)
         case runCommand([String])
@@ -53,7 +53,7 @@ public enum ActionDecision {
     }
 }
 
-/// The environment a command binding runs with: the agent's own, minus any `PENCIL_*`
+/// The environment a command binding runs with: pencil-actions' own, minus any `PENCIL_*`
 /// variable it inherited, plus the event's fields.
 public enum CommandEnvironment {
     /// `PENCIL_GESTURE` for `pencilctl actions test`, which has no gesture.

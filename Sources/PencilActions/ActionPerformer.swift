@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The bindings in force, the virtual keyboard they need, the chord being played and the
-/// commands running: everything that performs an action, for the agent and for
+/// commands running: everything that performs an action, for pencil-actions and for
 /// `pencilctl actions test`.
 public final class ActionPerformer {
     public private(set) var bindings = ActionBindings.empty
@@ -13,14 +13,14 @@ public final class ActionPerformer {
     public private(set) var keyboardProblem: String?
     public private(set) var player: ChordPlayer
     public let commands: CommandRunner
-    private let log: AgentLog
+    private let log: ActionsLog
     /// The keys the bindings need, when the keyboard could not yet be remade for them (a chord
     /// was playing).
     private var pendingKeys: Set<UInt16>?
-    /// Called with the keyboard's problem when it changes (the agent says it once).
+    /// Called with the keyboard's problem when it changes (pencil-actions says it once).
     private let makeKeyboard: (Set<UInt16>) throws(Errno) -> VirtualKeyboard
 
-    public init(keyInterval: Int64, maximumCommands: Int, log: AgentLog,
+    public init(keyInterval: Int64, maximumCommands: Int, log: ActionsLog,
                 makeKeyboard: @escaping (Set<UInt16>) throws(Errno) -> VirtualKeyboard = { keys throws(Errno) in try VirtualKeyboard(keys: keys) }) {
         player = ChordPlayer(interval: keyInterval)
         self.log = log

@@ -1,7 +1,7 @@
 import PencilInput
 import PencilSystem
 
-/// The agent's uinput keyboard ("pencil-actions keyboard"): it can send only the keys its
+/// pencil-actions' uinput keyboard ("pencil-actions keyboard"): it can send only the keys its
 /// bindings use, and each frame (one key change and SYN_REPORT) reaches readers on its own.
 public final class VirtualKeyboard {
     public static let name = "pencil-actions keyboard"

@@ -3,4 +3,4 @@ import PencilActions
 import Glibc
 #endif
 
-exit(ActionsAgent.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(ActionsService.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -336,7 +336,7 @@ def chord(*codes):
     return [(code, 1) for code in codes] + [(code, 0) for code in reversed(codes)]
 
 
-class Agent:
+class ActionsProcess:
     """pencil-actions as the user SERVICE_USER (whom pencild serves), with its own bindings."""
 
     def __init__(self, suite, name, bindings, *options):
@@ -349,10 +349,10 @@ class Agent:
             f.write(bindings)
         for path in (self.home, os.path.join(self.home, "config"), config):
             os.chown(path, user.pw_uid, user.pw_gid)
-        self.log_path = os.path.join(self.home, "agent.log")
+        self.log_path = os.path.join(self.home, "actions.log")
         environment = {"PATH": "/usr/bin:/bin", "HOME": self.home, "XDG_CONFIG_HOME": os.path.join(self.home, "config"),
                        "PENCILD_SOCKET": SOCKET}
-        # setpriv runs the agent in place (same pid), as the user, with no capabilities.
+        # setpriv runs pencil-actions in place (same pid), as the user, with no capabilities.
         self.process = subprocess.Popen(
             ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups", "--inh-caps=-all", "--",
              os.path.join(suite.bin, "pencil-actions"), "--verbose", *options],
@@ -798,7 +798,7 @@ class Suite:
         check("devices" in devices, f"ListDevices answered {devices}")
         link.close()
 
-    def scenario_actions_agent(self):
+    def scenario_pencil_actions(self):
         """pencil-actions performs each gesture's binding: the bound chord on its virtual keyboard, a command once per gesture.
 
         Its udev rule tags /dev/uinput uaccess. It stands aside while an app of the user holds focus, lets go of every key when it is
@@ -809,7 +809,7 @@ class Suite:
         uinput = os.stat("/dev/uinput")
         bindings = ("[switchEraser]\nkey = ctrl+shift+e\n[showContextualPalette]\nkey = f6\n[runSystemShortcut]\n"
                     "command = sh -c 'echo \"$PENCIL_GESTURE $PENCIL_ACTION $PENCIL_FOCUS\" >> \"$HOME/ran\"'\n")
-        agents = []
+        processes = []
         focus_client = None
 
         def set_prefs(*assignments):
@@ -818,7 +818,7 @@ class Suite:
 
         def play(name, monitor, **gestures):
             path = gesture_pen(**gestures).write(self.script_path(f"actions-{name}.evemu"), f"pencild Actions Pen {name}")
-            # Under emulation, with the agent and its keyboard about, udev and pencild may take
+            # Under emulation, with pencil-actions and its keyboard about, udev and pencild may take
             # more than the default 2 s to open a new pen: events played before are lost.
             pen, node = self.emulate(path, settle=4.0)
             device = os.path.basename(node)
@@ -828,8 +828,8 @@ class Suite:
                 monitor.wait_for(is_event("squeeze", device, phase="ended"), 20, f"squeeze ended from the {name} pen")
             return pen, device
 
-        def ran(agent):
-            path = os.path.join(agent.home, "ran")
+        def ran(actions):
+            path = os.path.join(actions.home, "ran")
             return open(path).read().splitlines() if os.path.exists(path) else []
 
         # The project's rule for /dev/uinput: udev tags the node uaccess (for logind's ACL).
@@ -850,9 +850,9 @@ class Suite:
             os.chown("/dev/uinput", user.pw_uid, -1)
 
             # 1. Keys: the exact chord of each gesture, down and up, one key change per frame.
-            agent = Agent(self, "actions-keys", bindings)
-            agents.append(agent)
-            reader = KeyReader(agent.keyboard())
+            actions = ActionsProcess(self, "actions-keys", bindings)
+            processes.append(actions)
+            reader = KeyReader(actions.keyboard())
             pen, device = play("keys", monitor, double_taps=1, squeezes=1)
             expected = chord(29, 42, 18) + chord(64)
             reader.wait_for(lambda r: len(r.keys) >= len(expected), 20, "both chords")
@@ -861,7 +861,7 @@ class Suite:
             pen.wait(timeout=20)
             monitor.wait_for(is_event("deviceRemoved", device), 20, "deviceRemoved")
             check(reader.keys == expected, f"more keys came: {key_summary(reader.keys)}")
-            switches, rss = agent.idle_figures()
+            switches, rss = actions.idle_figures()
             self.note(f"  pencil-actions idle: {switches} wake-ups in 2 s, {rss} KiB resident")
             check(switches == 0, f"pencil-actions woke up {switches} times in 2 s while idle")
             check(rss < 10 * 1024, f"pencil-actions holds {rss} KiB, not under 10 MiB")
@@ -870,48 +870,48 @@ class Suite:
             set_prefs("squeezeAction=runSystemShortcut")
             pen, device = play("commands", monitor, squeezes=2)
             deadline = time.monotonic() + 20
-            while len(ran(agent)) < 2 and time.monotonic() < deadline:
+            while len(ran(actions)) < 2 and time.monotonic() < deadline:
                 time.sleep(0.05)
             pen.wait(timeout=20)
             monitor.wait_for(is_event("deviceRemoved", device), 20, "deviceRemoved")
-            check(ran(agent) == ["squeeze runSystemShortcut none"] * 2, f"the command ran: {ran(agent)}")
-            check(agent.log().count("squeeze runSystemShortcut: command") == 2, f"commands started: {agent.log()}")
+            check(ran(actions) == ["squeeze runSystemShortcut none"] * 2, f"the command ran: {ran(actions)}")
+            check(actions.log().count("squeeze runSystemShortcut: command") == 2, f"commands started: {actions.log()}")
             check(reader.keys == expected, f"a command binding sent keys: {key_summary(reader.keys)}")
 
-            # 3. While an app of the user holds focus, the agent stands aside.
+            # 3. While an app of the user holds focus, pencil-actions stands aside.
             focus_client = subprocess.Popen(
                 ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups", "--",
                  "python3", "-c", FOCUS_CLIENT, SOCKET], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             reply = focus_client.stdout.readline()
             check(reply and "error" not in json.loads(reply), f"SetFocus(true) answered {reply!r}")
-            log_start = len(agent.log())
+            log_start = len(actions.log())
             pen, device = play("focus", monitor, double_taps=1, squeezes=1)
-            agent.wait_log(r"doubleTap switchEraser: focus is other", 20, log_start)
-            agent.wait_log(r"squeeze runSystemShortcut: focus is other", 20, log_start)
+            actions.wait_log(r"doubleTap switchEraser: focus is other", 20, log_start)
+            actions.wait_log(r"squeeze runSystemShortcut: focus is other", 20, log_start)
             pen.wait(timeout=20)
             monitor.wait_for(is_event("deviceRemoved", device), 20, "deviceRemoved")
             check(reader.keys == expected, f"keys were sent while an app held focus: {key_summary(reader.keys)}")
-            check(len(ran(agent)) == 2, f"a command ran while an app held focus: {ran(agent)}")
+            check(len(ran(actions)) == 2, f"a command ran while an app held focus: {ran(actions)}")
             focus_client.stdin.close()
             focus_client.wait(timeout=20)
             focus_client = None
-            check(agent.stop() == 0, "pencil-actions did not exit 0 on SIGTERM")
+            check(actions.stop() == 0, "pencil-actions did not exit 0 on SIGTERM")
             reader.wait_for(lambda r: r.gone, 20, "the keyboard's removal")
 
             # 4, 5. Stopped mid-chord: SIGTERM lets go of the held keys; after SIGKILL the kernel does.
             for sig in (signal.SIGTERM, signal.SIGKILL):
                 name = signal.Signals(sig).name
-                agent = Agent(self, f"actions-{name.lower()}", bindings, "--key-interval", "1000")
-                agents.append(agent)
-                reader = KeyReader(agent.keyboard())
+                actions = ActionsProcess(self, f"actions-{name.lower()}", bindings, "--key-interval", "1000")
+                processes.append(actions)
+                reader = KeyReader(actions.keyboard())
                 pen, device = play(name.lower(), monitor, double_taps=1)
                 reader.wait_for(lambda r: (29, 1) in r.keys, 20, "the chord's first key")
-                agent.stop(sig)
+                actions.stop(sig)
                 reader.wait_for(lambda r: r.gone, 20, "the keyboard's removal")
                 held = reader.held()
                 if sig == signal.SIGTERM:
                     check(not held, f"after SIGTERM mid-chord keys stay down: {key_summary(reader.keys)}")
-                    check(agent.process.returncode == 0, f"pencil-actions exited {agent.process.returncode} on SIGTERM")
+                    check(actions.process.returncode == 0, f"pencil-actions exited {actions.process.returncode} on SIGTERM")
                 else:
                     # The kernel's release frame races with the device's removal for the reader
                     # (see unplug-mid-squeeze); either way nothing is held once the device is gone.
@@ -924,23 +924,23 @@ class Suite:
             # 6. Without access to /dev/uinput: it says why keys are off, and still runs commands.
             os.chown("/dev/uinput", uinput.st_uid, uinput.st_gid)
             os.chmod("/dev/uinput", 0o600)
-            agent = Agent(self, "actions-no-uinput", bindings)
-            agents.append(agent)
-            agent.wait_log(r"cannot open /dev/uinput \(Permission denied\): key bindings are off; command bindings still run", 20)
+            actions = ActionsProcess(self, "actions-no-uinput", bindings)
+            processes.append(actions)
+            actions.wait_log(r"cannot open /dev/uinput \(Permission denied\): key bindings are off; command bindings still run", 20)
             pen, device = play("no-uinput", monitor, double_taps=1, squeezes=1)
-            agent.wait_log(r"doubleTap switchEraser: key leftctrl\+leftshift\+e not sent: cannot open /dev/uinput", 20)
+            actions.wait_log(r"doubleTap switchEraser: key leftctrl\+leftshift\+e not sent: cannot open /dev/uinput", 20)
             deadline = time.monotonic() + 20
-            while not ran(agent) and time.monotonic() < deadline:
+            while not ran(actions) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            check(ran(agent) == ["squeeze runSystemShortcut none"], f"without uinput the command ran: {ran(agent)}")
+            check(ran(actions) == ["squeeze runSystemShortcut none"], f"without uinput the command ran: {ran(actions)}")
             pen.wait(timeout=20)
             monitor.wait_for(is_event("deviceRemoved", device), 20, "deviceRemoved")
         finally:
             if focus_client:
                 focus_client.kill()
                 focus_client.wait()
-            for agent in agents:
-                agent.stop(signal.SIGKILL)
+            for actions in processes:
+                actions.stop(signal.SIGKILL)
             os.chown("/dev/uinput", uinput.st_uid, uinput.st_gid)
             os.chmod("/dev/uinput", uinput.st_mode & 0o7777)
             set_prefs("doubleTapAction=switchEraser", "squeezeAction=showContextualPalette")
@@ -956,7 +956,7 @@ class Suite:
             ("syn-dropped", self.scenario_syn_dropped),
             ("real-devices", self.scenario_real_devices),
             ("unreadable-device", self.scenario_unreadable_device),
-            ("actions-agent", self.scenario_actions_agent),
+            ("pencil-actions", self.scenario_pencil_actions),
         ]
         failed = []
         try:

@@ -254,7 +254,7 @@ command = sh -c 'echo "\$PENCIL_GESTURE \$PENCIL_ACTION \$PENCIL_FOCUS \$PENCIL_
 [switchEraser]
 key = shift+e
 EOF
-start_daemon   # the replay starts at the first Monitor: the agent's
+start_daemon   # the replay starts at the first Monitor: pencil-actions'
 XDG_CONFIG_HOME=$work/config "$actions" --verbose 2>"$work/actions.log" &
 actions_pid=$!
 if wait_for "$work/ran.txt" . && [ "$(cat "$work/ran.txt")" = "doubleTap showColorPalette none replay0" ]; then

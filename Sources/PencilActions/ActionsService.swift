@@ -6,8 +6,8 @@ import Varlink
 import Glibc
 #endif
 
-/// How the agent runs: its command line, parsed.
-public struct AgentOptions: Equatable, Sendable {
+/// How pencil-actions runs: its command line, parsed.
+public struct ActionsOptions: Equatable, Sendable {
     public var configPath: String
     /// nil: as pencilctl finds it ($PENCILD_SOCKET, the user's, then the system's).
     public var socketPath: String?
@@ -37,12 +37,12 @@ public struct AgentOptions: Equatable, Sendable {
         """
 
     public enum Parsed: Equatable, Sendable {
-        case run(AgentOptions)
+        case run(ActionsOptions)
         case help
     }
 
-    public static func parse(_ arguments: [String], defaultConfigPath: String) -> Result<Parsed, AgentUsageError> {
-        var options = AgentOptions(configPath: defaultConfigPath)
+    public static func parse(_ arguments: [String], defaultConfigPath: String) -> Result<Parsed, ActionsUsageError> {
+        var options = ActionsOptions(configPath: defaultConfigPath)
         var index = 0
         func value(_ option: String) -> String? {
             index += 1
@@ -54,23 +54,23 @@ public struct AgentOptions: Equatable, Sendable {
             case "--help", "-h": return .success(.help)
             case "--verbose", "-v": options.verbose = true
             case "--config", "--socket", "--key-interval", "--max-commands":
-                guard let text = value(argument) else { return .failure(AgentUsageError(message: "\(argument) needs a value")) }
+                guard let text = value(argument) else { return .failure(ActionsUsageError(message: "\(argument) needs a value")) }
                 switch argument {
                 case "--config": options.configPath = text
                 case "--socket": options.socketPath = text
                 case "--key-interval":
                     guard let milliseconds = Int64(text), (1...1_000).contains(milliseconds) else {
-                        return .failure(AgentUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '\(text)'"))
+                        return .failure(ActionsUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '\(text)'"))
                     }
                     options.keyInterval = milliseconds * 1_000
                 default:
                     guard let count = Int(text), (1...64).contains(count) else {
-                        return .failure(AgentUsageError(message: "--max-commands: expected a count from 1 to 64, not '\(text)'"))
+                        return .failure(ActionsUsageError(message: "--max-commands: expected a count from 1 to 64, not '\(text)'"))
                     }
                     options.maximumCommands = count
                 }
             default:
-                return .failure(AgentUsageError(message: "unknown option '\(argument)'"))
+                return .failure(ActionsUsageError(message: "unknown option '\(argument)'"))
             }
             index += 1
         }
@@ -78,14 +78,14 @@ public struct AgentOptions: Equatable, Sendable {
     }
 }
 
-public struct AgentUsageError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ActionsUsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public init(message: String) { self.message = message }
     public var description: String { message }
 }
 
-/// The agent's log: one line per message on stderr, with journald's `<N>` priority prefix.
-public struct AgentLog: Sendable {
+/// pencil-actions' log: one line per message on stderr, with journald's `<N>` priority prefix.
+public struct ActionsLog: Sendable {
     public var verbose: Bool
     public init(verbose: Bool) { self.verbose = verbose }
 
@@ -100,25 +100,25 @@ public struct AgentLog: Sendable {
     }
 }
 
-/// The agent: one epoll loop over signals, the bindings file, the chord timer and the
+/// pencil-actions: one epoll loop over signals, the bindings file, the chord timer and the
 /// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
 /// chord plays, the reconnect timer only while the daemon is away.
-public final class ActionsAgent {
+public final class ActionsService {
     private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer }
 
-    private let options: AgentOptions
+    private let options: ActionsOptions
     private let socketPath: String
-    private let log: AgentLog
+    private let log: ActionsLog
     private let file: BindingsFile
     private let performer: ActionPerformer
     private var subscription: MonitorSubscription?
     private var reconnectDelay: Int64 = 0
     private var stopping = false
 
-    public init(options: AgentOptions, socketPath: String) {
+    public init(options: ActionsOptions, socketPath: String) {
         self.options = options
         self.socketPath = socketPath
-        log = AgentLog(verbose: options.verbose)
+        log = ActionsLog(verbose: options.verbose)
         file = BindingsFile(path: options.configPath)
         performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log)
     }
@@ -223,7 +223,7 @@ public final class ActionsAgent {
                 do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
                 guard let request = ActionDecision.request(for: event) else {
                     if let focus = event.focus, focus != .nobody, event.action != nil {
-                        log.debug("\(event.type.rawValue) \(event.action?.rawValue ?? ""): focus is \(focus.rawValue): that app acts, not this agent")
+                        log.debug("\(event.type.rawValue) \(event.action?.rawValue ?? ""): focus is \(focus.rawValue): that app acts, not pencil-actions")
                     }
                     return
                 }
@@ -252,19 +252,19 @@ public final class ActionsAgent {
     }
 }
 
-extension ActionsAgent {
+extension ActionsService {
     /// `pencil-actions ARGUMENTS`: the exit status.
     public static func main(arguments: [String]) -> Int32 {
-        switch AgentOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath()) {
+        switch ActionsOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath()) {
         case .failure(let error):
-            try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\n\(AgentOptions.usage)\n".utf8))
+            try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\n\(ActionsOptions.usage)\n".utf8))
             return 64
         case .success(.help):
-            try? FileDescriptor(rawValue: 1).writeAll(Array((AgentOptions.usage + "\n").utf8))
+            try? FileDescriptor(rawValue: 1).writeAll(Array((ActionsOptions.usage + "\n").utf8))
             return 0
         case .success(.run(let options)):
-            let agent = ActionsAgent(options: options, socketPath: options.socketPath ?? DaemonSocket.path())
-            return agent.run()
+            let service = ActionsService(options: options, socketPath: options.socketPath ?? DaemonSocket.path())
+            return service.run()
         }
     }
 }

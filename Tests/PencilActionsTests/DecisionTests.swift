@@ -5,7 +5,7 @@ import PencilProtocol
 import PencilSystem
 import Testing
 
-@Suite struct AgentDecisionTests {
+@Suite struct DecisionTests {
     func event(_ type: PencilEventType, phase: PencilPhase? = nil, action: PencilAction? = .switchEraser,
                focus: PencilFocus? = .nobody) -> PencilEvent {
         var pose = Pose()
@@ -59,16 +59,16 @@ import Testing
     }
 
     @Test func optionsAreCheckedAndSaySo() {
-        #expect(AgentOptions.parse(["--key-interval", "25", "--socket", "/s", "-v"], defaultConfigPath: "/c") == .success(.run({
-            var options = AgentOptions(configPath: "/c", socketPath: "/s")
+        #expect(ActionsOptions.parse(["--key-interval", "25", "--socket", "/s", "-v"], defaultConfigPath: "/c") == .success(.run({
+            var options = ActionsOptions(configPath: "/c", socketPath: "/s")
             options.keyInterval = 25_000
             options.verbose = true
             return options
         }())))
-        #expect(AgentOptions.parse(["--key-interval", "0"], defaultConfigPath: "/c")
-                == .failure(AgentUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '0'")))
-        #expect(AgentOptions.parse(["--config"], defaultConfigPath: "/c") == .failure(AgentUsageError(message: "--config needs a value")))
-        #expect(AgentOptions.parse(["--bogus"], defaultConfigPath: "/c") == .failure(AgentUsageError(message: "unknown option '--bogus'")))
+        #expect(ActionsOptions.parse(["--key-interval", "0"], defaultConfigPath: "/c")
+                == .failure(ActionsUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '0'")))
+        #expect(ActionsOptions.parse(["--config"], defaultConfigPath: "/c") == .failure(ActionsUsageError(message: "--config needs a value")))
+        #expect(ActionsOptions.parse(["--bogus"], defaultConfigPath: "/c") == .failure(ActionsUsageError(message: "unknown option '--bogus'")))
         #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "/x", "HOME": "/h"][$0] }) == "/x/pencild/actions.conf")
         #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "relative", "HOME": "/h"][$0] }) == "/h/.config/pencild/actions.conf")
     }
@@ -156,7 +156,7 @@ func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows
 @Suite struct PerformerTests {
     @Test func withoutAKeyboardKeysAreOffAndCommandsStillRun() throws {
         let scratch = try ScratchDirectory()
-        let performer = ActionPerformer(keyInterval: 10_000, maximumCommands: 2, log: AgentLog(verbose: false),
+        let performer = ActionPerformer(keyInterval: 10_000, maximumCommands: 2, log: ActionsLog(verbose: false),
                                         makeKeyboard: { _ throws(Errno) in throw Errno.permissionDenied })
         let output = scratch.path + "/ran"
         performer.use(try ActionsConfig.parse("""
