@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CEvdev"]),
         // Test harness: real devices' capabilities as data, and pen scripts that read like
         // what a person does with the pen.
-        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput"]),
+        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         // The per-user service that performs preferred actions for apps that do not subscribe.

@@ -85,3 +85,67 @@ extension PencilEvent {
         if let preferences = json["preferences"], !preferences.isNull { self.preferences = try PencilPreferences(json: preferences) }
     }
 }
+
+extension PencilEvent {
+    /// The package's own `Event` for this one, for pencilctl's printing; nil when the event
+    /// holds a name the package's types do not know (a newer daemon's), which a client of
+    /// this version ignores as the protocol asks.
+    package var protocolEvent: Event? {
+        func known<T: RawRepresentable>(_ name: (some ProtocolName)?) -> T?? where T.RawValue == String {
+            guard let name else { return .some(nil) }
+            return T(rawValue: name.rawValue).map { .some($0) }
+        }
+        guard let type = EventType(rawValue: type.rawValue),
+              let button: PenButton? = known(button), let phase: Phase? = known(phase),
+              let action: PreferredAction? = known(action), let focus: Focus? = known(focus) else { return nil }
+        var event = Event(type: type, time: time, device: device, pose: pose, button: button, phase: phase, action: action,
+                          focus: focus)
+        if let tool {
+            guard let toolType = ToolType(rawValue: tool.type.rawValue) else { return nil }
+            event.tool = Tool(type: toolType, serial: tool.serial, id: tool.id)
+        }
+        if let info = deviceInfo {
+            guard let tools = info.tools.protocolNames(ToolType.self), let axes = info.axes.protocolNames(AxisName.self),
+                  let buttons = info.buttons.protocolNames(PenButton.self) else { return nil }
+            event.deviceInfo = DeviceInfo(id: info.id, name: info.name, bus: info.bus, vendor: info.vendor, product: info.product,
+                                          direct: info.direct, widthMillimeters: info.widthMillimeters,
+                                          heightMillimeters: info.heightMillimeters, tools: tools, axes: axes, buttons: buttons)
+        }
+        if let preferences {
+            guard let converted = preferences.protocolPreferences else { return nil }
+            event.preferences = converted
+        }
+        return event
+    }
+}
+
+extension PencilPreferences {
+    /// The package's own `Preferences`; nil when a name is unknown to it.
+    package var protocolPreferences: Preferences? {
+        guard let doubleTap = PreferredAction(rawValue: doubleTapAction.rawValue),
+              let squeeze = PreferredAction(rawValue: squeezeAction.rawValue),
+              let tap = TapButton(rawValue: tapButton.rawValue),
+              let squeezeButton = SqueezeButton(rawValue: squeezeButton.rawValue) else { return nil }
+        var result = Preferences()
+        result.doubleTapAction = doubleTap
+        result.squeezeAction = squeeze
+        result.tapButton = tap
+        result.squeezeButton = squeezeButton
+        result.tapMaxDuration = tapMaxDuration
+        result.doubleTapInterval = doubleTapInterval
+        result.longPressDuration = longPressDuration
+        result.doubleTapSlop = doubleTapSlop
+        return result
+    }
+}
+
+extension Array where Element: ProtocolName {
+    func protocolNames<T: RawRepresentable>(_ type: T.Type) -> [T]? where T.RawValue == String {
+        var result: [T] = []
+        for name in self {
+            guard let value = T(rawValue: name.rawValue) else { return nil }
+            result.append(value)
+        }
+        return result
+    }
+}

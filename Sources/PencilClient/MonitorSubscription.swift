@@ -28,16 +28,27 @@ package final class MonitorSubscription {
         var parameters: [(String, JSONValue)] = []
         if let devices { parameters.append(("devices", .array(devices.map(JSONValue.string)))) }
         if let events { parameters.append(("events", .array(events.map(JSONValue.string)))) }
-        let call = VarlinkCall(method: "org.pencild.Pen.Monitor", parameters: .object(parameters), more: true).encoded
+        let call = VarlinkCall(method: PenInterface.Method.monitor.qualifiedName, parameters: .object(parameters), more: true).encoded
         do {
-            // A new connection's send buffer takes a call this small whole.
-            try descriptor.writeAll(call)
+            // Never SIGPIPE: the process is an app's.
+            try UnixSocket.sendAll(descriptor, call)
             try descriptor.setNonBlocking()
         } catch {
+            // A daemon that refuses the caller answers at once and closes: its refusal, read
+            // without waiting, says more than the failed write.
+            var refusal: VarlinkError?
+            if error == .brokenPipe || error == .connectionReset, (try? descriptor.setNonBlocking()) != nil {
+                _ = try? readAvailable { _ in }
+                refusal = pendingError
+            }
             descriptor.close()
+            if let refusal { throw .remote(refusal) }
             throw .io(error)
         }
     }
+
+    /// An error reply that `readAvailable` met while the connection was being made.
+    private var pendingError: VarlinkError?
 
     deinit { close() }
 
@@ -47,26 +58,30 @@ package final class MonitorSubscription {
         descriptor.close()
     }
 
+    /// How a read ended.
+    package enum ReadOutcome: Equatable {
+        /// Everything that had arrived is read: wait for the descriptor.
+        case drained
+        /// `chunkLimit` reads were made and more may be waiting: read again.
+        case limitReached
+        /// The daemon ended the stream (closed the connection or sent the last reply).
+        case ended
+    }
+
     /// Reads what has arrived, at most `chunkLimit` reads of 64 KiB, and hands out the event
-    /// object of each reply. Returns false once the daemon has ended the stream (closed the
-    /// connection or sent the last reply); an error reply throws `.remote`.
+    /// object of each reply. An error reply throws `.remote`.
     package func readAvailable(chunkLimit: Int = .max,
-                               _ handle: (JSONValue) throws(VarlinkClientError) -> Void) throws(VarlinkClientError) -> Bool {
+                               _ handle: (JSONValue) throws(VarlinkClientError) -> Void) throws(VarlinkClientError) -> ReadOutcome {
         var chunks = 0
         while chunks < chunkLimit {
             chunks += 1
-            let count: Int
             do {
-                count = try buffer.withUnsafeMutableBytes { raw in
-                    Result { () throws(Errno) -> Int in try UnixSocket.receive(descriptor, into: raw) }
-                }.get()
+                if try framer.receive(from: descriptor, using: &buffer) == 0 { return .ended }
             } catch {
-                if error == .wouldBlock { return true }
-                if error == .connectionReset { return false }
+                if error == .wouldBlock { return .drained }
+                if error == .connectionReset { return .ended }
                 throw .io(error)
             }
-            if count == 0 { return false }
-            buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             while true {
                 let message: ArraySlice<UInt8>?
                 do { message = try framer.nextMessage() } catch { throw .protocolViolation("\(error)") }
@@ -77,11 +92,15 @@ package final class MonitorSubscription {
                 } catch {
                     throw .protocolViolation("\(error)")
                 }
-                if let name = reply.error { throw .remote(VarlinkError(name: name, parameters: reply.parameters)) }
+                if let name = reply.error {
+                    let error = VarlinkError(name: name, parameters: reply.parameters)
+                    pendingError = error
+                    throw .remote(error)
+                }
                 if let event = reply.parameters["event"] { try handle(event) }
-                if !reply.continues { return false }
+                if !reply.continues { return .ended }
             }
         }
-        return true
+        return .limitReached
     }
 }

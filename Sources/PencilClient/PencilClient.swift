@@ -1,5 +1,6 @@
 import Dispatch
 import PencilProtocol
+import Synchronization
 import Varlink
 
 /// A client of pencild, the tablet pen daemon: its events as an `AsyncSequence`, its devices,
@@ -21,8 +22,8 @@ import Varlink
 /// open and makes every call on it. A focus claim belongs to the process and lasts until
 /// `setFocused(false)` or until the process's last connection to the daemon closes; keeping
 /// the control connection makes the claim independent of whether an event sequence happens
-/// to be running. If the daemon restarts, the claim is made again on the new daemon when an
-/// event sequence of this client reconnects, or at the next call.
+/// to be running. If the daemon restarts, the claim is made again on the new daemon before an
+/// event sequence of this client subscribes again, or at the next call.
 public final class PencilClient: Sendable {
     private let explicitSocketPath: String?
     /// How long a call waits for its reply, in milliseconds.
@@ -55,12 +56,12 @@ public final class PencilClient: Sendable {
         return PencilEvents(configuration: .init(
             socketPath: explicitSocketPath, devices: devices, types: types, policy: onDisconnect,
             bufferLimit: max(2, bufferLimit), backoff: backoff,
-            onReconnect: { control.restoreFocus() }))
+            beforeResubscribe: { control.restoreFocus() }))
     }
 
     /// The pen devices attached now.
     public func devices() async throws(PencilClientError) -> [PencilDevice] {
-        let reply = try await control.call("org.pencild.Pen.ListDevices")
+        let reply = try await control.call(PenInterface.Method.listDevices.qualifiedName)
         var devices: [PencilDevice] = []
         for json in reply["devices"]?.arrayValue ?? [] { devices.append(try PencilDevice(json: json)) }
         return devices
@@ -68,7 +69,7 @@ public final class PencilClient: Sendable {
 
     /// The calling user's gesture preferences.
     public func preferences() async throws(PencilClientError) -> PencilPreferences {
-        let reply = try await control.call("org.pencild.Pen.GetPreferences")
+        let reply = try await control.call(PenInterface.Method.getPreferences.qualifiedName)
         guard let json = reply["preferences"] else { throw .protocolViolation("GetPreferences without preferences") }
         return try PencilPreferences(json: json)
     }
@@ -78,7 +79,7 @@ public final class PencilClient: Sendable {
     /// or a name the daemon does not know, `.preferencesNotSaved` when it cannot store them.
     @discardableResult
     public func setPreferences(_ change: PencilPreferences.Change) async throws(PencilClientError) -> PencilPreferences {
-        let reply = try await control.call("org.pencild.Pen.SetPreferences", .object([("preferences", change.jsonValue)]))
+        let reply = try await control.call(PenInterface.Method.setPreferences.qualifiedName, .object([("preferences", change.jsonValue)]))
         guard let json = reply["preferences"] else { throw .protocolViolation("SetPreferences without preferences") }
         return try PencilPreferences(json: json)
     }
@@ -109,8 +110,12 @@ final class ControlChannel: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pencild.client.control")
     // Touched only on `queue`.
     private var connection: VarlinkClient?
-    private var claimed = false
+    private var claimed = false {
+        didSet { claimedMirror.store(claimed, ordering: .relaxed) }
+    }
     private var claimLost = false
+    /// `claimed`, readable from any thread without waiting for a call in progress.
+    private let claimedMirror = Atomic<Bool>(false)
 
     init(socketPath: String?, timeoutMilliseconds: Int) {
         self.socketPath = socketPath
@@ -119,7 +124,7 @@ final class ControlChannel: @unchecked Sendable {
 
     deinit { connection?.close() }
 
-    var focusClaimed: Bool { queue.sync { claimed } }
+    var focusClaimed: Bool { claimedMirror.load(ordering: .relaxed) }
 
     private func run<T: Sendable>(_ body: @escaping @Sendable () throws(PencilClientError) -> T) async throws(PencilClientError) -> T {
         let result: Result<T, PencilClientError> = await withCheckedContinuation { continuation in
@@ -152,24 +157,26 @@ final class ControlChannel: @unchecked Sendable {
                 defer { self.closeConnection() }
                 // Without a connection the claim has already ended with it.
                 if self.connection != nil {
-                    _ = try self.callNow("org.pencild.Pen.SetFocus", .object([("focused", .bool(false))]))
+                    _ = try self.callNow(PenInterface.Method.setFocus.qualifiedName, .object([("focused", .bool(false))]))
                 }
             }
         }
     }
 
-    /// After an event sequence reconnected: the daemon may be a new one that never heard the
-    /// claim.
+    /// Before an event sequence subscribes again: the daemon may be a new one that never
+    /// heard the claim. Waits for the claim (the caller is a sequence's own queue), so that the
+    /// new stream's gestures already carry it.
     func restoreFocus() {
-        queue.async {
+        queue.sync {
             guard self.claimed else { return }
-            self.closeConnection()
-            try? self.claim()
+            // On the kept connection if it still works (the same daemon: nothing lapses);
+            // else, that connection found broken, on a new one.
+            if (try? self.claim()) == nil, self.claimLost { try? self.claim() }
         }
     }
 
     private func claim() throws(PencilClientError) {
-        _ = try callNow("org.pencild.Pen.SetFocus", .object([("focused", .bool(true))]), keepConnection: true)
+        _ = try callNow(PenInterface.Method.setFocus.qualifiedName, .object([("focused", .bool(true))]), keepConnection: true)
         claimed = true
         claimLost = false
     }

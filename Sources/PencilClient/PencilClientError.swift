@@ -49,6 +49,8 @@ public enum PencilClientError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case .disconnected, .timedOut, .protocolViolation: true
         case .cannotConnect(_, let errno, _): errno != Errno.permissionDenied.rawValue
+        // The daemon's limit on clients: one may leave.
+        case .daemonError(let name, _): name == PenInterface.ErrorName.tooManyClients.qualifiedName
         default: false
         }
     }
@@ -58,10 +60,12 @@ public enum PencilClientError: Error, Equatable, Sendable, CustomStringConvertib
         let parameters = error.parameters
         func text(_ name: String) -> String { parameters[name]?.stringValue ?? "" }
         switch error.name {
-        case "org.pencild.Pen.InvalidPreferences": self = .invalidPreferences(field: text("field"), reason: text("reason"))
-        case "org.pencild.Pen.PermissionDenied", "org.varlink.service.PermissionDenied": self = .permissionDenied
-        case "org.pencild.Pen.NoSuchDevice": self = .noSuchDevice(text("device"))
-        case "org.pencild.Pen.PreferencesNotSaved": self = .preferencesNotSaved(reason: text("reason"))
+        case PenInterface.ErrorName.invalidPreferences.qualifiedName:
+            self = .invalidPreferences(field: text("field"), reason: text("reason"))
+        case PenInterface.ErrorName.permissionDenied.qualifiedName, VarlinkError.permissionDenied.name:
+            self = .permissionDenied
+        case PenInterface.ErrorName.noSuchDevice.qualifiedName: self = .noSuchDevice(text("device"))
+        case PenInterface.ErrorName.preferencesNotSaved.qualifiedName: self = .preferencesNotSaved(reason: text("reason"))
         case "org.varlink.service.MethodNotFound", "org.varlink.service.MethodNotImplemented",
              "org.varlink.service.InterfaceNotFound":
             self = .notSupported(method: method)

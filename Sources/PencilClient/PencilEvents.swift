@@ -56,15 +56,7 @@ public struct PencilEvents: AsyncSequence, Sendable {
         let subscription: EventSubscription
 
         public mutating func next() async throws(PencilClientError) -> PencilEvent? {
-            do {
-                guard let event = try await base.next() else { return nil }
-                subscription.consumed()
-                return event
-            } catch let error as PencilClientError {
-                throw error
-            } catch {
-                throw .disconnected(reason: "\(error)")
-            }
+            try await next(isolation: nil)
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(PencilClientError) -> PencilEvent? {
@@ -92,8 +84,10 @@ final class EventSubscription: @unchecked Sendable {
         var policy: DisconnectPolicy
         var bufferLimit: Int
         var backoff: ReconnectBackoff
-        /// Called on the subscription's queue after every connection but the first.
-        var onReconnect: (@Sendable () -> Void)?
+        /// Called on the subscription's queue before each attempt to subscribe again, once a
+        /// first subscription was made: the client claims the focus again there, so that a
+        /// new daemon knows the claim before the new stream's first gesture.
+        var beforeResubscribe: (@Sendable () -> Void)?
     }
 
     private let configuration: Configuration
@@ -153,16 +147,16 @@ final class EventSubscription: @unchecked Sendable {
     private func connect() {
         guard !stopped else { return }
         retry = nil
+        if connections > 0 { configuration.beforeResubscribe?() }
         let path = configuration.socketPath ?? DaemonSocket.path()
         let connection: MonitorSubscription
         do {
             connection = try MonitorSubscription(path: path, devices: configuration.devices, events: subscribedTypes)
         } catch {
-            connectionEnded(PencilClientError(error, method: "org.pencild.Pen.Monitor"))
+            connectionEnded(PencilClientError(error, method: PenInterface.Method.monitor.qualifiedName))
             return
         }
         connections += 1
-        if connections > 1 { configuration.onReconnect?() }
         self.connection = connection
         let source = DispatchSource.makeReadSource(fileDescriptor: connection.descriptor.rawValue, queue: queue)
         source.setEventHandler { [unowned self] in readAvailable() }
@@ -173,20 +167,23 @@ final class EventSubscription: @unchecked Sendable {
     }
 
     private func readAvailable() {
-        guard let connection, !stopped else { return }
+        guard let connection, !stopped, !paused else { return }
         do {
-            let open = try connection.readAvailable(chunkLimit: 16) { (json) throws(VarlinkClientError) in
+            let outcome = try connection.readAvailable(chunkLimit: 16) { (json) throws(VarlinkClientError) in
                 let event: PencilEvent
                 do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
                 deliver(event)
             }
-            if !open {
+            if outcome == .ended {
                 connectionEnded(.disconnected(reason: "the daemon ended the stream"))
             } else if pending.load(ordering: .relaxed) >= configuration.bufferLimit {
                 pauseReading()
+            } else if outcome == .limitReached {
+                // More may be waiting; let other work on the queue (a stop) go first.
+                queue.async { self.readAvailable() }
             }
         } catch {
-            connectionEnded(PencilClientError(error, method: "org.pencild.Pen.Monitor"))
+            connectionEnded(PencilClientError(error, method: PenInterface.Method.monitor.qualifiedName))
         }
     }
 
@@ -214,6 +211,9 @@ final class EventSubscription: @unchecked Sendable {
         guard paused, let source else { return }
         paused = false
         source.resume()
+        // What arrived while paused may be all there is: read it now rather than wait for
+        // the source to tell of more.
+        readAvailable()
     }
 
     private func dropConnection() {

@@ -101,8 +101,9 @@ extension String {
 
 /// Subscribes, hands out events, and subscribes again when the daemon comes back. One
 /// epoll set: the stream, SIGINT/SIGTERM (to end cleanly, output flushed), and for `watch`
-/// the terminal's keys and size changes. While the daemon is away it tries again every
-/// second: nothing tells a client when a socket reappears.
+/// the terminal's keys and size changes. While the daemon is away it tries again with the
+/// client library's growing pauses, up to a second: nothing tells a client when a socket
+/// reappears.
 final class MonitorLoop {
     let path: String
     let devices: [String]?
@@ -110,6 +111,8 @@ final class MonitorLoop {
     private let epoll: Epoll
     private let signals: SignalFD
     private var stream: MonitorSubscription?
+    /// The pauses between attempts to subscribe again while the daemon is away.
+    private var backoff = ReconnectBackoff(initialMilliseconds: 100, maximumMilliseconds: 1000)
 
     enum Token: UInt64 { case stream = 1, signal, keys }
 
@@ -166,7 +169,7 @@ final class MonitorLoop {
         if let keys { try? epoll.add(keys, events: .readable, token: Token.keys.rawValue) }
         var status: Int32?
         while status == nil {
-            var timeout: Int32 = stream == nil ? 1000 : -1
+            var timeout: Int32 = stream == nil ? Int32(backoff.next()) : -1
             if let limit = waitLimit?(), limit >= 0 { timeout = timeout < 0 ? limit : min(timeout, limit) }
             var streamReady = false
             do {
@@ -190,10 +193,14 @@ final class MonitorLoop {
             }
             if streamReady, let stream {
                 do {
-                    let open = try stream.readAvailable { (json) throws(VarlinkClientError) in
-                        do { handle(try Event(json: json)) } catch { throw .protocolViolation("event: \(error)") }
+                    let outcome = try stream.readAvailable { (json) throws(VarlinkClientError) in
+                        let event: PencilEvent
+                        do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("event: \(error)") }
+                        // An event with a name this pencilctl does not know (a newer
+                        // daemon's) is left out, as the protocol asks of older clients.
+                        if let known = event.protocolEvent { handle(known) }
                     }
-                    if !open {
+                    if outcome == .ended {
                         dropStream()
                         onStatus?("pencild at \(path) went away; waiting for it to come back")
                     }
@@ -207,6 +214,7 @@ final class MonitorLoop {
                 }
             } else if stream == nil, status == nil {
                 if (try? subscribe()) != nil {
+                    backoff.reset()
                     onReconnect()
                     onStatus?("pencild at \(path) is back")
                 }

@@ -137,6 +137,24 @@ public enum UnixSocket {
         try retryingOnInterrupt { Glibc.send(fd.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
+    /// Sends all of `bytes` without SIGPIPE, waiting for room when the socket has none (for
+    /// clients: a call is small, and a daemon that reads nothing is not waited for forever by
+    /// the caller's own timeout, if it has one).
+    public static func sendAll(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(Errno) -> Int in try send(fd, UnsafeRawBufferPointer(rebasing: raw[offset...])) }
+            }
+            do {
+                offset += try result.get()
+            } catch {
+                guard error == .wouldBlock else { throw error }
+                waitUntilWritable(fd)
+            }
+        }
+    }
+
     /// Receives up to `buffer.count` bytes; 0 means the peer closed.
     public static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try retryingOnInterrupt { recv(fd.rawValue, buffer.baseAddress, buffer.count, 0) }

@@ -33,7 +33,17 @@ public final class VarlinkClient {
 
     /// Calls `method` and returns its reply's parameters; an error reply throws `.remote`.
     public func call(_ method: String, _ parameters: JSONValue = .object([])) throws(VarlinkClientError) -> JSONValue {
-        try send(VarlinkCall(method: method, parameters: parameters))
+        do {
+            try send(VarlinkCall(method: method, parameters: parameters))
+        } catch {
+            // A daemon that refuses the caller answers at once and closes; the refusal is
+            // already here and says more than the failed write.
+            if case .io(let errno) = error, errno == .brokenPipe || errno == .connectionReset,
+               let reply = try? readReply(), let name = reply.error {
+                throw .remote(VarlinkError(name: name, parameters: reply.parameters))
+            }
+            throw error
+        }
         let reply = try readReply()
         if let error = reply.error { throw .remote(VarlinkError(name: error, parameters: reply.parameters)) }
         return reply.parameters
@@ -56,18 +66,10 @@ public final class VarlinkClient {
 
     /// Sends bytes as they are (tests use it to send malformed messages).
     public func sendRaw(_ bytes: [UInt8]) throws(VarlinkClientError) {
-        var offset = 0
-        while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(Errno) -> Int in try UnixSocket.send(descriptor, UnsafeRawBufferPointer(rebasing: raw[offset...])) }
-            }
-            do {
-                offset += try result.get()
-            } catch {
-                // send() never blocks; a blocking client waits for room instead.
-                guard error == .wouldBlock else { throw .io(error) }
-                UnixSocket.waitUntilWritable(descriptor)
-            }
+        do {
+            try UnixSocket.sendAll(descriptor, bytes)
+        } catch {
+            throw .io(error)
         }
     }
 
@@ -88,15 +90,12 @@ public final class VarlinkClient {
             }
             let count: Int
             do {
-                count = try chunk.withUnsafeMutableBytes { raw in
-                    Result { () throws(Errno) -> Int in try UnixSocket.receive(descriptor, into: raw) }
-                }.get()
+                count = try framer.receive(from: descriptor, using: &chunk)
             } catch {
                 if error == .wouldBlock { throw .timedOut }
                 throw .io(error)
             }
             if count == 0 { throw .closed }
-            chunk.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
     }
 

@@ -1,3 +1,5 @@
+import PencilSystem
+
 /// Varlink's framing: every message is one JSON object followed by a NUL byte. Bytes arrive in
 /// pieces of any size; `MessageFramer` collects them and hands out whole messages, refusing to
 /// hold more than `maximumMessageSize` bytes of one message.
@@ -69,5 +71,18 @@ public enum FramingError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .messageTooLarge(let limit): return "message longer than \(limit) bytes"
         }
+    }
+}
+
+extension MessageFramer {
+    /// Receives what `descriptor` has, at most `scratch.count` bytes, and appends it; returns
+    /// how many bytes came (0: the peer closed). A non-blocking descriptor with nothing to
+    /// read throws `.wouldBlock`.
+    public mutating func receive(from descriptor: FileDescriptor, using scratch: inout [UInt8]) throws(Errno) -> Int {
+        let count = try scratch.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) -> Int in try UnixSocket.receive(descriptor, into: raw) }
+        }.get()
+        scratch.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        return count
     }
 }

@@ -1,4 +1,5 @@
 @testable import PencilDaemon
+import PencilTestSupport
 import Testing
 
 @Suite("The configuration file and the command line")

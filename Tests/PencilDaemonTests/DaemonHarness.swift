@@ -1,111 +1,14 @@
 import Foundation
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Testing
 import Varlink
 
-/// A real `pencild` process on a socket in a fresh temporary directory, for end-to-end tests.
-final class RunningDaemon {
-    let directory: String
-    let socketPath: String
-    let stateDirectory: String
-    let process: Process
-    let logPath: String
-
-    /// The pencild binary beside the test bundle (both are products of `swift build`), or
-    /// $PENCILD_BINARY.
-    static var binaryPath: String {
-        if let path = ProcessInfo.processInfo.environment["PENCILD_BINARY"] { return path }
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
-        // swift test runs <bin>/pencildPackageTests.xctest; some runners pass a path inside it.
-        while !directory.path.isEmpty, directory.path != "/" {
-            let candidate = directory.appendingPathComponent("pencild").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return testBinary.deletingLastPathComponent().appendingPathComponent("pencild").path
-    }
-
-    static func makeTemporaryDirectory() -> String {
-        var template = Array("/tmp/pencild-test-XXXXXX".utf8CString)
-        let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        // Clients running as another user (the refused-uid test) must reach the socket.
-        chmod(path, 0o755)
-        return path
-    }
-
-    /// Starts pencild with `arguments` (socket and state directory are added) and waits until it answers.
-    init(_ arguments: [String] = [], stateDirectory: String? = nil, directory: String? = nil,
-         environment: [String: String] = [:], launcher: [String] = [], waitForSocket: Bool = true) throws {
-        self.directory = directory ?? Self.makeTemporaryDirectory()
-        socketPath = self.directory + "/pencild.sock"
-        self.stateDirectory = stateDirectory ?? self.directory + "/state"
-        logPath = self.directory + "/pencild.log"
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let binary = Self.binaryPath
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw HarnessError("pencild is not built at \(binary): run `swift build` first")
-        }
-        process = Process()
-        var all = launcher.isEmpty ? [] : Array(launcher.dropFirst())
-        all += [binary, "--socket", socketPath, "--state-dir", self.stateDirectory, "--no-udev", "--log-level", "debug"] + arguments
-        process.executableURL = URL(fileURLWithPath: launcher.first ?? binary)
-        process.arguments = launcher.isEmpty ? Array(all.dropFirst()) : all
-        var env = ProcessInfo.processInfo.environment
-        env["NOTIFY_SOCKET"] = nil
-        env["PENCILD_SOCKET"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardError = FileHandle(forWritingAtPath: logPath)
-        try process.run()
-        if waitForSocket { try self.waitForSocket() }
-    }
-
-    func waitForSocket(timeout: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let fd = try? UnixSocket.connect(to: socketPath) {
-                fd.close()
-                return
-            }
-            guard process.isRunning else { throw HarnessError("pencild exited with \(process.terminationStatus):\n\(log)") }
-            usleep(20_000)
-        }
-        throw HarnessError("pencild did not listen on \(socketPath) in time:\n\(log)")
-    }
-
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
+extension RunningDaemon {
     func client(timeoutMilliseconds: Int = 5_000) throws -> VarlinkClient {
         try VarlinkClient(path: socketPath, timeoutMilliseconds: timeoutMilliseconds)
     }
-
-    /// SIGTERM, then waits for the exit; returns the exit status.
-    @discardableResult
-    func stop() -> Int32 {
-        if process.isRunning { process.terminate() }
-        return waitForExit()
-    }
-
-    @discardableResult
-    func waitForExit(timeout: Double = 10) -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
-    }
-
-    func removeDirectory() { try? FileManager.default.removeItem(atPath: directory) }
-}
-
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// The remote error of a failed call, for `#expect`.
@@ -118,26 +21,6 @@ func remoteError(_ body: () throws -> Void) -> VarlinkError? {
     } catch {
         return VarlinkError(name: "not a remote error: \(error)")
     }
-}
-
-/// Runs a program and returns its exit status and output.
-func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 20) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning, Date() < deadline { usleep(10_000) }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
 /// True when the daemon closes the connection (rather than answering or going silent).

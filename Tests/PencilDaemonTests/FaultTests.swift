@@ -1,5 +1,6 @@
 import Foundation
 import PencilProtocol
+import PencilTestSupport
 import Testing
 import Varlink
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import PencilTestSupport
 import Testing
 import Foundation
 import PencilDaemon

@@ -1,4 +1,5 @@
 @testable import PencilDaemon
+import PencilTestSupport
 import Testing
 
 /// Which nodes pencild opens, and how often it complains: the pure rules behind live devices.

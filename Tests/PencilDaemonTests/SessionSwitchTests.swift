@@ -2,6 +2,7 @@ import Foundation
 @testable import PencilDaemon
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Synchronization
 import Testing
 import Varlink

@@ -1,6 +1,7 @@
 import Foundation
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Testing
 import Varlink
 

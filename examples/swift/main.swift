@@ -7,7 +7,7 @@ let client = PencilClient()
 do {
     try await client.setFocused(true)
 } catch {
-    print("no focus claim: \(error)")
+    print("no focus claim:", error)
 }
 do {
     for try await event in client.events(types: [.doubleTap, .squeeze], onDisconnect: .throw)
@@ -20,5 +20,5 @@ do {
         }
     }
 } catch {
-    print("pencild: \(error)")
+    print("pencild:", error)
 }

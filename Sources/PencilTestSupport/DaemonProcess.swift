@@ -1,0 +1,216 @@
+import Foundation
+import PencilInput
+import PencilProtocol
+import PencilSystem
+
+// Running the real programs in tests: pencild on a socket of its own, pencilctl, and
+// recordings written for them. Shared by every test target that talks to a daemon.
+
+/// A real `pencild` process on a socket in a fresh temporary directory, for end-to-end tests.
+public final class RunningDaemon {
+    public let directory: String
+    public let socketPath: String
+    public let stateDirectory: String
+    public let process: Process
+    public let logPath: String
+
+    /// The pencild binary beside the test bundle (both are products of `swift build`), or
+    /// $PENCILD_BINARY.
+    public static var binaryPath: String {
+        if let path = ProcessInfo.processInfo.environment["PENCILD_BINARY"] { return path }
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        // swift test runs <bin>/pencildPackageTests.xctest; some runners pass a path inside it.
+        while !directory.path.isEmpty, directory.path != "/" {
+            let candidate = directory.appendingPathComponent("pencild").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return testBinary.deletingLastPathComponent().appendingPathComponent("pencild").path
+    }
+
+    public static func makeTemporaryDirectory() -> String {
+        var template = Array("/tmp/pencild-test-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        // Clients running as another user (the refused-uid test) must reach the socket.
+        chmod(path, 0o755)
+        return path
+    }
+
+    /// Starts pencild with `arguments` (socket and state directory are added) and waits until it answers.
+    public init(_ arguments: [String] = [], stateDirectory: String? = nil, directory: String? = nil,
+         environment: [String: String] = [:], launcher: [String] = [], waitForSocket: Bool = true) throws {
+        self.directory = directory ?? Self.makeTemporaryDirectory()
+        socketPath = self.directory + "/pencild.sock"
+        self.stateDirectory = stateDirectory ?? self.directory + "/state"
+        logPath = self.directory + "/pencild.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let binary = Self.binaryPath
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw HarnessError("pencild is not built at \(binary): run `swift build` first")
+        }
+        process = Process()
+        var all = launcher.isEmpty ? [] : Array(launcher.dropFirst())
+        all += [binary, "--socket", socketPath, "--state-dir", self.stateDirectory, "--no-udev", "--log-level", "debug"] + arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? binary)
+        process.arguments = launcher.isEmpty ? Array(all.dropFirst()) : all
+        var env = ProcessInfo.processInfo.environment
+        env["NOTIFY_SOCKET"] = nil
+        env["PENCILD_SOCKET"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        try process.run()
+        if waitForSocket { try self.waitForSocket() }
+    }
+
+    public func waitForSocket(timeout: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let fd = try? UnixSocket.connect(to: socketPath) {
+                fd.close()
+                return
+            }
+            guard process.isRunning else { throw HarnessError("pencild exited with \(process.terminationStatus):\n\(log)") }
+            usleep(20_000)
+        }
+        throw HarnessError("pencild did not listen on \(socketPath) in time:\n\(log)")
+    }
+
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, then waits for the exit; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        return waitForExit()
+    }
+
+    @discardableResult
+    public func waitForExit(timeout: Double = 10) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+    }
+
+    public func removeDirectory() { try? FileManager.default.removeItem(atPath: directory) }
+}
+
+public struct HarnessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Runs a program and returns its exit status and output.
+public func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 20) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// What `pencilctl events` prints for a recording, one JSON object per line.
+public func pencilctlEvents(_ recording: String, description: String? = nil, preferences: String? = nil) throws -> [JSONValue] {
+    let binary = FileSystem.directoryName(of: RunningDaemon.binaryPath) + "/pencilctl"
+    var arguments = ["events", recording]
+    if let description { arguments += ["--desc", description] }
+    if let preferences { arguments += ["--preferences", preferences] }
+    let result = try runProgram(binary, arguments, timeout: 120)
+    guard result.status == 0 else { throw HarnessError("pencilctl events exited \(result.status): \(result.output.prefix(500))") }
+    return try result.output.split(separator: "\n").map { line in try JSONReader.parse(String(line)) }
+}
+
+/// Writes a device and its events as evemu-record would (header and `E:` lines), so that a
+/// test can hand pencild and pencilctl the same small recording.
+public enum EvemuText {
+    public static func recording(_ device: DeviceDescription, _ events: [InputEvent]) -> String {
+        var lines: [String] = []
+        lines.append("N: \(device.name)")
+        lines.append("I: \(hex(device.bus, 4)) \(hex(device.vendor, 4)) \(hex(device.product, 4)) \(hex(device.version, 4))")
+        lines += bitmaskLines(prefix: "P:", bits: Set(device.properties), minimumBytes: 8)
+        let types = Set(device.codes.filter { !$0.value.isEmpty }.keys).union([EventCode.EV_SYN])
+        lines += bitmaskLines(prefix: "B: 00", bits: types, minimumBytes: 8)
+        for type in device.codes.keys.sorted() where type != EventCode.EV_SYN {
+            lines += bitmaskLines(prefix: "B: \(hex(Int(type), 2))", bits: device.codes[type] ?? [], minimumBytes: 8)
+        }
+        for code in device.absInfo.keys.sorted() where device.hasAbs(code) {
+            let info = device.absInfo[code]!
+            lines.append("A: \(hex(Int(code), 2)) \(info.minimum) \(info.maximum) \(info.fuzz) \(info.flat) \(info.resolution)")
+        }
+        for event in events {
+            let seconds = event.time / 1_000_000, micros = event.time % 1_000_000
+            let fraction = padded(String(micros), to: 6)
+            lines.append("E: \(seconds).\(fraction) \(hex(Int(event.type), 4)) \(hex(Int(event.code), 4)) \(event.value)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func hex(_ value: Int, _ width: Int) -> String {
+        String(padded(String(value, radix: 16), to: width).suffix(width))
+    }
+
+    private static func padded(_ text: String, to width: Int) -> String {
+        text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    /// Lines of 8 bytes each, as evemu writes a bitmask.
+    private static func bitmaskLines(prefix: String, bits: Set<UInt16>, minimumBytes: Int) -> [String] {
+        let byteCount = max(minimumBytes, ((Int(bits.max() ?? 0) / 8) / 8 + 1) * 8)
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        for bit in bits { bytes[Int(bit) / 8] |= 1 << (bit % 8) }
+        return stride(from: 0, to: byteCount, by: 8).map { start in
+            prefix + " " + bytes[start..<start + 8].map { hex(Int($0), 2) }.joined(separator: " ")
+        }
+    }
+}
+
+/// A person's few seconds with an Intuos5 pen: hover, a stroke, a double-click of the lower
+/// button, a squeeze of the upper one, a long hold of the lower one, a still hover long enough
+/// for the forced proximity-out, and leaving. Enough for every timer and gesture.
+public func penSession(strokeMs: Int = 300) -> (device: DeviceDescription, events: [InputEvent]) {
+    var pen = PenScript(device: TestDevice.intuos5Pen.description)
+    pen.approach(x: 0.3, y: 0.3)
+    pen.move(toX: 0.35, y: 0.32, overMs: 100, steps: 10)
+    pen.wait(ms: 10)
+    pen.touchDown(pressure: 0.4)
+    pen.move(toX: 0.5, y: 0.4, overMs: strokeMs, steps: max(strokeMs / 10, 1))
+    pen.wait(ms: 10)
+    pen.lift()
+    pen.wait(ms: 20)
+    pen.click(.stylus, holdingMs: 60)
+    pen.wait(ms: 100)
+    pen.click(.stylus, holdingMs: 60)
+    pen.wait(ms: 50)
+    pen.press(.stylus2)
+    pen.move(toX: 0.52, y: 0.41, overMs: 200, steps: 20)
+    pen.wait(ms: 10)
+    pen.release(.stylus2)
+    pen.wait(ms: 30)
+    pen.press(.stylus)
+    pen.wait(ms: 700)
+    pen.release(.stylus)
+    pen.wait(ms: 20)
+    pen.move(toX: 0.55, y: 0.45)
+    pen.wait(ms: 700)
+    pen.move(toX: 0.6, y: 0.5)
+    pen.wait(ms: 20)
+    pen.leave()
+    return (pen.device, pen.events)
+}
