@@ -41,8 +41,8 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-fuzz test-kernel \
-        bench fuzz install uninstall clean
+.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-fuzz test-kernel \
+        demo bench fuzz install uninstall clean
 
 build:
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS)
@@ -59,9 +59,16 @@ deps-test:
 run: deps build
 	scripts/dev-run.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"
 
+# The GTK 4 sketch demo (examples/sketch) beside pencild's demo pen (and the pens this user
+# can read), on a private socket; pencild stops when the demo's window closes.
+demo: build
+	scripts/install-deps.sh demo
+	scripts/dev-run.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)" --demo-pen \
+	    "$$(scripts/gi-python.sh)" examples/sketch/sketch.py
+
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-sanitizers test-packaging test-fuzz test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-fuzz test-kernel
 	@echo "make test: all passed"
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
@@ -88,6 +95,16 @@ test-tsan:
 
 test-packaging:
 	tests/packaging/run.sh
+
+# The Python client library (clients/python): installed with pip into a venv, mypy --strict,
+# and its tests against the debug pencild and pencilctl, on the shared recordings.
+test-client-python: build-debug
+	clients/python/run-tests.sh "$$($(SWIFT) build --show-bin-path)"
+
+# The GTK 4 sketch demo on a private Broadway display, against pencild replaying a recording
+# with a double-tap: the demo's log must show the switch to the eraser.
+test-demo: build-debug
+	examples/sketch/test-demo.sh "$$($(SWIFT) build --show-bin-path)"
 
 test-fuzz:
 	fuzz/run.sh --seconds $(FUZZ_SECONDS)

@@ -8,6 +8,8 @@ public final class PreferencesStore {
     public let directory: String
     private let logger: Logger
     private var cache: [UInt32: Preferences] = [:]
+    /// Files written since the start: writes are what a flood of calls must not multiply.
+    private(set) var writeCount = 0
     /// Bounded so that a hostile file cannot make the daemon read gigabytes.
     static let maximumFileSize = 64 * 1024
 
@@ -82,6 +84,7 @@ public final class PreferencesStore {
         writer.write(preferences)
         writer.bytes.append(UInt8(ascii: "\n"))
         try FileSystem.createDirectories(directory, permissions: 0o755)
+        writeCount += 1
         try FileSystem.writeAtomically(path(for: uid), writer.bytes)
         cache[uid] = preferences
     }
