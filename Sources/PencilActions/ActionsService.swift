@@ -112,7 +112,8 @@ public final class ActionsService {
     private let file: BindingsFile
     private let performer: ActionPerformer
     private var subscription: MonitorSubscription?
-    private var reconnectDelay: Int64 = 0
+    /// Pauses between attempts while pencild is away: 1 s, doubling to 30 s.
+    private var backoff = ReconnectBackoff(initialMilliseconds: 1_000, maximumMilliseconds: 30_000)
     private var stopping = false
 
     public init(options: ActionsOptions, socketPath: String) {
@@ -207,7 +208,7 @@ public final class ActionsService {
             let new = try MonitorSubscription(path: socketPath, devices: nil, events: ActionDecision.subscribedEvents.map(\.rawValue))
             try epoll.add(new.descriptor, events: .readable, token: Token.daemon.rawValue)
             subscription = new
-            reconnectDelay = 0
+            backoff.reset()
             log.notice("subscribed to doubleTap and squeeze at \(socketPath)")
         } catch {
             scheduleReconnect(reconnectTimer, because: "\(error)")
@@ -218,6 +219,7 @@ public final class ActionsService {
         guard let current = subscription else { return }
         let open: Bool
         do {
+            // Every read until the socket is drained: a gesture's few events are small.
             open = try current.readAvailable { json throws(VarlinkClientError) in
                 let event: PencilEvent
                 do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
@@ -228,7 +230,7 @@ public final class ActionsService {
                     return
                 }
                 performer.perform(request, now: MonotonicClock.now())
-            }
+            } != .ended
         } catch {
             epoll.remove(current.descriptor)
             current.close()
@@ -246,9 +248,9 @@ public final class ActionsService {
 
     /// Tries again after 1 s, doubling to at most 30 s while pencild stays away.
     private func scheduleReconnect(_ timer: TimerFD, because reason: String) {
-        reconnectDelay = min(max(reconnectDelay * 2, 1_000_000), 30_000_000)
-        log.warning("pencild at \(socketPath): \(reason); trying again in \(reconnectDelay / 1_000_000) s")
-        try? timer.arm(at: MonotonicClock.now() + reconnectDelay)
+        let pause = backoff.next()
+        log.warning("pencild at \(socketPath): \(reason); trying again in \(pause / 1_000) s")
+        try? timer.arm(at: MonotonicClock.now() + Int64(pause) * 1_000)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 @testable import PencilDaemon
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Varlink
 
 /// Who may use the interface, as a test says: a set of users with access, changed at will
