@@ -31,7 +31,7 @@ SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
 endif
 
-PROGRAMS := pencild pencilctl
+PROGRAMS := pencild pencilctl pencil-actions
 
 # The C client library (clients/c, built with meson): where it installs, and its build folders.
 MESON ?= meson
@@ -186,8 +186,11 @@ install-data:
 	    chmod 0644 "$$dir/pencild.service" && \
 	    install -m 0644 "systemd/$$mode/pencild.socket" "systemd/$$mode/pencild-pen.target" "$$dir/" || exit 1; \
 	done
-	install -m 0644 udev-rules/70-pencild.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	sed 's|@bindir@|$(BINDIR)|g' systemd/user/pencil-actions.service.in > "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
+	chmod 0644 "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
+	install -m 0644 udev-rules/70-pencild.rules udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
 	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
+	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
 
 # Where install puts things (the packaging checks read it).
 .PHONY: print-dirs
@@ -205,7 +208,8 @@ uninstall:
 	for unit in pencild.service pencild.socket pencild-pen.target; do \
 	    rm -f "$(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)/$$unit" "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/$$unit"; \
 	done
-	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules"
+	rm -f "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
+	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules" "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 	$(MAKE) --no-print-directory uninstall-client-c
 

@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "pencild", targets: ["pencild"]),
         .executable(name: "pencilctl", targets: ["pencilctl"]),
         .executable(name: "pencil-bench", targets: ["pencil-bench"]),
+        .executable(name: "pencil-actions", targets: ["pencil-actions"]),
         // The Swift client library for apps: events as an AsyncSequence, preferences, focus.
         .library(name: "PencilClient", targets: ["PencilClient"]),
     ],
@@ -42,13 +43,17 @@ let package = Package(
         // The client library: typed, tolerant values, the event sequence that survives a
         // daemon restart, the socket look-up that pencilctl shares.
         .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
+        // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
+        .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilClient", "Varlink", "CEvdev"]),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "CEvdev"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CEvdev"]),
         // Test harness: real devices' capabilities as data, and pen scripts that read like
         // what a person does with the pen.
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
+        // The per-user service that performs preferred actions for apps that do not subscribe.
+        .executableTarget(name: "pencil-actions", dependencies: ["PencilActions"]),
         // The shortest client program (README, "Writing a client"): prints double-taps and
         // squeezes with their action.
         .executableTarget(name: "pencil-gestures-example", dependencies: ["PencilClient"], path: "examples/swift"),
@@ -61,6 +66,7 @@ let package = Package(
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
+        .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilClient", "PencilProtocol", "PencilSystem"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

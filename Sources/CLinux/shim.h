@@ -1,9 +1,13 @@
 #ifndef PENCILD_CLINUX_SHIM_H
 #define PENCILD_CLINUX_SHIM_H
-/* Linux system headers that Swift's Glibc module leaves out: epoll, timerfd, signalfd. */
+/* Linux system headers that Swift's Glibc module leaves out: epoll, timerfd, signalfd, inotify,
+   posix_spawn. */
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
+#include <sys/inotify.h>
+#include <sys/wait.h>
+#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <grp.h>

@@ -100,6 +100,7 @@ public enum PencilControl {
             PrefsCommand.self,
             RecordCommand.self,
             EmulateCommand.self,
+            ActionsCommand.self,
         ]
     }
 

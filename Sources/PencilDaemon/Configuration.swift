@@ -1,3 +1,4 @@
+import PencilProtocol
 import PencilSystem
 
 /// Bounds on what clients may use. Every one is configurable (`[Limits]` in the config file).
@@ -276,14 +277,5 @@ public enum ConfigurationFile {
             return microseconds(Double(text.dropLast(suffix.count)), scale)
         }
         return microseconds(Double(text), 1_000_000)
-    }
-}
-
-extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -43,7 +43,7 @@ fi
 release_bin=$(swift build -c release --show-bin-path)
 debug_bin=$(swift build --show-bin-path)
 bundle="$debug_bin/pencildPackageTests.xctest"
-for program in pencild pencilctl; do
+for program in pencild pencilctl pencil-actions; do
     [ -x "$release_bin/$program" ] || { loud "FAILED: $release_bin/$program is not built"; exit 1; }
 done
 

@@ -5,7 +5,10 @@
 #     --json, with filters; the user's doubleTapAction applied), and its clear error when
 #     the daemon is absent;
 #   - an outside client: the `varlink` package from PyPI in a private venv;
-#   - pencilctl watch in a tmux terminal.
+#   - pencilctl watch in a tmux terminal;
+#   - pencil-actions: a command binding run once per double-tap with the event in its
+#     environment, a broken bindings file reported by line while the last good bindings stay,
+#     no wake-ups while idle, pencilctl actions (and actions test), a clean stop on SIGTERM.
 # Usage: client.sh BIN_DIR. A check that cannot run here says so; under CI that fails.
 set -euo pipefail
 
@@ -13,7 +16,8 @@ bin=${1:?usage: $0 BIN_DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 pencild=$bin/pencild
 pencilctl=$bin/pencilctl
-for program in "$pencild" "$pencilctl"; do
+actions=$bin/pencil-actions
+for program in "$pencild" "$pencilctl" "$actions"; do
     [ -x "$program" ] || { echo "client: $program is missing: build first" >&2; exit 1; }
 done
 
@@ -33,7 +37,9 @@ stop_daemon() {
         daemon_pid=""
     fi
 }
+actions_pid=""
 cleanup() {
+    if [ -n "$actions_pid" ]; then kill -TERM "$actions_pid" 2>/dev/null || true; wait "$actions_pid" 2>/dev/null || true; fi
     stop_daemon
     if [ -n "${tmux_session:-}" ]; then tmux kill-session -t "$tmux_session" 2>/dev/null || true; fi
     rm -rf "$work"
@@ -210,6 +216,82 @@ else
     tmux_session=""
     stop_daemon
 fi
+
+echo "client: pencil-actions against pencild"
+# wait_for FILE PATTERN: until a line of FILE matches (at most 20 s).
+wait_for() {
+    for _ in $(seq 200); do
+        grep -q -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+config=$work/config/pencild/actions.conf
+mkdir -p "$(dirname "$config")"
+# The user's doubleTapAction is showColorPalette (set above). The command gets the event in
+# its environment; switchEraser's chord needs /dev/uinput.
+cat >"$config" <<EOF
+[showColorPalette]
+command = sh -c 'echo "\$PENCIL_GESTURE \$PENCIL_ACTION \$PENCIL_FOCUS \$PENCIL_DEVICE" >>"\$0"' $work/ran.txt
+[switchEraser]
+key = shift+e
+EOF
+start_daemon   # the replay starts at the first Monitor: pencil-actions'
+XDG_CONFIG_HOME=$work/config "$actions" --verbose 2>"$work/actions.log" &
+actions_pid=$!
+if wait_for "$work/ran.txt" . && [ "$(cat "$work/ran.txt")" = "doubleTap showColorPalette none replay0" ]; then
+    pass "pencil-actions ran the command binding once for the double-tap, with the event in its environment"
+else
+    fail "pencil-actions: ran.txt holds '$(cat "$work/ran.txt" 2>/dev/null)'; its log: $(cat "$work/actions.log")"
+fi
+if [ -w /dev/uinput ]; then
+    if grep -q 'virtual keyboard "pencil-actions keyboard"' "$work/actions.log"; then
+        pass "pencil-actions made its virtual keyboard"
+    else
+        fail "pencil-actions did not make its keyboard: $(cat "$work/actions.log")"
+    fi
+elif grep -q 'cannot open /dev/uinput .*key bindings are off; command bindings still run' "$work/actions.log"; then
+    pass "without /dev/uinput, pencil-actions says key bindings are off and runs commands"
+else
+    fail "pencil-actions did not say why keys are off: $(cat "$work/actions.log")"
+fi
+# Idle (no gesture comes): no wake-ups at all. A measuring window, not a wait for an event.
+switches() { awk '/ctxt_switches/ { n += $2 } END { print n }' "/proc/$actions_pid/status"; }
+before=$(switches)
+sleep 2
+after=$(switches)
+if [ "$before" = "$after" ]; then
+    pass "pencil-actions idle: no wake-ups in 2 s ($(awk '/VmRSS/ { print $2, $3 }' "/proc/$actions_pid/status") resident, debug build)"
+else
+    fail "pencil-actions woke up $((after - before)) times in 2 s while idle"
+fi
+XDG_CONFIG_HOME=$work/config "$pencilctl" actions >"$work/out" 2>&1 || true
+if grep -q '^  showColorPalette *command sh -c' "$work/out" &&
+    grep -q '^  doubleTap *doubleTapAction=showColorPalette -> command sh -c' "$work/out" &&
+    grep -q '^  squeeze *squeezeAction=showContextualPalette -> nothing (not bound)' "$work/out"; then
+    pass "pencilctl actions: the bindings and what each gesture does now"
+else
+    fail "pencilctl actions: $(cat "$work/out")"
+fi
+XDG_CONFIG_HOME=$work/config "$pencilctl" actions test showColorPalette >"$work/out" 2>&1 || true
+if grep -q 'the command ran and exited with status 0' "$work/out" && [ "$(grep -c '^test showColorPalette' "$work/ran.txt")" = 1 ]; then
+    pass "pencilctl actions test runs the binding once, as gesture \"test\""
+else
+    fail "pencilctl actions test: $(cat "$work/out" "$work/ran.txt")"
+fi
+# A broken file: the error names the file and line, and the bindings in force stay.
+printf '[showColorPalette]\nkey = shift+nosuchkey\n' >"$config"
+if wait_for "$work/actions.log" "$config:2: key = shift+nosuchkey: unknown key 'nosuchkey'.*the bindings in force stay"; then
+    pass "a broken actions.conf is reported by file and line; the last good bindings stay"
+else
+    fail "no report of the broken file: $(cat "$work/actions.log")"
+fi
+kill -TERM "$actions_pid"
+status=0
+wait "$actions_pid" || status=$?
+actions_pid=""
+if [ "$status" -eq 0 ]; then pass "pencil-actions stops with status 0 on SIGTERM"; else fail "pencil-actions exited $status on SIGTERM"; fi
+stop_daemon
 
 # The system unit lets pencild make only the system calls of @system-service, less
 # @privileged and @resources; one outside would kill it (SIGSYS). strace lists the calls

@@ -75,26 +75,29 @@ check_install() {
     case $rules_dir in /etc/udev/rules.d|/usr/local/lib/udev/rules.d|/usr/lib/udev/rules.d|/lib/udev/rules.d) ;; *) fail "udev does not search $rules_dir" ;; esac
 
     local expected=(
-        "$prefix/bin/pencild" "$prefix/bin/pencilctl"
+        "$prefix/bin/pencild" "$prefix/bin/pencilctl" "$prefix/bin/pencil-actions"
         "$system_dir/pencild.service" "$system_dir/pencild.socket" "$system_dir/pencild-pen.target"
         "$user_dir/pencild.service" "$user_dir/pencild.socket" "$user_dir/pencild-pen.target"
-        "$rules_dir/70-pencild.rules"
+        "$user_dir/pencil-actions.service"
+        "$rules_dir/70-pencild.rules" "$rules_dir/71-pencil-actions-uinput.rules"
+        "$prefix/share/doc/pencild/examples/actions.conf"
     )
     local missing=0 file
     for file in "${expected[@]}"; do
         [ -f "$root$file" ] || { fail "not installed: $file"; missing=1; }
     done
     [ "$missing" -eq 0 ] && pass "installed: ${#expected[@]} files"
-    for file in "$prefix/bin/pencild" "$prefix/bin/pencilctl"; do
+    for file in "$prefix/bin/pencild" "$prefix/bin/pencilctl" "$prefix/bin/pencil-actions"; do
         [ -x "$root$file" ] || fail "not executable: $file"
     done
-    for file in "$system_dir/pencild.service" "$user_dir/pencild.service"; do
-        local exec_start
+    for file in "$system_dir/pencild.service" "$user_dir/pencild.service" "$user_dir/pencil-actions.service"; do
+        local exec_start program
         exec_start=$(sed -n 's/^ExecStart=//p' "$root$file")
-        if [ "$exec_start" = "$prefix/bin/pencild" ]; then
-            pass "$(basename "$(dirname "$file")")/pencild.service: ExecStart=$exec_start"
+        program=$(basename "$file" .service)
+        if [ "$exec_start" = "$prefix/bin/$program" ]; then
+            pass "$(basename "$(dirname "$file")")/$program.service: ExecStart=$exec_start"
         else
-            fail "$file: ExecStart=$exec_start, expected $prefix/bin/pencild"
+            fail "$file: ExecStart=$exec_start, expected $prefix/bin/$program"
         fi
         if grep -q '@[a-z_]*@' "$root$file"; then fail "$file: an @placeholder@ is left"; fi
     done
@@ -107,9 +110,19 @@ check_install() {
         local user_copy="$work/user-units-${prefix//\//_}"
         mkdir -p "$user_copy"
         cp "$root$user_dir/pencild.socket" "$root$user_dir/pencild-pen.target" "$user_copy/"
-        sed "s|^ExecStart=$prefix/bin/|ExecStart=$root$prefix/bin/|" "$root$user_dir/pencild.service" >"$user_copy/pencild.service"
+        local unit
+        for unit in pencild.service pencil-actions.service; do
+            sed "s|^ExecStart=$prefix/bin/|ExecStart=$root$prefix/bin/|" "$root$user_dir/$unit" >"$user_copy/$unit"
+        done
         verify_units "user units" systemd-analyze --user verify \
-            "$user_copy/pencild.service" "$user_copy/pencild.socket" "$user_copy/pencild-pen.target"
+            "$user_copy/pencild.service" "$user_copy/pencild.socket" "$user_copy/pencild-pen.target" \
+            "$user_copy/pencil-actions.service"
+        if grep -qx 'WantedBy=graphical-session.target' "$user_copy/pencil-actions.service" &&
+            grep -qx 'PartOf=graphical-session.target' "$user_copy/pencil-actions.service"; then
+            pass "pencil-actions.service is part of graphical-session.target"
+        else
+            fail "pencil-actions.service is not WantedBy and PartOf graphical-session.target"
+        fi
         local score
         if score=$(systemd-analyze security --root="$root" --offline=true --threshold=20 pencild.service 2>&1); then
             pass "systemd-analyze security: $(tail -n 1 <<<"$score" | sed 's/.*level for //')"
@@ -129,26 +142,29 @@ check_install() {
 # udevadm reads rules from fixed directories: the rule is placed in a private mount
 # namespace's /run/udev/rules.d, where udevadm test reports each line it cannot use.
 check_udev_rule() {
-    section "udev rule"
+    section "udev rules"
     if ! command -v udevadm >/dev/null; then cannot "udevadm is not installed (apt-get install udev)"; return; fi
     if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
         cannot "udevadm test needs root and unshare (a private mount namespace)"; return
     fi
-    local output
-    output=$(unshare --mount --propagation private bash -c '
-        set -e
-        mkdir -p /run/udev/rules.d
-        mount -t tmpfs tmpfs /run/udev/rules.d
-        cp "$1" /run/udev/rules.d/
-        udevadm test --action=add /sys/devices/virtual/mem/null 2>&1' _ udev-rules/70-pencild.rules) ||
-        { fail "udevadm test failed:"$'\n'"$output"; return; }
-    if ! grep -q 'Reading rules file: /run/udev/rules.d/70-pencild.rules' <<<"$output"; then
-        fail "udevadm test did not read the rule:"$'\n'"$output"
-    elif grep -q '70-pencild.rules:[0-9]' <<<"$output"; then
-        fail "udev complains about the rule:"$'\n'"$(grep '70-pencild.rules:[0-9]' <<<"$output")"
-    else
-        pass "udevadm reads 70-pencild.rules without a complaint"
-    fi
+    local rule name output
+    for rule in udev-rules/*.rules; do
+        name=$(basename "$rule")
+        output=$(unshare --mount --propagation private bash -c '
+            set -e
+            mkdir -p /run/udev/rules.d
+            mount -t tmpfs tmpfs /run/udev/rules.d
+            cp "$1" /run/udev/rules.d/
+            udevadm test --action=add /sys/devices/virtual/mem/null 2>&1' _ "$rule") ||
+            { fail "udevadm test failed for $name:"$'\n'"$output"; continue; }
+        if ! grep -q "Reading rules file: /run/udev/rules.d/$name" <<<"$output"; then
+            fail "udevadm test did not read $name:"$'\n'"$output"
+        elif grep -q "$name:[0-9]" <<<"$output"; then
+            fail "udev complains about $name:"$'\n'"$(grep "$name:[0-9]" <<<"$output")"
+        else
+            pass "udevadm reads $name without a complaint"
+        fi
+    done
 }
 
 check_shell() {

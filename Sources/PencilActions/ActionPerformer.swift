@@ -1,0 +1,139 @@
+import PencilSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bindings in force, the virtual keyboard they need, the chord being played and the
+/// commands running: everything that performs an action, for pencil-actions and for
+/// `pencilctl actions test`.
+public final class ActionPerformer {
+    public private(set) var bindings = ActionBindings.empty
+    public private(set) var keyboard: VirtualKeyboard?
+    /// Why there is no keyboard although bindings need one.
+    public private(set) var keyboardProblem: String?
+    public private(set) var player: ChordPlayer
+    public let commands: CommandRunner
+    private let log: ActionsLog
+    /// The keys the bindings need, when the keyboard could not yet be remade for them (a chord
+    /// was playing).
+    private var pendingKeys: Set<UInt16>?
+    /// Called with the keyboard's problem when it changes (pencil-actions says it once).
+    private let makeKeyboard: (Set<UInt16>) throws(Errno) -> VirtualKeyboard
+
+    public init(keyInterval: Int64, maximumCommands: Int, log: ActionsLog,
+                makeKeyboard: @escaping (Set<UInt16>) throws(Errno) -> VirtualKeyboard = { keys throws(Errno) in try VirtualKeyboard(keys: keys) }) {
+        player = ChordPlayer(interval: keyInterval)
+        self.log = log
+        self.makeKeyboard = makeKeyboard
+        commands = CommandRunner(maximumRunning: maximumCommands) { log.warning($0) }
+    }
+
+    /// Puts `new` in force; the keyboard is remade when the keys differ (once no chord plays).
+    public func use(_ new: ActionBindings) {
+        bindings = new
+        let keys = new.keys
+        if let keyboard, keyboard.keys == keys {
+            pendingKeys = nil
+            return
+        }
+        if keyboard == nil, keys.isEmpty {
+            // No key bound: no keyboard is needed, and none missing is a problem.
+            pendingKeys = nil
+            keyboardProblem = nil
+            return
+        }
+        pendingKeys = keys
+        if player.isIdle { remakeKeyboard() }
+    }
+
+    private func remakeKeyboard() {
+        guard let keys = pendingKeys else { return }
+        pendingKeys = nil
+        keyboard?.close()
+        keyboard = nil
+        guard !keys.isEmpty else {
+            keyboardProblem = nil
+            return
+        }
+        do {
+            keyboard = try makeKeyboard(keys)
+            if keyboardProblem != nil { log.notice("the virtual keyboard works again: key bindings are on") }
+            keyboardProblem = nil
+            log.info("virtual keyboard \"\(VirtualKeyboard.name)\" at \(keyboard?.devicePath ?? "an unknown node") sends \(keys.sorted().map(KeyNames.name(of:)).joined(separator: ", "))")
+        } catch {
+            let problem = VirtualKeyboard.explain(error)
+            if problem != keyboardProblem { log.error(problem) }
+            keyboardProblem = problem
+        }
+    }
+
+    /// Performs `request`'s binding: starts its chord (played by `playDue`) or its command.
+    public func perform(_ request: GestureRequest, now: Int64) {
+        let label = "\(request.event?.type.rawValue ?? CommandEnvironment.testGesture) \(request.action.rawValue)"
+        switch ActionDecision.performance(of: request.action, bindings: bindings) {
+        case .unbound:
+            log.debug("\(label): not bound: nothing to do")
+        case .sendChord(let chord):
+            guard keyboard != nil else {
+                log.warning("\(label): key \(chord) not sent: \(keyboardProblem ?? "no virtual keyboard")")
+                return
+            }
+            if player.enqueue(chord, now: now) {
+                log.debug("\(label): key \(chord)")
+                playDue(now: now)
+            } else {
+                log.warning("\(label): key \(chord) dropped: \(player.maximumQueued) chords are already waiting")
+            }
+        case .runCommand(let words):
+            let environment = CommandEnvironment.environment(for: request, inherited: Self.inheritedEnvironment())
+            if let pid = commands.start(words, environment: environment, label: label) {
+                log.debug("\(label): command \(CommandWords.quoted(words)) is pid \(pid)")
+            }
+        }
+    }
+
+    /// Sends every frame due at `now`; returns when the next one is due (nil: none).
+    @discardableResult
+    public func playDue(now: Int64) -> Int64? {
+        while let frame = player.next(now: now) {
+            send(frame)
+        }
+        if player.isIdle { remakeKeyboard() }
+        return player.nextDeadline
+    }
+
+    /// Lets go of every key held and stops playing (a signal, the end).
+    public func releaseAll() {
+        for frame in player.releaseAll() { send(frame) }
+    }
+
+    private func send(_ frame: KeyFrame) {
+        do {
+            try keyboard?.send(frame)
+        } catch {
+            log.error("the virtual keyboard failed (\(error)) sending \(KeyNames.name(of: frame.code)) \(frame.down ? "down" : "up")")
+        }
+    }
+
+    /// Lets go of every held key and destroys the keyboard. When keys were let go, the device
+    /// stays `linger` µs more, so that readers take the release before the device goes (a
+    /// reader that finds the device gone first loses what it had not read).
+    public func close(linger: Int64 = 100_000) {
+        let released = !player.held.isEmpty
+        releaseAll()
+        if released, keyboard != nil { MonotonicClock.sleep(until: MonotonicClock.now() + linger) }
+        keyboard?.close()
+        keyboard = nil
+    }
+
+    /// The process's environment as "NAME=value" strings.
+    public static func inheritedEnvironment() -> [String] {
+        var result: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            result.append(String(cString: entry))
+            pointer += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,272 @@
+import PencilClient
+import PencilProtocol
+import PencilSystem
+import Varlink
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How pencil-actions runs: its command line, parsed.
+public struct ActionsOptions: Equatable, Sendable {
+    public var configPath: String
+    /// nil: as pencilctl finds it ($PENCILD_SOCKET, the user's, then the system's).
+    public var socketPath: String?
+    /// Microseconds between two frames of a chord.
+    public var keyInterval: Int64 = 10_000
+    /// Command bindings running at once.
+    public var maximumCommands = 4
+    public var verbose = false
+
+    public init(configPath: String, socketPath: String? = nil) {
+        self.configPath = configPath
+        self.socketPath = socketPath
+    }
+
+    public static let usage = """
+        usage: pencil-actions [--config FILE] [--socket PATH] [--key-interval MS] [--max-commands N] [--verbose]
+
+        Performs the user's preferred action for a pen's double-tap and squeeze, for apps that do
+        not subscribe to pencild themselves: a key chord on a virtual keyboard, or a command.
+
+          --config FILE        the bindings (default: $XDG_CONFIG_HOME/pencild/actions.conf)
+          --socket PATH        pencild's socket (default: $PENCILD_SOCKET, else
+                               $XDG_RUNTIME_DIR/pencild.sock when it exists, else /run/pencild/pencild.sock)
+          --key-interval MS    milliseconds between the key changes of a chord (default: 10)
+          --max-commands N     command bindings running at once (default: 4)
+          --verbose            say what each gesture does
+        """
+
+    public enum Parsed: Equatable, Sendable {
+        case run(ActionsOptions)
+        case help
+    }
+
+    public static func parse(_ arguments: [String], defaultConfigPath: String) -> Result<Parsed, ActionsUsageError> {
+        var options = ActionsOptions(configPath: defaultConfigPath)
+        var index = 0
+        func value(_ option: String) -> String? {
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--help", "-h": return .success(.help)
+            case "--verbose", "-v": options.verbose = true
+            case "--config", "--socket", "--key-interval", "--max-commands":
+                guard let text = value(argument) else { return .failure(ActionsUsageError(message: "\(argument) needs a value")) }
+                switch argument {
+                case "--config": options.configPath = text
+                case "--socket": options.socketPath = text
+                case "--key-interval":
+                    guard let milliseconds = Int64(text), (1...1_000).contains(milliseconds) else {
+                        return .failure(ActionsUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '\(text)'"))
+                    }
+                    options.keyInterval = milliseconds * 1_000
+                default:
+                    guard let count = Int(text), (1...64).contains(count) else {
+                        return .failure(ActionsUsageError(message: "--max-commands: expected a count from 1 to 64, not '\(text)'"))
+                    }
+                    options.maximumCommands = count
+                }
+            default:
+                return .failure(ActionsUsageError(message: "unknown option '\(argument)'"))
+            }
+            index += 1
+        }
+        return .success(.run(options))
+    }
+}
+
+public struct ActionsUsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// pencil-actions' log: one line per message on stderr, with journald's `<N>` priority prefix.
+public struct ActionsLog: Sendable {
+    public var verbose: Bool
+    public init(verbose: Bool) { self.verbose = verbose }
+
+    public func error(_ text: String) { write(3, text) }
+    public func warning(_ text: String) { write(4, text) }
+    public func notice(_ text: String) { write(5, text) }
+    public func info(_ text: String) { write(6, text) }
+    public func debug(_ text: String) { if verbose { write(7, text) } }
+
+    private func write(_ priority: Int, _ text: String) {
+        try? FileDescriptor(rawValue: 2).writeAll(Array("<\(priority)>\(text)\n".utf8))
+    }
+}
+
+/// pencil-actions: one epoll loop over signals, the bindings file, the chord timer and the
+/// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
+/// chord plays, the reconnect timer only while the daemon is away.
+public final class ActionsService {
+    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer }
+
+    private let options: ActionsOptions
+    private let socketPath: String
+    private let log: ActionsLog
+    private let file: BindingsFile
+    private let performer: ActionPerformer
+    private var subscription: MonitorSubscription?
+    /// Pauses between attempts while pencild is away: 1 s, doubling to 30 s.
+    private var backoff = ReconnectBackoff(initialMilliseconds: 1_000, maximumMilliseconds: 30_000)
+    private var stopping = false
+
+    public init(options: ActionsOptions, socketPath: String) {
+        self.options = options
+        self.socketPath = socketPath
+        log = ActionsLog(verbose: options.verbose)
+        file = BindingsFile(path: options.configPath)
+        performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log)
+    }
+
+    /// Reads the bindings file; on a mistake the bindings in force stay.
+    func reloadBindings(initial: Bool) {
+        switch file.load() {
+        case .success(let loaded?):
+            performer.use(loaded)
+            let summary = PreferredAction.allCases.compactMap { action in loaded[action].map { "\(action.rawValue): \($0)" } }
+            log.notice("bindings from \(file.path): \(summary.isEmpty ? "none" : summary.joined(separator: "; "))")
+        case .success(nil):
+            performer.use(.empty)
+            log.notice("no bindings: \(file.path) does not exist (see the example actions.conf)")
+        case .failure(let error):
+            log.error("\(error)" + (initial ? ": no bindings are in force" : ": the bindings in force stay as they were"))
+        }
+    }
+
+    public func run() -> Int32 {
+        SignalFD.ignoreBrokenPipe()
+        let epoll: Epoll
+        let signals: SignalFD
+        let chordTimer: TimerFD
+        let reconnectTimer: TimerFD
+        do {
+            epoll = try Epoll(capacity: 8)
+            signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+            chordTimer = try TimerFD()
+            reconnectTimer = try TimerFD()
+            try epoll.add(signals.descriptor, events: .readable, token: Token.signals.rawValue)
+            try epoll.add(chordTimer.descriptor, events: .readable, token: Token.chordTimer.rawValue)
+            try epoll.add(reconnectTimer.descriptor, events: .readable, token: Token.reconnectTimer.rawValue)
+        } catch {
+            log.error("cannot set up the event loop: \(error)")
+            return 1
+        }
+        do {
+            try epoll.add(try file.watch(), events: .readable, token: Token.bindings.rawValue)
+        } catch {
+            log.warning("cannot watch \(FileSystem.directoryName(of: file.path)) (\(error)): changes to \(file.path) are read at the next restart or SIGHUP only")
+        }
+        reloadBindings(initial: true)
+        connect(epoll: epoll, reconnectTimer: reconnectTimer)
+
+        while !stopping {
+            do {
+                try epoll.wait(timeoutMilliseconds: -1) { token, _ in
+                    switch Token(rawValue: token) {
+                    case .signals:
+                        while let signal = signals.nextSignal() {
+                            switch signal {
+                            case SIGCHLD: performer.commands.reap()
+                            case SIGHUP: reloadBindings(initial: false)
+                            default:
+                                log.notice("signal \(signal): letting go of every key and stopping")
+                                stopping = true
+                            }
+                        }
+                    case .bindings:
+                        if file.takeChanges() { reloadBindings(initial: false) }
+                    case .chordTimer:
+                        chordTimer.acknowledge()
+                    case .daemon:
+                        readDaemon(epoll: epoll, reconnectTimer: reconnectTimer)
+                    case .reconnectTimer:
+                        reconnectTimer.acknowledge()
+                        connect(epoll: epoll, reconnectTimer: reconnectTimer)
+                    case nil:
+                        break
+                    }
+                }
+                try chordTimer.arm(at: performer.playDue(now: MonotonicClock.now()))
+            } catch {
+                log.error("the event loop failed: \(error)")
+                break
+            }
+        }
+        performer.close()
+        subscription?.close()
+        return 0
+    }
+
+    private func connect(epoll: Epoll, reconnectTimer: TimerFD) {
+        do {
+            let new = try MonitorSubscription(path: socketPath, devices: nil, events: ActionDecision.subscribedEvents.map(\.rawValue))
+            try epoll.add(new.descriptor, events: .readable, token: Token.daemon.rawValue)
+            subscription = new
+            backoff.reset()
+            log.notice("subscribed to doubleTap and squeeze at \(socketPath)")
+        } catch {
+            scheduleReconnect(reconnectTimer, because: "\(error)")
+        }
+    }
+
+    private func readDaemon(epoll: Epoll, reconnectTimer: TimerFD) {
+        guard let current = subscription else { return }
+        let open: Bool
+        do {
+            // Every read until the socket is drained: a gesture's few events are small.
+            open = try current.readAvailable { json throws(VarlinkClientError) in
+                let event: PencilEvent
+                do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
+                guard let request = ActionDecision.request(for: event) else {
+                    if let focus = event.focus, focus != .nobody, event.action != nil {
+                        log.debug("\(event.type.rawValue) \(event.action?.rawValue ?? ""): focus is \(focus.rawValue): that app acts, not pencil-actions")
+                    }
+                    return
+                }
+                performer.perform(request, now: MonotonicClock.now())
+            } != .ended
+        } catch {
+            epoll.remove(current.descriptor)
+            current.close()
+            subscription = nil
+            scheduleReconnect(reconnectTimer, because: "\(error)")
+            return
+        }
+        if !open {
+            epoll.remove(current.descriptor)
+            current.close()
+            subscription = nil
+            scheduleReconnect(reconnectTimer, because: "pencild closed the stream")
+        }
+    }
+
+    /// Tries again after 1 s, doubling to at most 30 s while pencild stays away.
+    private func scheduleReconnect(_ timer: TimerFD, because reason: String) {
+        let pause = backoff.next()
+        log.warning("pencild at \(socketPath): \(reason); trying again in \(pause / 1_000) s")
+        try? timer.arm(at: MonotonicClock.now() + Int64(pause) * 1_000)
+    }
+}
+
+extension ActionsService {
+    /// `pencil-actions ARGUMENTS`: the exit status.
+    public static func main(arguments: [String]) -> Int32 {
+        switch ActionsOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath()) {
+        case .failure(let error):
+            try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\n\(ActionsOptions.usage)\n".utf8))
+            return 64
+        case .success(.help):
+            try? FileDescriptor(rawValue: 1).writeAll(Array((ActionsOptions.usage + "\n").utf8))
+            return 0
+        case .success(.run(let options)):
+            let service = ActionsService(options: options, socketPath: options.socketPath ?? DaemonSocket.path())
+            return service.run()
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import PencilActions
+import PencilProtocol
+import Testing
+
+@Suite struct ActionsConfigTests {
+    func parse(_ text: String) throws(ActionsConfigError) -> ActionBindings {
+        try ActionsConfig.parse(text, file: "actions.conf")
+    }
+
+    /// The error `text` gives: its line and message.
+    func failure(_ text: String) -> ActionsConfigError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func keysAndCommandsBindTheirActions() throws {
+        let bindings = try parse("""
+            # comment
+            ; another
+
+            [switchEraser]
+            key = shift+e
+            [showColorPalette]
+              key=ctrl+alt+F5
+            [runSystemShortcut]
+            command = notify-send "two words" 'single $X' plain\\ space
+            """)
+        #expect(bindings[.switchEraser] == .key(KeyChord(modifiers: [42], key: 18)))
+        #expect(bindings[.showColorPalette] == .key(KeyChord(modifiers: [29, 56], key: 63)))
+        #expect(bindings[.runSystemShortcut] == .command(["notify-send", "two words", "single $X", "plain space"]))
+        #expect(bindings[.switchPrevious] == nil)
+        #expect(bindings.lines[.switchEraser] == 4)
+        #expect(bindings.lines[.runSystemShortcut] == 8)
+        #expect(bindings.keys == [42, 18, 29, 56, 63])
+    }
+
+    @Test func anEmptyFileBindsNothing() throws {
+        #expect(try parse("") == .empty)
+        #expect(try parse("\n# nothing\n").bindings.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("[switchEraser\nkey = e", 1, "a section header must end with ']'"),
+        ("[eraser]\nkey = e", 1, "unknown action [eraser] (expected one of switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut)"),
+        ("[ignore]\nkey = e", 1, "[ignore] means do nothing: it cannot be bound"),
+        ("[switchEraser]\nkey = e\n\n[switchEraser]\nkey = f", 4, "[switchEraser] appears twice (first on line 1)"),
+        ("key = e", 1, "key = must be inside a section naming an action, such as [switchEraser]"),
+        ("[switchEraser]\njust words", 2, "expected key = CHORD or command = PROGRAM, not 'just words'"),
+        ("[switchEraser]\nkeys = e", 2, "unknown setting 'keys' in [switchEraser] (expected key or command)"),
+        ("[switchEraser]\nkey = e\ncommand = true", 3, "[switchEraser] already has a binding: one key or one command per action"),
+        ("[switchEraser]\nkey =", 2, "key = needs a value"),
+        ("[switchEraser]\n\n[switchPrevious]\nkey = e", 1, "[switchEraser] binds nothing: give it key = CHORD or command = PROGRAM"),
+        ("[switchEraser]\n# only a comment", 1, "[switchEraser] binds nothing: give it key = CHORD or command = PROGRAM"),
+        ("[switchEraser]\nkey = shift+nokey", 2, "key = shift+nokey: unknown key 'nokey': use evdev key names without KEY_ (e, f5, space, leftbrace, ...) or ctrl, shift, alt, super"),
+        ("[switchEraser]\nkey = ctrl++", 2, "key = ctrl++: 'ctrl++' has an empty key name (keys are joined by +, e.g. ctrl+shift+z)"),
+        ("[switchEraser]\nkey = shift+shift+e", 2, "key = shift+shift+e: 'shift' appears twice in the chord"),
+        ("[switchEraser]\nkey = e+f", 2, "key = e+f: only modifiers (ctrl, shift, alt, super, left or right) may come before the last key, not 'e'"),
+        ("[switchEraser]\nkey = a+b+c+d+e+f+g+h+i", 2, "key = a+b+c+d+e+f+g+h+i: 'a+b+c+d+e+f+g+h+i' has more than 8 keys"),
+        ("[runSystemShortcut]\ncommand = echo 'open", 2, "command = echo 'open: a ' quote is not closed"),
+        ("[runSystemShortcut]\ncommand = echo \"open", 2, "command = echo \"open: a \" quote is not closed"),
+        ("[runSystemShortcut]\ncommand = echo end\\", 2, "command = echo end\\: it ends with a lone backslash"),
+    ])
+    func everyMistakeNamesItsLine(text: String, line: Int, message: String) {
+        let error = failure(text)
+        #expect(error?.line == line)
+        #expect(error?.message == message)
+        #expect(error?.description == "actions.conf:\(line): \(message)")
+    }
+
+    @Test func theShippedExampleParses() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples/actions.conf").standardized.path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let bindings = try ActionsConfig.parse(text, file: path)
+        // Krita's defaults (krita.action), and a command for runSystemShortcut.
+        #expect(bindings[.switchEraser]?.description == "key e")
+        #expect(bindings[.switchPrevious]?.description == "key slash")
+        #expect(bindings[.showColorPalette]?.description == "key leftshift+i")
+        #expect(bindings[.showInkAttributes]?.description == "key f5")
+        #expect(bindings[.showContextualPalette]?.description == "key f6")
+        guard case .command(let words)? = bindings[.runSystemShortcut] else {
+            Issue.record("runSystemShortcut is not a command")
+            return
+        }
+        #expect(words.first == "sh" && words.count == 3)
+        // Every binding in the comments parses too, and names real keys.
+        var commented = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("#") && line.contains("key = ") {
+            let chord = line.components(separatedBy: "key = ")[1].split(separator: " ")[0].trimmingCharacters(in: .punctuationCharacters.subtracting(["+"]))
+            if chord == "CHORD" { continue }
+            #expect(throws: Never.self, "\(line)") { try KeyChord.parse(chord).get() }
+            commented += 1
+        }
+        #expect(commented >= 10)
+    }
+
+    @Test func commandWordsRoundTripThroughQuoting() throws {
+        let words = ["sh", "-c", "echo \"$PENCIL_X\" it's", "", "a\\b"]
+        let text = CommandWords.quoted(words)
+        #expect(try CommandWords.split(text).get() == words)
+        #expect(try CommandWords.split("  a   b\t c ").get() == ["a", "b", "c"])
+        #expect(try CommandWords.split("\"a\\\"b\\\\c\\d\"").get() == ["a\"b\\c\\d"])
+        #expect(try CommandWords.split("''").get() == [""])
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import PencilActions
+import PencilClient
+import PencilProtocol
+import PencilSystem
+import Testing
+
+@Suite struct DecisionTests {
+    func event(_ type: PencilEventType, phase: PencilPhase? = nil, action: PencilAction? = .switchEraser,
+               focus: PencilFocus? = .nobody) -> PencilEvent {
+        var pose = Pose()
+        pose.x = 0.25
+        pose.y = 0.5
+        pose.pressure = 0
+        pose.xMillimeters = 54.5
+        pose.tiltX = -12.5
+        return PencilEvent(type: type, time: 123_456, device: "event7", tool: PencilTool(type: .pen, serial: 0x2345), pose: pose,
+                           phase: phase, action: action, focus: focus)
+    }
+
+    @Test func aDoubleTapActsAndASqueezeActsWhenItEnds() {
+        #expect(ActionDecision.request(for: event(.doubleTap))?.action == .switchEraser)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .ended, action: .showContextualPalette))?.action == .showContextualPalette)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .began, action: nil)) == nil)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .cancelled, action: nil)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, action: .ignore)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, action: .unknown("fromTheFuture"))) == nil)
+        #expect(ActionDecision.request(for: event(.buttonDown)) == nil)
+    }
+
+    @Test func aFallbackActsOnlyWhenNoAppHoldsFocus() {
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: .other)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: .this)) == nil)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .ended, focus: .other)) == nil)
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: .unknown("someone"))) == nil)
+        // A daemon that knows no focus: nobody can hold it.
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: nil)) != nil)
+    }
+
+    @Test func bindingsDecideWhatActingMeans() throws {
+        let bindings = try ActionsConfig.parse("[switchEraser]\nkey = e\n[showColorPalette]\ncommand = true x", file: "f")
+        #expect(ActionDecision.performance(of: .switchEraser, bindings: bindings) == .sendChord(KeyChord(modifiers: [], key: 18)))
+        #expect(ActionDecision.performance(of: .showColorPalette, bindings: bindings) == .runCommand(["true", "x"]))
+        #expect(ActionDecision.performance(of: .switchPrevious, bindings: bindings) == .unbound)
+    }
+
+    @Test func aCommandSeesTheEventInItsEnvironment() {
+        let request = GestureRequest(action: .showContextualPalette, event: event(.squeeze, phase: .ended, action: .showContextualPalette))
+        let environment = CommandEnvironment.environment(for: request, inherited: ["PATH=/usr/bin", "PENCIL_X=stale", "HOME=/home/a"])
+        #expect(environment == [
+            "PATH=/usr/bin", "HOME=/home/a",
+            "PENCIL_ACTION=showContextualPalette", "PENCIL_GESTURE=squeeze", "PENCIL_TIME=123456",
+            "PENCIL_PHASE=ended", "PENCIL_FOCUS=none", "PENCIL_DEVICE=event7", "PENCIL_TOOL=pen",
+            "PENCIL_TOOL_SERIAL=9029", "PENCIL_X=0.25", "PENCIL_Y=0.5", "PENCIL_X_MM=54.5",
+            "PENCIL_PRESSURE=0", "PENCIL_TILT_X=-12.5",
+        ])
+        let test = GestureRequest(action: .switchEraser, event: nil)
+        #expect(CommandEnvironment.variables(for: test).map { "\($0.0)=\($0.1)" } == ["PENCIL_ACTION=switchEraser", "PENCIL_GESTURE=test"])
+    }
+
+    @Test func optionsAreCheckedAndSaySo() {
+        #expect(ActionsOptions.parse(["--key-interval", "25", "--socket", "/s", "-v"], defaultConfigPath: "/c") == .success(.run({
+            var options = ActionsOptions(configPath: "/c", socketPath: "/s")
+            options.keyInterval = 25_000
+            options.verbose = true
+            return options
+        }())))
+        #expect(ActionsOptions.parse(["--key-interval", "0"], defaultConfigPath: "/c")
+                == .failure(ActionsUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '0'")))
+        #expect(ActionsOptions.parse(["--config"], defaultConfigPath: "/c") == .failure(ActionsUsageError(message: "--config needs a value")))
+        #expect(ActionsOptions.parse(["--bogus"], defaultConfigPath: "/c") == .failure(ActionsUsageError(message: "unknown option '--bogus'")))
+        #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "/x", "HOME": "/h"][$0] }) == "/x/pencild/actions.conf")
+        #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "relative", "HOME": "/h"][$0] }) == "/h/.config/pencild/actions.conf")
+    }
+}
+
+/// A fresh directory under the temporary directory, removed at the end.
+final class ScratchDirectory {
+    let path: String
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("pencil-actions-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes and closes at once (Foundation may close later), as an editor saving in place.
+    func write(_ name: String, _ text: String) throws {
+        let fd = try FileDescriptor.open(path + "/" + name, [.writeOnly, .create, .truncate, .closeOnExec])
+        defer { fd.close() }
+        try fd.writeAll(Array(text.utf8))
+    }
+}
+
+/// Waits for `condition`, polling (no event exists for it), up to `seconds`.
+func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(10_000)
+    }
+    return try condition()
+}
+
+@Suite struct CommandAndFileTests {
+    @Test func aCommandRunsWithoutAShellWithTheEventsEnvironmentAndIsReaped() throws {
+        let scratch = try ScratchDirectory()
+        var log: [String] = []
+        let runner = CommandRunner(maximumRunning: 1) { log.append($0) }
+        let output = scratch.path + "/out"
+        // No shell: the metacharacters reach the program as they are.
+        let pid = runner.start(["sh", "-c", "printf '%s|%s|%s' \"$PENCIL_ACTION\" \"$1\" \"$PENCIL_X\" > \"$0\"", output, "a;b $HOME"],
+                               environment: ["PATH=/usr/bin:/bin", "PENCIL_ACTION=switchEraser", "PENCIL_X=0.25"], label: "test")
+        #expect(pid != nil)
+        #expect(runner.start(["true"], environment: [], label: "second") == nil, "at most one at once")
+        #expect(log.last == "second: not run: 1 commands are still running (at most 1 at once)")
+        #expect(eventually { runner.reap(); return runner.running.isEmpty })
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "switchEraser|a;b $HOME|0.25")
+        runner.start(["sh", "-c", "exit 3"], environment: ["PATH=/usr/bin:/bin"], label: "failing")
+        #expect(eventually { runner.reap(); return runner.running.isEmpty })
+        #expect(log.last == "failing: the command exited with status 3")
+        #expect(runner.start(["/nonexistent/program"], environment: [], label: "missing") == nil)
+        #expect(log.last == "missing: cannot run /nonexistent/program: No such file or directory")
+    }
+
+    @Test func theBindingsFileIsReadAgainWhenItChangesAndAMistakeSaysWhere() throws {
+        let scratch = try ScratchDirectory()
+        let file = BindingsFile(path: scratch.path + "/pencild/actions.conf")
+        #expect(try file.load().get() == nil, "a missing file is no bindings")
+        _ = try file.watch()
+        #expect(!file.takeChanges())
+        try scratch.write("pencild/actions.conf", "[switchEraser]\nkey = e\n")
+        #expect(file.takeChanges())
+        #expect(try file.load().get()?[.switchEraser] == .key(KeyChord(modifiers: [], key: 18)))
+        try scratch.write("pencild/other.conf", "x")
+        #expect(!file.takeChanges(), "other files do not count")
+        // Replaced by rename, as editors save.
+        try scratch.write("pencild/new", "[switchEraser]\nkey = nosuchkey\n")
+        try FileSystem.rename(scratch.path + "/pencild/new", to: file.path)
+        #expect(file.takeChanges())
+        guard case .failure(let error) = file.load() else {
+            Issue.record("a bad file loaded")
+            return
+        }
+        #expect(error.description.hasPrefix(file.path + ":2: key = nosuchkey: unknown key 'nosuchkey'"))
+        try scratch.write("pencild/actions.conf", String(repeating: "#", count: ActionsConfig.maximumBytes + 1))
+        guard case .failure(let large) = file.load() else {
+            Issue.record("an oversized file loaded")
+            return
+        }
+        #expect(large.description == "\(file.path): larger than 64 KiB: not a bindings file")
+        try FileManager.default.removeItem(atPath: file.path)
+        #expect(file.takeChanges())
+    }
+}
+
+@Suite struct PerformerTests {
+    @Test func withoutAKeyboardKeysAreOffAndCommandsStillRun() throws {
+        let scratch = try ScratchDirectory()
+        let performer = ActionPerformer(keyInterval: 10_000, maximumCommands: 2, log: ActionsLog(verbose: false),
+                                        makeKeyboard: { _ throws(Errno) in throw Errno.permissionDenied })
+        let output = scratch.path + "/ran"
+        performer.use(try ActionsConfig.parse("""
+            [switchEraser]
+            key = ctrl+e
+            [runSystemShortcut]
+            command = sh -c 'printf "%s %s" "$PENCIL_ACTION" "$PENCIL_GESTURE" > "$0"' \(output)
+            """, file: "f"))
+        #expect(performer.keyboard == nil)
+        #expect(performer.keyboardProblem?.hasPrefix("cannot open /dev/uinput (Permission denied): key bindings are off; command bindings still run.") == true)
+        performer.perform(GestureRequest(action: .switchEraser, event: nil), now: 0)
+        #expect(performer.player.isIdle, "no chord is played without a keyboard")
+        performer.perform(GestureRequest(action: .runSystemShortcut, event: nil), now: 0)
+        #expect(eventually { performer.commands.reap(); return performer.commands.running.isEmpty })
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "runSystemShortcut test")
+        // Bindings without keys need no keyboard: the problem is gone.
+        performer.use(try ActionsConfig.parse("[runSystemShortcut]\ncommand = true", file: "f"))
+        #expect(performer.keyboardProblem == nil)
+    }
+}
