@@ -1,6 +1,19 @@
 /// The JSON form of the protocol's types: written by hand so that streaming an event costs
 /// one pass over a reused buffer, and read back strictly for preferences and clients.
 
+/// How many decimals a float of the protocol carries on the wire (protocol.md, "Numbers on
+/// the wire"); the raw value is the number of decimals.
+public enum WirePrecision: Int, Sendable {
+    /// Values from 0 to 1: x, y, pressure, zOffset, slider, wheel.
+    case unit = 6
+    /// Millimetres: positions, device sizes, the double-tap slop.
+    case millimeters = 3
+    /// Degrees: tiltX, tiltY.
+    case degrees = 2
+    /// Radians: azimuth, altitude, roll.
+    case radians = 5
+}
+
 extension JSONWriter {
     public mutating func write(_ tool: Tool) {
         beginObject()
@@ -10,26 +23,33 @@ extension JSONWriter {
         endObject()
     }
 
-    private mutating func optional(_ name: StaticString, _ value: Double?) {
-        guard let value else { return }
-        key(name); double(value)
+    /// A float of the protocol at its precision (protocol.md, "Numbers on the wire").
+    public mutating func number(_ value: Double, _ precision: WirePrecision) {
+        decimal(value, places: precision.rawValue)
+    }
+
+    /// An optional member: left out when absent, and also when not finite (the protocol has
+    /// no NaN; an axis that cannot be computed is one the pen does not report).
+    private mutating func optional(_ name: StaticString, _ value: Double?, _ precision: WirePrecision) {
+        guard let value, value.isFinite else { return }
+        key(name); number(value, precision)
     }
 
     public mutating func write(_ pose: Pose) {
         beginObject()
-        key("x"); double(pose.x)
-        key("y"); double(pose.y)
-        optional("xMillimeters", pose.xMillimeters)
-        optional("yMillimeters", pose.yMillimeters)
-        key("pressure"); double(pose.pressure)
-        optional("zOffset", pose.zOffset)
-        optional("tiltX", pose.tiltX)
-        optional("tiltY", pose.tiltY)
-        optional("azimuth", pose.azimuth)
-        optional("altitude", pose.altitude)
-        optional("roll", pose.roll)
-        optional("slider", pose.slider)
-        optional("wheel", pose.wheel)
+        key("x"); number(pose.x, .unit)
+        key("y"); number(pose.y, .unit)
+        optional("xMillimeters", pose.xMillimeters, .millimeters)
+        optional("yMillimeters", pose.yMillimeters, .millimeters)
+        key("pressure"); number(pose.pressure, .unit)
+        optional("zOffset", pose.zOffset, .unit)
+        optional("tiltX", pose.tiltX, .degrees)
+        optional("tiltY", pose.tiltY, .degrees)
+        optional("azimuth", pose.azimuth, .radians)
+        optional("altitude", pose.altitude, .radians)
+        optional("roll", pose.roll, .radians)
+        optional("slider", pose.slider, .unit)
+        optional("wheel", pose.wheel, .unit)
         endObject()
     }
 
@@ -41,8 +61,8 @@ extension JSONWriter {
         key("vendor"); int(device.vendor)
         key("product"); int(device.product)
         key("direct"); bool(device.direct)
-        optional("widthMillimeters", device.widthMillimeters)
-        optional("heightMillimeters", device.heightMillimeters)
+        optional("widthMillimeters", device.widthMillimeters, .millimeters)
+        optional("heightMillimeters", device.heightMillimeters, .millimeters)
         key("tools"); beginArray(); for tool in device.tools { string(tool.rawValue) }; endArray()
         key("axes"); beginArray(); for axis in device.axes { string(axis.rawValue) }; endArray()
         key("buttons"); beginArray(); for button in device.buttons { string(button.rawValue) }; endArray()
@@ -58,7 +78,7 @@ extension JSONWriter {
         key("tapMaxDuration"); int(preferences.tapMaxDuration)
         key("doubleTapInterval"); int(preferences.doubleTapInterval)
         key("longPressDuration"); int(preferences.longPressDuration)
-        key("doubleTapSlop"); double(preferences.doubleTapSlop)
+        key("doubleTapSlop"); number(preferences.doubleTapSlop, .millimeters)
         endObject()
     }
 
