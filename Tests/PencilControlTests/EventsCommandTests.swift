@@ -175,8 +175,7 @@ struct EventsCommandTests {
         #expect(unknown.errors.hasPrefix("pencilctl: unknown command \"frobnicate\"\n"))
     }
 
-    @Test("the Cintiq 22HDT recording prints what the replay reports", .enabled(if: SharedRecordings.available,
-                                                                              "set PENCILD_RECORDINGS to the directory of real pen recordings"))
+    @Test("the Cintiq 22HDT recording prints what the replay reports", .requires(.recordings))
     func realRecording() throws {
         let path = SharedRecordings.path("Wacom Cintiq 22HDT Pen.events")
         let result = run(["events", path])

@@ -2,6 +2,7 @@ import Foundation
 @testable import PencilDaemon
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Synchronization
 import Testing
 import Varlink
@@ -88,9 +89,8 @@ struct SessionSwitchTests {
     static let setpriv = "/usr/bin/setpriv"
     static let systemPython = "/usr/bin/python3"
 
-    @Test("when another user's session becomes active, the streams of the user who lost it end with PermissionDenied; others go on",
-          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv) && FileManager.default.isExecutableFile(atPath: systemPython),
-                   "needs root, setpriv and /usr/bin/python3 to run a client as another user"))
+    @Test("when another user's session becomes active, the streams of the user who lost it end with PermissionDenied; others go on (needs root)",
+          .requires(Prerequisite.otherUserClients))
     func sessionSwitchEndsStreams() throws {
         let sessions = try SwitchableSessions(active: [0, 65534])
         let daemon = try InProcessDaemon(access: sessions, demo: true)
