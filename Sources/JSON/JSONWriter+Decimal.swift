@@ -15,10 +15,10 @@ extension JSONWriter {
     /// `-3.25`. Zero is `0`, never `-0`. JSON has no NaN or infinity: NaN is written as `0`,
     /// and ±∞ and magnitudes beyond `largestMagnitude(places:)` as that bound with their sign.
     public mutating func decimal(_ value: Double, places: Int) {
-        separate()
+        let comma = takeComma()
         let places = min(max(places, 0), Self.maximumPlaces)
         let (units, negative) = Self.scaledUnits(value, places: places)
-        appendDigits(units, fractionDigits: places, negative: negative)
+        append(Number(comma: comma, units: units, fractionDigits: places, negative: negative))
     }
 
     @inline(__always)
@@ -66,38 +66,64 @@ extension JSONWriter {
         return (units, value < 0 && units != 0)
     }
 
-    /// Appends `units` / 10^fractionDigits in decimal, trailing zeros of the fraction dropped,
-    /// in one append from digits made right to left on the stack.
-    mutating func appendDigits(_ units: UInt64, fractionDigits: Int, negative: Bool) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digits in
-            var end = 32
-            var remaining = units
-            var fractionLeft = fractionDigits
-            // Trailing zeros of the fraction are not written.
-            while fractionLeft > 0, remaining % 10 == 0, remaining != 0 {
-                remaining /= 10
-                fractionLeft -= 1
-            }
-            if remaining == 0 { fractionLeft = 0 }
-            if fractionLeft > 0 {
-                for _ in 0..<fractionLeft {
-                    end -= 1
-                    digits[end] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                    remaining /= 10
-                }
-                end -= 1
-                digits[end] = UInt8(ascii: ".")
-            }
-            repeat {
-                end -= 1
-                digits[end] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-            } while remaining > 0
-            if negative {
-                end -= 1
-                digits[end] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[end..<32]))
+    /// Writes `units` / 10^fractionDigits in decimal at `out`, the fraction's trailing zeros
+    /// dropped (and the point with them); returns the bytes written (at most 22).
+    ///
+    /// One pass right to left: the integer part's length comes from comparisons, the
+    /// fraction's digits are written whole and its trailing zeros then cut off.
+    @inline(__always)
+    static func writeDecimal(units: UInt64, fractionDigits: Int, negative: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        if negative && units != 0 {
+            out[0] = UInt8(ascii: "-")
+            count = 1
         }
+        var remaining = units
+        var integer = units
+        var fraction: UInt64 = 0
+        if fractionDigits > 0 {
+            let scale = powerOfTen(fractionDigits)
+            integer = units / scale
+            fraction = units - integer * scale
+        }
+        var length = 1
+        var bound: UInt64 = 10
+        while length < 20, integer >= bound {
+            length += 1
+            bound &*= 10
+        }
+        if fraction == 0 {
+            remaining = integer
+        } else {
+            // The fraction, zero-padded to its width, after the point.
+            let end = count + length + 1 + fractionDigits
+            var index = end
+            remaining = fraction
+            for _ in 0..<fractionDigits {
+                index -= 1
+                out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
+                remaining /= 10
+            }
+            out[index - 1] = UInt8(ascii: ".")
+            remaining = integer
+            var trimmed = end
+            while out[trimmed - 1] == UInt8(ascii: "0") { trimmed -= 1 }
+            writeDigits(integer, length: length, at: out + count)
+            return trimmed
+        }
+        writeDigits(remaining, length: length, at: out + count)
+        return count + length
+    }
+
+    /// Writes the `length` decimal digits of `value` at `out`.
+    @inline(__always)
+    static func writeDigits(_ value: UInt64, length: Int, at out: UnsafeMutablePointer<UInt8>) {
+        var remaining = value
+        var index = length
+        repeat {
+            index -= 1
+            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+        } while index > 0
     }
 }

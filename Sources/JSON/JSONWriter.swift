@@ -3,12 +3,14 @@
 /// Containers are tracked by depth alone: a value inside a container is preceded by a comma
 /// unless it is the container's first, and after any value the container is no longer empty,
 /// so one flag for the innermost container is all the state commas need.
+///
+/// Every token (a key with its comma, a number, a string) is written in one step straight
+/// into the spare capacity of `bytes` (`append(_: JSONToken)`), not byte by byte.
 public struct JSONWriter {
     public var bytes: [UInt8]
     /// Open objects and arrays.
     private var depth = 0
-    /// Whether the innermost open container already holds a value (or, after a key, false
-    /// until the member's value is written).
+    /// Whether the next value or key needs a comma before it.
     private var needsComma = false
 
     public init(capacity: Int = 512) {
@@ -22,19 +24,38 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Whether a value written now needs a comma; afterwards the container holds a value.
     @inline(__always)
-    mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    mutating func takeComma() -> Bool {
+        let comma = needsComma
         needsComma = depth > 0
+        return comma
     }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); depth += 1; needsComma = false }
+    /// Appends one token, written in place into the spare capacity of `bytes`.
+    @inline(__always)
+    mutating func append<Token: JSONToken>(_ token: Token) {
+        let needed = bytes.count + token.maximum
+        if bytes.capacity < needed {
+            // Doubling, as append would: reserveCapacity alone grows to the exact size asked.
+            bytes.reserveCapacity(Swift.max(needed, bytes.capacity * 2))
+        }
+        bytes.append(contentsOf: token)
+    }
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
     public mutating func endObject() { close(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); depth += 1; needsComma = false }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
+    private mutating func open(_ bracket: UInt8) {
+        append(Punctuation(comma: takeComma(), byte: bracket))
+        depth += 1
+        needsComma = false
+    }
+
     private mutating func close(_ bracket: UInt8) {
-        bytes.append(bracket)
+        append(Punctuation(comma: false, byte: bracket))
         if depth > 0 { depth -= 1 }
         // The container just closed is a value of the one around it.
         needsComma = depth > 0
@@ -42,88 +63,72 @@ public struct JSONWriter {
 
     /// Writes `"name":` inside an object; the value follows with one of the value calls.
     public mutating func key(_ name: StaticString) {
-        separate()
-        name.withUTF8Buffer { name in
-            // The quotes, the name and the colon in one append.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 3) { buffer in
-                buffer[0] = UInt8(ascii: "\"")
-                for index in 0..<name.count { buffer[index + 1] = name[index] }
-                buffer[name.count + 1] = UInt8(ascii: "\"")
-                buffer[name.count + 2] = UInt8(ascii: ":")
-                bytes.append(contentsOf: UnsafeBufferPointer(buffer))
-            }
-        }
+        let comma = needsComma
         needsComma = false
+        append(Key(comma: comma, name: name))
     }
 
     /// Writes `"name":` for a member name known only at run time (literal names use the
     /// StaticString form, which needs no escaping pass).
     public mutating func key(member name: String) {
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        append(Punctuation(comma: false, byte: UInt8(ascii: ":")))
         needsComma = false
     }
 
-    public mutating func null() { separate(); bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
-    public mutating func bool(_ value: Bool) {
-        separate()
-        if value { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
-    }
+    public mutating func null() { append(Literal(comma: takeComma(), text: "null")) }
+    public mutating func bool(_ value: Bool) { append(Literal(comma: takeComma(), text: value ? "true" : "false")) }
 
     public mutating func int(_ value: Int64) {
-        separate()
-        if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        appendDigits(value.magnitude, fractionDigits: 0, negative: value < 0)
+        append(Number(comma: takeComma(), units: value.magnitude, fractionDigits: 0, negative: value < 0))
     }
 
     public mutating func int(_ value: Int) { int(Int64(value)) }
 
     /// A finite double in the shortest form that reads back exactly; non-finite values become null.
+    /// (The protocol's floats use `decimal(_:places:)`, which never writes an exponent.)
     public mutating func double(_ value: Double) {
         guard value.isFinite else { null(); return }
         if value == value.rounded(), abs(value) < 1e15 {
             int(Int64(value))
             return
         }
-        separate()
         var text = value.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        let comma = takeComma()
+        text.withUTF8 { append(Text(comma: comma, utf8: $0, quoted: false)) }
     }
 
     public mutating func string(_ value: String) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
+        let comma = takeComma()
         var text = value
-        text.withUTF8 { utf8 in
-            // Most strings need no escaping: copy them whole, and escape byte by byte only
-            // from the first byte that needs it.
-            guard let first = utf8.firstIndex(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<first]))
-            for byte in utf8[first...] { appendEscaped(byte) }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        text.withUTF8 { append(Text(comma: comma, utf8: $0, quoted: true)) }
     }
 
-    private mutating func appendEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-        case 0..<0x20:
-            let hex: StaticString = "0123456789abcdef"
-            hex.withUTF8Buffer { digits in
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                          digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-            }
-        default: bytes.append(byte)
+    /// Writes one byte of a string, escaped if JSON needs it; returns the bytes written.
+    @inline(__always)
+    static func writeEscaped(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+            out[0] = byte
+            return 1
         }
+        out[0] = UInt8(ascii: "\\")
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
+        case 0x0A: out[1] = UInt8(ascii: "n")
+        case 0x0D: out[1] = UInt8(ascii: "r")
+        case 0x09: out[1] = UInt8(ascii: "t")
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            out[1] = UInt8(ascii: "u")
+            out[2] = UInt8(ascii: "0")
+            out[3] = UInt8(ascii: "0")
+            hex.withUTF8Buffer { digits in
+                out[4] = digits[Int(byte >> 4)]
+                out[5] = digits[Int(byte & 0xF)]
+            }
+            return 6
+        }
+        return 2
     }
 
     public mutating func value(_ value: JSONValue) {
@@ -154,3 +159,114 @@ extension JSONValue {
     }
 }
 
+
+/// A piece of JSON text that writes itself into the spare capacity of the writer's array when
+/// the array copies it in (`_copyContents`): no intermediate buffer, no byte-by-byte append.
+/// It claims no elements ahead (`underestimatedCount` 0); the writer has reserved `maximum`
+/// bytes, which `write` never exceeds.
+protocol JSONToken: Sequence where Element == UInt8, Iterator == EmptyCollection<UInt8>.Iterator {
+    /// The most bytes `write` writes.
+    var maximum: Int { get }
+    /// Writes the token at `out`; returns the bytes written.
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int
+}
+
+extension JSONToken {
+    var underestimatedCount: Int { 0 }
+    func makeIterator() -> EmptyCollection<UInt8>.Iterator { EmptyCollection<UInt8>.Iterator() }
+
+    func _copyContents(initializing buffer: UnsafeMutableBufferPointer<UInt8>) -> (EmptyCollection<UInt8>.Iterator, Int) {
+        guard let start = buffer.baseAddress, buffer.count >= maximum else {
+            preconditionFailure("JSONWriter reserved \(maximum) bytes, the array offers \(buffer.count)")
+        }
+        return (EmptyCollection<UInt8>.Iterator(), write(at: start))
+    }
+
+    /// A comma when `comma`; returns the bytes written.
+    @inline(__always)
+    static func writeComma(_ comma: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard comma else { return 0 }
+        out[0] = UInt8(ascii: ",")
+        return 1
+    }
+
+    /// The bytes of `text` as they are; returns how many.
+    @inline(__always)
+    static func writeBytes(_ text: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        for index in 0..<text.count { out[index] = text[index] }
+        return text.count
+    }
+}
+
+/// A bracket, a colon: one byte, after a comma if asked.
+struct Punctuation: JSONToken {
+    var comma: Bool
+    var byte: UInt8
+    var maximum: Int { 2 }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = Self.writeComma(comma, at: out)
+        out[count] = byte
+        return count + 1
+    }
+}
+
+/// `"name":` for a literal name (no escaping needed).
+struct Key: JSONToken {
+    var comma: Bool
+    var name: StaticString
+    var maximum: Int { name.utf8CodeUnitCount + 4 }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = Self.writeComma(comma, at: out)
+        out[count] = UInt8(ascii: "\"")
+        count += 1
+        count += Self.writeBytes(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), at: out + count)
+        out[count] = UInt8(ascii: "\"")
+        out[count + 1] = UInt8(ascii: ":")
+        return count + 2
+    }
+}
+
+/// null, true, false.
+struct Literal: JSONToken {
+    var comma: Bool
+    var text: StaticString
+    var maximum: Int { text.utf8CodeUnitCount + 1 }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = Self.writeComma(comma, at: out)
+        return count + Self.writeBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), at: out + count)
+    }
+}
+
+/// An integer, or a decimal as `units` / 10^fractionDigits.
+struct Number: JSONToken {
+    var comma: Bool
+    var units: UInt64
+    var fractionDigits: Int
+    var negative: Bool
+    /// A comma, a sign, 20 digits and a point.
+    var maximum: Int { 23 }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = Self.writeComma(comma, at: out)
+        return count + JSONWriter.writeDecimal(units: units, fractionDigits: fractionDigits, negative: negative, at: out + count)
+    }
+}
+
+/// A string, quoted and escaped; or, unquoted, text that needs no escaping (a number).
+struct Text: JSONToken {
+    var comma: Bool
+    var utf8: UnsafeBufferPointer<UInt8>
+    var quoted: Bool
+    /// At most six bytes for each byte of the text (\u00XX), the quotes and a comma.
+    var maximum: Int { utf8.count * 6 + 3 }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = Self.writeComma(comma, at: out)
+        guard quoted else { return count + Self.writeBytes(utf8, at: out + count) }
+        out[count] = UInt8(ascii: "\"")
+        count += 1
+        for byte in utf8 {
+            count += JSONWriter.writeEscaped(byte, at: out + count)
+        }
+        out[count] = UInt8(ascii: "\"")
+        return count + 1
+    }
+}
