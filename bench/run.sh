@@ -2,7 +2,9 @@
 # run.sh: pencild's benchmarks (`make bench`); writes docs/benchmarks.md.
 #
 # On the host: throughput from a replay at --speed max to 1, 16 and 64 clients, instructions
-# per frame under callgrind, RSS, idle wake-ups, and pencil-bench's figures. In one VM run
+# per frame under callgrind and bytes per event (each against its goal: PASS or MISS), RSS,
+# idle wake-ups, and pencil-bench's figures (decoding and frame assembly against theirs).
+# `python3 bench/bench.py costs BIN PROBE` measures the per-event costs alone, in a minute. In one VM run
 # (tests/kernel/vm-run.sh): latency from the kernel's timestamp to receipt for a bare evdev
 # reader, a pencild client and libinput debug-events, on the same emulated pen.
 #
@@ -55,4 +57,7 @@ echo "bench: host figures"
 python3 "$here/bench.py" host "$bin" "$probe" "$results"
 python3 "$here/bench.py" report "$results" "$doc"
 echo "bench: wrote $doc"
+# The goals, as the report states them.
+grep -E '^(PASS|MISS|info):' "$doc" || true
+grep -E '^(PASS|MISS): ' <<<"$(sed -n '/^## Input and gesture figures/,/^## /p' "$doc")" || true
 exit "$vm_status"
