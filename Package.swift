@@ -49,11 +49,13 @@ let package = Package(
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         // Counts heap allocations by interposing malloc: linked into pencil-bench only.
         .target(name: "CAllocationCounter"),
-        .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
+        // The benchmarks' workloads: linked into pencil-bench and its tests, never into the daemon.
+        .target(name: "PencilBenchmarks", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
+        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
         .testTarget(name: "JSONTests", dependencies: ["PencilTestSupport", "JSON"]),
         .testTarget(name: "PencilProtocolTests", dependencies: ["PencilTestSupport", "PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
-        .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "PencilBenchmarks", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),

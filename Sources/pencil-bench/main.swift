@@ -1,3 +1,4 @@
+import PencilBenchmarks
 import CAllocationCounter
 import GestureRecognizer
 import PencilInput

@@ -4,7 +4,7 @@ import PencilProtocol
 /// The input benchmark behind `pencil-bench`: decoding a recording from memory, alone and
 /// followed by frame assembly (PenTracker), over many repetitions. The caller supplies the
 /// clock and the allocation counter, so this stays free of I/O.
-struct InputBenchmark {
+public struct InputBenchmark {
     public struct Figures: Sendable {
         public var events: Int
         public var frames: Int

@@ -5,7 +5,7 @@ import PencilProtocol
 /// Measures the recogniser alone on a cycle of prepared frames: hovering, a double-tap, a
 /// squeeze with motion, a stroke, a long press on a one-button pen. The caller passes the
 /// clock and the allocation counter, as for `InputBenchmark`; pencil-bench prints the figures.
-enum GestureRecognizerBenchmark {
+public enum GestureRecognizerBenchmark {
     public struct Figures: Sendable, CustomStringConvertible {
         public var frames: Int
         public var gestures: Int
