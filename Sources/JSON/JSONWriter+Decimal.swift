@@ -23,9 +23,18 @@ extension JSONWriter {
 
     @inline(__always)
     static func powerOfTen(_ exponent: Int) -> UInt64 {
-        var power: UInt64 = 1
-        for _ in 0..<exponent { power &*= 10 }
-        return power
+        switch exponent {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        default: return 1_000_000_000
+        }
     }
 
     /// |value| × 10^places, correctly rounded to an integer, and the sign.
@@ -38,9 +47,9 @@ extension JSONWriter {
         let scale = Double(powerOfTen(places))
         let magnitude = value.magnitude
         guard !value.isNaN else { return (0, false) }
-        let limit = largestMagnitude(places: places)
-        guard magnitude <= limit else { return (UInt64(limit) * powerOfTen(places), value < 0) }
         let product = magnitude * scale
+        // Past 2^63 units (and for ±∞) the value is clamped to the largest that fits.
+        guard product < 0x1p63 else { return (UInt64(largestMagnitude(places: places)) * powerOfTen(places), value < 0) }
         let error = (-product).addingProduct(magnitude, scale) // exact: magnitude × scale − product
         var units: UInt64
         if product < 0x1p52 {
@@ -97,14 +106,8 @@ extension JSONWriter {
         } else {
             // The fraction, zero-padded to its width, after the point.
             let end = count + length + 1 + fractionDigits
-            var index = end
-            remaining = fraction
-            for _ in 0..<fractionDigits {
-                index -= 1
-                out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
-                remaining /= 10
-            }
-            out[index - 1] = UInt8(ascii: ".")
+            writeDigits(fraction, length: fractionDigits, at: out + count + length + 1)
+            out[count + length] = UInt8(ascii: ".")
             remaining = integer
             var trimmed = end
             while out[trimmed - 1] == UInt8(ascii: "0") { trimmed -= 1 }
@@ -115,15 +118,27 @@ extension JSONWriter {
         return count + length
     }
 
-    /// Writes the `length` decimal digits of `value` at `out`.
+    /// Writes the last `length` decimal digits of `value` at `out` (zero-padded), two at a time.
     @inline(__always)
     static func writeDigits(_ value: UInt64, length: Int, at out: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
         var remaining = value
         var index = length
-        repeat {
-            index -= 1
-            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
-            remaining /= 10
-        } while index > 0
+        while index >= 2 {
+            let pair = Int(truncatingIfNeeded: remaining % 100)
+            remaining /= 100
+            index -= 2
+            out[index] = pairs[2 * pair]
+            out[index + 1] = pairs[2 * pair + 1]
+        }
+        if index == 1 {
+            out[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
+        }
+    }
+
+    /// "00" to "99", for two digits per division.
+    @inline(__always)
+    static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 }

@@ -9,9 +9,9 @@
 public struct JSONWriter {
     public var bytes: [UInt8]
     /// Open objects and arrays.
-    private var depth = 0
+    @usableFromInline var depth = 0
     /// Whether the next value or key needs a comma before it.
-    private var needsComma = false
+    @usableFromInline var needsComma = false
 
     public init(capacity: Int = 512) {
         bytes = []
@@ -25,7 +25,7 @@ public struct JSONWriter {
     }
 
     /// Whether a value written now needs a comma; afterwards the container holds a value.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func takeComma() -> Bool {
         let comma = needsComma
         needsComma = depth > 0
@@ -33,7 +33,7 @@ public struct JSONWriter {
     }
 
     /// Appends one token, written in place into the spare capacity of `bytes`.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append<Token: JSONToken>(_ token: Token) {
         let needed = bytes.count + token.maximum
         if bytes.capacity < needed {
@@ -164,6 +164,7 @@ extension JSONValue {
 /// the array copies it in (`_copyContents`): no intermediate buffer, no byte-by-byte append.
 /// It claims no elements ahead (`underestimatedCount` 0); the writer has reserved `maximum`
 /// bytes, which `write` never exceeds.
+@usableFromInline
 protocol JSONToken: Sequence where Element == UInt8, Iterator == EmptyCollection<UInt8>.Iterator {
     /// The most bytes `write` writes.
     var maximum: Int { get }
@@ -172,9 +173,12 @@ protocol JSONToken: Sequence where Element == UInt8, Iterator == EmptyCollection
 }
 
 extension JSONToken {
+    @inlinable
     var underestimatedCount: Int { 0 }
+    @inlinable
     func makeIterator() -> EmptyCollection<UInt8>.Iterator { EmptyCollection<UInt8>.Iterator() }
 
+    @inlinable
     func _copyContents(initializing buffer: UnsafeMutableBufferPointer<UInt8>) -> (EmptyCollection<UInt8>.Iterator, Int) {
         guard let start = buffer.baseAddress, buffer.count >= maximum else {
             preconditionFailure("JSONWriter reserved \(maximum) bytes, the array offers \(buffer.count)")
