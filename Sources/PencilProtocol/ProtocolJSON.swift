@@ -133,8 +133,8 @@ extension Preferences: JSONFragment {
 
 extension Event: JSONFragment {
     public var maximumByteCount: Int {
-        // type, time, button, phase and action: short ASCII names and a number.
-        var total = 2 + 5 * (JSONCursor.member("preferences") + 48)
+        // type, time, button, phase, action and focus: short ASCII names and a number.
+        var total = 2 + 6 * (JSONCursor.member("preferences") + 48)
         if let device { total += JSONCursor.member("device", device) }
         if let deviceInfo { total += JSONCursor.maximumByteCount(ofKey: "deviceInfo") + deviceInfo.maximumByteCount }
         if let tool { total += JSONCursor.maximumByteCount(ofKey: "tool") + tool.maximumByteCount }
@@ -154,6 +154,7 @@ extension Event: JSONFragment {
         if let button { cursor.key("button"); cursor.string(button.rawValue) }
         if let phase { cursor.key("phase"); cursor.string(phase.rawValue) }
         if let action { cursor.key("action"); cursor.string(action.rawValue) }
+        if let focus { cursor.key("focus"); cursor.string(focus.rawValue) }
         if let preferences { cursor.key("preferences"); preferences.write(to: &cursor) }
         cursor.endObject()
     }
@@ -249,6 +250,7 @@ extension Event {
         button = json["button"]?.stringValue.flatMap(PenButton.init(rawValue:))
         phase = json["phase"]?.stringValue.flatMap(Phase.init(rawValue:))
         action = json["action"]?.stringValue.flatMap(PreferredAction.init(rawValue:))
+        focus = json["focus"]?.stringValue.flatMap(Focus.init(rawValue:))
         if let prefs = json["preferences"] {
             do { preferences = try Preferences.defaults.merging(prefs) } catch { throw EventDecodingError(reason: "bad preferences: \(error)") }
         }
