@@ -522,6 +522,9 @@ def report(results, doc):
         lines += [f"Samples: {PATTERN_FRAMES} drawing frames per turn; libinput reported "
                   f"{lat['libinput_axis_events']} axis events with the tip down, {lat['libinput_matched']} of them "
                   "paired with a frame.", ""]
+    elif os.path.exists(os.path.join(vm, "skipped")):
+        lines += ["**Not run for this report**: it was made with `BENCH_SKIP_VM=1` (the host figures "
+                  "alone); `make bench` without it runs the VM.", ""]
     else:
         lines += ["**Not measured**: the VM run did not produce latency samples "
                   "(see the VM's script.log in the results folder).", ""]

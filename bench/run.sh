@@ -10,7 +10,7 @@
 #
 # Environment: PENCILD_RECORDINGS (the Cintiq 22HDT recording for the host figures; default
 # ../shared/recordings beside the repository), BENCH_RESULTS (default .build/bench-results),
-# BENCH_SKIP_BUILD=1, BENCH_DOC (default docs/benchmarks.md).
+# BENCH_SKIP_BUILD=1, BENCH_SKIP_VM=1 (host figures only), BENCH_DOC (default docs/benchmarks.md).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +26,7 @@ doc=${BENCH_DOC:-$repo/docs/benchmarks.md}
 
 # What the VM needs, and valgrind for the instruction counts.
 if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
-"${sudo[@]}" bash "$repo/tests/kernel/install-deps.sh"
+if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then "${sudo[@]}" bash "$repo/tests/kernel/install-deps.sh"; fi
 if ! command -v valgrind >/dev/null; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends valgrind
 fi
@@ -43,12 +43,18 @@ rm -rf "$results"
 mkdir -p "$results/vm"
 python3 "$here/bench.py" pattern "$results/pattern.evemu"
 
-echo "bench: latency in the VM"
-set +e
-VM_RESULTS_DIR=$results/vm VM_TIMEOUT=${VM_TIMEOUT:-600} \
-    bash "$repo/tests/kernel/vm-run.sh" "$here/guest-latency.sh" "$bin" "$probe" "$results/pattern.evemu"
-vm_status=$?
-set -e
+vm_status=0
+if [ "${BENCH_SKIP_VM:-0}" = 1 ]; then
+    echo "bench: BENCH_SKIP_VM=1: no VM run, host figures only"
+    touch "$results/vm/skipped"
+else
+    echo "bench: latency in the VM"
+    set +e
+    VM_RESULTS_DIR=$results/vm VM_TIMEOUT=${VM_TIMEOUT:-600} \
+        bash "$repo/tests/kernel/vm-run.sh" "$here/guest-latency.sh" "$bin" "$probe" "$results/pattern.evemu"
+    vm_status=$?
+    set -e
+fi
 if [ "$vm_status" -ne 0 ]; then
     echo "bench: ERROR: the VM latency run failed (status $vm_status); see $results/vm/console.log" >&2
 fi

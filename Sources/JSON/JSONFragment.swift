@@ -69,82 +69,86 @@ public struct JSONCursor {
         }
     }
 
-    public mutating func beginObject() {
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
         comma(takeComma())
-        start[count] = UInt8(ascii: "{")
+        start[count] = bracket
         count += 1
         depth += 1
         needsComma = false
     }
 
-    public mutating func endObject() {
-        start[count] = UInt8(ascii: "}")
+    private mutating func close(_ bracket: UInt8) {
+        start[count] = bracket
         count += 1
         if depth > 0 { depth -= 1 }
+        // The container just closed is a value of the one around it.
         needsComma = depth > 0
     }
 
-    public mutating func beginArray() {
-        comma(takeComma())
-        start[count] = UInt8(ascii: "[")
+    /// A byte with no comma before it (a member name's colon written by hand).
+    mutating func punctuation(_ byte: UInt8) {
+        start[count] = byte
         count += 1
-        depth += 1
-        needsComma = false
     }
 
-    public mutating func endArray() {
-        start[count] = UInt8(ascii: "]")
-        count += 1
-        if depth > 0 { depth -= 1 }
-        needsComma = depth > 0
+    public mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
+    public mutating func null() { literal("null") }
+
+    /// ASCII text written as it is, as a value.
+    mutating func literal(_ text: StaticString) {
+        raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    public mutating func bool(_ value: Bool) {
+    /// Bytes that need no escaping, as a value (a number's text).
+    mutating func raw(_ text: UnsafeBufferPointer<UInt8>) {
         comma(takeComma())
-        let text: StaticString = value ? "true" : "false"
-        for index in 0..<text.utf8CodeUnitCount { start[count + index] = text.utf8Start[index] }
-        count += text.utf8CodeUnitCount
+        for index in 0..<text.count { start[count + index] = text[index] }
+        count += text.count
+    }
+
+    /// A number `units` / 10^fractionDigits, as a value.
+    mutating func units(_ units: UInt64, fractionDigits: Int, negative: Bool) {
+        comma(takeComma())
+        count += JSONWriter.writeDecimal(units: units, fractionDigits: fractionDigits, negative: negative, at: start + count)
+    }
+
+    /// A string given as UTF-8, quoted and escaped, as a value.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        comma(takeComma())
+        start[count] = UInt8(ascii: "\"")
+        count += 1
+        for byte in utf8 { count += JSONWriter.writeEscaped(byte, at: start + count) }
+        start[count] = UInt8(ascii: "\"")
+        count += 1
     }
 
     /// `"name":` (a literal name: no escaping); the value follows.
     public mutating func key(_ name: StaticString) {
-        comma(needsComma)
+        string(utf8: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        punctuation(UInt8(ascii: ":"))
         needsComma = false
-        start[count] = UInt8(ascii: "\"")
-        count += 1
-        let length = name.utf8CodeUnitCount
-        let bytes = name.utf8Start
-        for index in 0..<length { start[count + index] = bytes[index] }
-        count += length
-        start[count] = UInt8(ascii: "\"")
-        start[count + 1] = UInt8(ascii: ":")
-        count += 2
     }
 
     public mutating func int(_ value: Int64) {
-        comma(takeComma())
-        count += JSONWriter.writeDecimal(units: value.magnitude, fractionDigits: 0, negative: value < 0, at: start + count)
+        units(value.magnitude, fractionDigits: 0, negative: value < 0)
     }
 
     /// As `JSONWriter.decimal(_:places:)`.
     public mutating func decimal(_ value: Double, places: Int) {
-        comma(takeComma())
         let places = min(max(places, 0), JSONWriter.maximumPlaces)
-        let (units, negative) = JSONWriter.scaledUnits(value, places: places)
-        count += JSONWriter.writeDecimal(units: units, fractionDigits: places, negative: negative, at: start + count)
+        let (scaled, negative) = JSONWriter.scaledUnits(value, places: places)
+        units(scaled, fractionDigits: places, negative: negative)
     }
 
     /// A string, escaped as JSON needs; reserve six bytes for each of its UTF-8 bytes, plus 3.
     public mutating func string(_ value: String) {
-        comma(takeComma())
         var text = value
-        text.withUTF8 { utf8 in
-            start[count] = UInt8(ascii: "\"")
-            count += 1
-            for byte in utf8 { count += JSONWriter.writeEscaped(byte, at: start + count) }
-            start[count] = UInt8(ascii: "\"")
-            count += 1
-        }
+        text.withUTF8 { string(utf8: $0) }
     }
 
     /// The most bytes `string(_:)` writes for `value`, its comma included.

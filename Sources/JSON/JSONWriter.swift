@@ -49,13 +49,13 @@ public struct JSONWriter {
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     private mutating func open(_ bracket: UInt8) {
-        append(Punctuation(comma: takeComma(), byte: bracket))
+        append(CursorToken(comma: takeComma(), operation: .open(bracket)))
         depth += 1
         needsComma = false
     }
 
     private mutating func close(_ bracket: UInt8) {
-        append(Punctuation(comma: false, byte: bracket))
+        append(CursorToken(comma: false, operation: .close(bracket)))
         if depth > 0 { depth -= 1 }
         // The container just closed is a value of the one around it.
         needsComma = depth > 0
@@ -65,22 +65,22 @@ public struct JSONWriter {
     public mutating func key(_ name: StaticString) {
         let comma = needsComma
         needsComma = false
-        append(Key(comma: comma, name: name))
+        append(CursorToken(comma: comma, operation: .key(name)))
     }
 
     /// Writes `"name":` for a member name known only at run time (literal names use the
     /// StaticString form, which needs no escaping pass).
     public mutating func key(member name: String) {
         string(name)
-        append(Punctuation(comma: false, byte: UInt8(ascii: ":")))
+        append(CursorToken(comma: false, operation: .colon))
         needsComma = false
     }
 
-    public mutating func null() { append(Literal(comma: takeComma(), text: "null")) }
-    public mutating func bool(_ value: Bool) { append(Literal(comma: takeComma(), text: value ? "true" : "false")) }
+    public mutating func null() { append(CursorToken(comma: takeComma(), operation: .literal("null"))) }
+    public mutating func bool(_ value: Bool) { append(CursorToken(comma: takeComma(), operation: .literal(value ? "true" : "false"))) }
 
     public mutating func int(_ value: Int64) {
-        append(Number(comma: takeComma(), units: value.magnitude, fractionDigits: 0, negative: value < 0))
+        append(CursorToken(comma: takeComma(), operation: .units(value.magnitude, fractionDigits: 0, negative: value < 0)))
     }
 
     public mutating func int(_ value: Int) { int(Int64(value)) }
@@ -95,13 +95,13 @@ public struct JSONWriter {
         }
         var text = value.description
         let comma = takeComma()
-        text.withUTF8 { append(Text(comma: comma, utf8: $0, quoted: false)) }
+        text.withUTF8 { append(CursorToken(comma: comma, operation: .raw($0))) }
     }
 
     public mutating func string(_ value: String) {
         let comma = takeComma()
         var text = value
-        text.withUTF8 { append(Text(comma: comma, utf8: $0, quoted: true)) }
+        text.withUTF8 { append(CursorToken(comma: comma, operation: .string($0))) }
     }
 
     /// Writes one byte of a string, escaped if JSON needs it; returns the bytes written.
@@ -186,91 +186,44 @@ extension JSONToken {
         return (EmptyCollection<UInt8>.Iterator(), write(at: start))
     }
 
-    /// A comma when `comma`; returns the bytes written.
-    @inline(__always)
-    static func writeComma(_ comma: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
-        guard comma else { return 0 }
-        out[0] = UInt8(ascii: ",")
-        return 1
-    }
-
-    /// The bytes of `text` as they are; returns how many.
-    @inline(__always)
-    static func writeBytes(_ text: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>) -> Int {
-        for index in 0..<text.count { out[index] = text[index] }
-        return text.count
-    }
 }
 
-/// A bracket, a colon: one byte, after a comma if asked.
-struct Punctuation: JSONToken {
-    var comma: Bool
-    var byte: UInt8
-    var maximum: Int { 2 }
-    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
-        let count = Self.writeComma(comma, at: out)
-        out[count] = byte
-        return count + 1
+/// One call of the writer's, written through a cursor after one reservation: the JSON text
+/// of every token is made in one place, `JSONCursor`.
+struct CursorToken: JSONToken {
+    enum Operation {
+        case open(UInt8), close(UInt8), colon
+        case key(StaticString), literal(StaticString)
+        case units(UInt64, fractionDigits: Int, negative: Bool)
+        case string(UnsafeBufferPointer<UInt8>), raw(UnsafeBufferPointer<UInt8>)
     }
-}
 
-/// `"name":` for a literal name (no escaping needed).
-struct Key: JSONToken {
     var comma: Bool
-    var name: StaticString
-    var maximum: Int { name.utf8CodeUnitCount + 4 }
-    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
-        var count = Self.writeComma(comma, at: out)
-        out[count] = UInt8(ascii: "\"")
-        count += 1
-        count += Self.writeBytes(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), at: out + count)
-        out[count] = UInt8(ascii: "\"")
-        out[count + 1] = UInt8(ascii: ":")
-        return count + 2
-    }
-}
+    var operation: Operation
 
-/// null, true, false.
-struct Literal: JSONToken {
-    var comma: Bool
-    var text: StaticString
-    var maximum: Int { text.utf8CodeUnitCount + 1 }
-    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
-        let count = Self.writeComma(comma, at: out)
-        return count + Self.writeBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), at: out + count)
-    }
-}
-
-/// An integer, or a decimal as `units` / 10^fractionDigits.
-struct Number: JSONToken {
-    var comma: Bool
-    var units: UInt64
-    var fractionDigits: Int
-    var negative: Bool
-    /// A comma, a sign, 20 digits and a point.
-    var maximum: Int { 23 }
-    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
-        let count = Self.writeComma(comma, at: out)
-        return count + JSONWriter.writeDecimal(units: units, fractionDigits: fractionDigits, negative: negative, at: out + count)
-    }
-}
-
-/// A string, quoted and escaped; or, unquoted, text that needs no escaping (a number).
-struct Text: JSONToken {
-    var comma: Bool
-    var utf8: UnsafeBufferPointer<UInt8>
-    var quoted: Bool
-    /// At most six bytes for each byte of the text (\u00XX), the quotes and a comma.
-    var maximum: Int { utf8.count * 6 + 3 }
-    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
-        var count = Self.writeComma(comma, at: out)
-        guard quoted else { return count + Self.writeBytes(utf8, at: out + count) }
-        out[count] = UInt8(ascii: "\"")
-        count += 1
-        for byte in utf8 {
-            count += JSONWriter.writeEscaped(byte, at: out + count)
+    var maximum: Int {
+        switch operation {
+        case .open, .close, .colon: return 2
+        case .key(let text): return text.utf8CodeUnitCount * 6 + 4
+        case .literal(let text): return text.utf8CodeUnitCount + 1
+        case .units: return JSONCursor.maximumNumberByteCount
+        case .string(let utf8): return utf8.count * 6 + 3
+        case .raw(let text): return text.count + 1
         }
-        out[count] = UInt8(ascii: "\"")
-        return count + 1
+    }
+
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var cursor = JSONCursor(at: out, comma: comma)
+        switch operation {
+        case .open(let bracket): bracket == UInt8(ascii: "{") ? cursor.beginObject() : cursor.beginArray()
+        case .close(let bracket): bracket == UInt8(ascii: "}") ? cursor.endObject() : cursor.endArray()
+        case .colon: cursor.punctuation(UInt8(ascii: ":"))
+        case .key(let name): cursor.key(name)
+        case .literal(let text): cursor.literal(text)
+        case .units(let units, let fractionDigits, let negative): cursor.units(units, fractionDigits: fractionDigits, negative: negative)
+        case .string(let utf8): cursor.string(utf8: utf8)
+        case .raw(let text): cursor.raw(text)
+        }
+        return cursor.count
     }
 }
