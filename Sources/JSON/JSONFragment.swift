@@ -74,7 +74,7 @@ public struct JSONCursor {
     public mutating func beginArray() { open(UInt8(ascii: "[")) }
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    private mutating func open(_ bracket: UInt8) {
+    mutating func open(_ bracket: UInt8) {
         comma(takeComma())
         start[count] = bracket
         count += 1
@@ -82,7 +82,7 @@ public struct JSONCursor {
         needsComma = false
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    mutating func close(_ bracket: UInt8) {
         start[count] = bracket
         count += 1
         if depth > 0 { depth -= 1 }
@@ -100,7 +100,7 @@ public struct JSONCursor {
     public mutating func null() { literal("null") }
 
     /// ASCII text written as it is, as a value.
-    mutating func literal(_ text: StaticString) {
+    private mutating func literal(_ text: StaticString) {
         raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -127,11 +127,17 @@ public struct JSONCursor {
         count += 1
     }
 
-    /// `"name":` (a literal name: no escaping); the value follows.
+    /// `"name":` for a literal name, copied as it is (the code's member names need no
+    /// escaping); the value follows.
     public mutating func key(_ name: StaticString) {
-        string(utf8: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        punctuation(UInt8(ascii: ":"))
+        comma(needsComma)
         needsComma = false
+        let length = name.utf8CodeUnitCount
+        start[count] = UInt8(ascii: "\"")
+        for index in 0..<length { start[count + 1 + index] = name.utf8Start[index] }
+        start[count + 1 + length] = UInt8(ascii: "\"")
+        start[count + 2 + length] = UInt8(ascii: ":")
+        count += length + 3
     }
 
     public mutating func int(_ value: Int64) {

@@ -18,7 +18,7 @@ extension JSONWriter {
         let comma = takeComma()
         let places = min(max(places, 0), Self.maximumPlaces)
         let (units, negative) = Self.scaledUnits(value, places: places)
-        append(CursorToken(comma: comma, operation: .units(units, fractionDigits: places, negative: negative)))
+        append(Number(comma: comma, units: units, fractionDigits: places, negative: negative))
     }
 
     @inline(__always)

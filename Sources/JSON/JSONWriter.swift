@@ -49,13 +49,13 @@ public struct JSONWriter {
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     private mutating func open(_ bracket: UInt8) {
-        append(CursorToken(comma: takeComma(), operation: .open(bracket)))
+        append(Punctuation(comma: takeComma(), kind: .open, byte: bracket))
         depth += 1
         needsComma = false
     }
 
     private mutating func close(_ bracket: UInt8) {
-        append(CursorToken(comma: false, operation: .close(bracket)))
+        append(Punctuation(comma: false, kind: .close, byte: bracket))
         if depth > 0 { depth -= 1 }
         // The container just closed is a value of the one around it.
         needsComma = depth > 0
@@ -65,22 +65,26 @@ public struct JSONWriter {
     public mutating func key(_ name: StaticString) {
         let comma = needsComma
         needsComma = false
-        append(CursorToken(comma: comma, operation: .key(name)))
+        append(Key(comma: comma, name: name))
     }
 
     /// Writes `"name":` for a member name known only at run time (literal names use the
     /// StaticString form, which needs no escaping pass).
     public mutating func key(member name: String) {
         string(name)
-        append(CursorToken(comma: false, operation: .colon))
+        append(Punctuation(comma: false, kind: .colon, byte: UInt8(ascii: ":")))
         needsComma = false
     }
 
-    public mutating func null() { append(CursorToken(comma: takeComma(), operation: .literal("null"))) }
-    public mutating func bool(_ value: Bool) { append(CursorToken(comma: takeComma(), operation: .literal(value ? "true" : "false"))) }
+    public mutating func null() { literal("null") }
+    public mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
+
+    private mutating func literal(_ text: StaticString) {
+        append(Text(comma: takeComma(), utf8: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), quoted: false))
+    }
 
     public mutating func int(_ value: Int64) {
-        append(CursorToken(comma: takeComma(), operation: .units(value.magnitude, fractionDigits: 0, negative: value < 0)))
+        append(Number(comma: takeComma(), units: value.magnitude, fractionDigits: 0, negative: value < 0))
     }
 
     public mutating func int(_ value: Int) { int(Int64(value)) }
@@ -95,13 +99,13 @@ public struct JSONWriter {
         }
         var text = value.description
         let comma = takeComma()
-        text.withUTF8 { append(CursorToken(comma: comma, operation: .raw($0))) }
+        text.withUTF8 { append(Text(comma: comma, utf8: $0, quoted: false)) }
     }
 
     public mutating func string(_ value: String) {
         let comma = takeComma()
         var text = value
-        text.withUTF8 { append(CursorToken(comma: comma, operation: .string($0))) }
+        text.withUTF8 { append(Text(comma: comma, utf8: $0, quoted: true)) }
     }
 
     /// Writes one byte of a string, escaped if JSON needs it; returns the bytes written.
@@ -188,42 +192,63 @@ extension JSONToken {
 
 }
 
-/// One call of the writer's, written through a cursor after one reservation: the JSON text
-/// of every token is made in one place, `JSONCursor`.
-struct CursorToken: JSONToken {
-    enum Operation {
-        case open(UInt8), close(UInt8), colon
-        case key(StaticString), literal(StaticString)
-        case units(UInt64, fractionDigits: Int, negative: Bool)
-        case string(UnsafeBufferPointer<UInt8>), raw(UnsafeBufferPointer<UInt8>)
-    }
+// The writer's tokens, one small type each (so that each append is specialized for it),
+// all writing through JSONCursor: the JSON text of a key, a number, a string or a bracket
+// is made in one place.
 
+/// A bracket opening or closing a container, or a member name's colon.
+struct Punctuation: JSONToken {
+    enum Kind { case open, close, colon }
     var comma: Bool
-    var operation: Operation
-
-    var maximum: Int {
-        switch operation {
-        case .open, .close, .colon: return 2
-        case .key(let text): return text.utf8CodeUnitCount * 6 + 4
-        case .literal(let text): return text.utf8CodeUnitCount + 1
-        case .units: return JSONCursor.maximumNumberByteCount
-        case .string(let utf8): return utf8.count * 6 + 3
-        case .raw(let text): return text.count + 1
-        }
-    }
-
+    var kind: Kind
+    var byte: UInt8
+    var maximum: Int { 2 }
     func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
         var cursor = JSONCursor(at: out, comma: comma)
-        switch operation {
-        case .open(let bracket): bracket == UInt8(ascii: "{") ? cursor.beginObject() : cursor.beginArray()
-        case .close(let bracket): bracket == UInt8(ascii: "}") ? cursor.endObject() : cursor.endArray()
-        case .colon: cursor.punctuation(UInt8(ascii: ":"))
-        case .key(let name): cursor.key(name)
-        case .literal(let text): cursor.literal(text)
-        case .units(let units, let fractionDigits, let negative): cursor.units(units, fractionDigits: fractionDigits, negative: negative)
-        case .string(let utf8): cursor.string(utf8: utf8)
-        case .raw(let text): cursor.raw(text)
+        switch kind {
+        case .open: cursor.open(byte)
+        case .close: cursor.close(byte)
+        case .colon: cursor.punctuation(byte)
         }
+        return cursor.count
+    }
+}
+
+/// `"name":` for a literal name.
+struct Key: JSONToken {
+    var comma: Bool
+    var name: StaticString
+    var maximum: Int { JSONCursor.maximumByteCount(ofKey: name) }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var cursor = JSONCursor(at: out, comma: comma)
+        cursor.key(name)
+        return cursor.count
+    }
+}
+
+/// A number `units` / 10^fractionDigits.
+struct Number: JSONToken {
+    var comma: Bool
+    var units: UInt64
+    var fractionDigits: Int
+    var negative: Bool
+    var maximum: Int { JSONCursor.maximumNumberByteCount }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var cursor = JSONCursor(at: out, comma: comma)
+        cursor.units(units, fractionDigits: fractionDigits, negative: negative)
+        return cursor.count
+    }
+}
+
+/// Text as a value: a string (quoted, escaped), or as it is (null, true, a number's text).
+struct Text: JSONToken {
+    var comma: Bool
+    var utf8: UnsafeBufferPointer<UInt8>
+    var quoted: Bool
+    var maximum: Int { utf8.count * 6 + 3 }
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var cursor = JSONCursor(at: out, comma: comma)
+        if quoted { cursor.string(utf8: utf8) } else { cursor.raw(utf8) }
         return cursor.count
     }
 }
