@@ -152,13 +152,15 @@ struct SessionSwitchTests {
 
     @Test("a session change that keeps everyone allowed ends no stream")
     func unrelatedChangeKeepsStreams() throws {
-        let sessions = try SwitchableSessions(active: [0])
+        // The test's own user holds the session (root in CI, anyone by hand), then another joins.
+        let me = getuid()
+        let sessions = try SwitchableSessions(active: [me])
         let daemon = try InProcessDaemon(access: sessions, demo: true)
         defer { daemon.stop() }
-        let root = try VarlinkClient(path: daemon.socketPath, timeoutMilliseconds: 5_000)
-        var stream = try root.stream("org.pencild.Pen.Monitor")
+        let client = try VarlinkClient(path: daemon.socketPath, timeoutMilliseconds: 5_000)
+        var stream = try client.stream("org.pencild.Pen.Monitor")
         _ = try stream.next()
-        try sessions.switchTo([0, 1000])
+        try sessions.switchTo([me, me == 4242 ? 4243 : 4242])
         for _ in 0..<50 { #expect(try stream.next()?["event"]?["type"] != nil) }
         #expect(!stream.finished)
     }
