@@ -120,7 +120,12 @@ def read_counts(path):
 
 
 def throughput(bin_dir, probe, recording, frames, clients, work):
-    daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max",
+    # Every client is the same user here: raise the per-user cap (32 by default) to them all,
+    # with room for the readiness probe the daemon may not yet have seen leave.
+    config = os.path.join(work, "clients.conf")
+    with open(config, "w") as f:
+        f.write(f"[Limits]\nMaxClientsPerUser={max(clients + 8, 32)}\n")
+    daemon = Daemon(bin_dir, work, ["--config", config, "--no-udev", "--replay", recording, "--speed", "max",
                                     "--wait-monitors", str(clients), "--exit-after-replay"])
     out = os.path.join(work, f"count-{clients}.txt")
     peak = 0
@@ -301,7 +306,7 @@ def idle_wakeups(bin_dir, work, seconds=10):
 def host(bin_dir, probe, results):
     work = tempfile.mkdtemp(prefix="pencild-bench.")
     os.makedirs(os.path.join(work, "state"))
-    figures = {"cpu": cpu_name(), "cores": os.cpu_count(), "kernel": platform.release()}
+    figures = {"cpu": cpu_name(), "cores": os.cpu_count(), "kernel": platform.release(), "load": os.getloadavg()[0]}
     recordings = os.environ.get("PENCILD_RECORDINGS", "")
     recording = os.path.join(recordings, RECORDING)
     if not (recordings and os.path.exists(recording)):
@@ -533,13 +538,18 @@ def report(results, doc):
               "What one frame costs the whole daemon (callgrind instructions, below) and what one event "
               "costs on the wire: a typical motion event is the median size of the recording's motion "
               "events in their reply (`{\"parameters\":{\"event\":...},\"continues\":true}` and the NUL); "
-              "the mean is over every message one `Monitor` client of the replay received.", "", "```"]
+              "the mean is over every message one `Monitor` client of the replay received. The recording's "
+              "pens report distance and tilt, so a motion event carries eight pose members; the fields "
+              "and names are the contract's, and only the floats' rounding shortens it.", "", "```"]
     lines += goal_lines(host_figures) + ["```", ""]
     b = host_figures.get("bytes")
     if b and b.get("example"):
         lines += ["A motion event of the recording, as `pencilctl events` prints it:", "", "```", b["example"], "```", ""]
     lines += ["## Throughput, instructions, memory and wake-ups (on the host)", "",
-              f"Host: {host_figures['cpu']}, {host_figures['cores']} cores, kernel {host_figures['kernel']}. "
+              f"Host: {host_figures['cpu']}, {host_figures['cores']} cores, kernel {host_figures['kernel']}, "
+              f"load average {host_figures.get('load', 0):.1f} when the run began"
+              + (" (above the number of cores: the times below are slowed by other work; instruction counts are not)"
+                 if host_figures.get("load", 0) > host_figures["cores"] else "") + ". "
               "Release build.", ""]
     lines += [f"Throughput: pencild replays `{host_figures['recording']}` at `--speed max` "
               "(`--no-udev --wait-monitors N --exit-after-replay`) to N `Monitor` clients (one probe process "
