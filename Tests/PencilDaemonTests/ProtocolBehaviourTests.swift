@@ -1,6 +1,7 @@
 import Foundation
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Testing
 import Varlink
 #if canImport(Glibc)
@@ -130,5 +131,57 @@ struct ProtocolBehaviourTests {
             }
         }
         #expect(replies == written, "\(written) requests, \(replies) replies")
+    }
+
+    @Test("Python's json reads the demo pen's floats as protocol.md writes them: plain decimals, at most each field's places",
+          .requires(.program("/usr/bin/python3", package: "python3")))
+    func pythonReadsTheWireNumbers() throws {
+        let daemon = try RunningDaemon(["--demo"])
+        defer { daemon.stop(); daemon.removeDirectory() }
+        // Each float keeps its text (parse_float), checked against its member's name.
+        let script = """
+        import json, socket, sys
+        PLACES = {"x": 6, "y": 6, "pressure": 6, "zOffset": 6, "slider": 6, "wheel": 6, "xMillimeters": 3,
+                  "yMillimeters": 3, "tiltX": 2, "tiltY": 2, "azimuth": 5, "altitude": 5, "roll": 5}
+        class Number(float):
+            pass
+        def number(text):
+            value = Number(float(text))
+            value.text = text
+            return value
+        bad, checked = [], 0
+        def members(items):
+            global checked
+            for key, value in items:
+                if key in PLACES and isinstance(value, Number):
+                    checked += 1
+                    text = value.text
+                    decimals = len(text.split(".")[1]) if "." in text else 0
+                    if "e" in text.lower() or decimals > PLACES[key] or text.endswith("0") and decimals \
+                            or round(float(value), PLACES[key]) != float(value):
+                        bad.append((key, text))
+            return dict(items)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        s.connect(sys.argv[1])
+        s.sendall(b'{"method":"org.pencild.Pen.Monitor","more":true}\\0')
+        data, messages = b"", 0
+        while messages < 200:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            while b"\\0" in data:
+                message, data = data.split(b"\\0", 1)
+                json.loads(message, parse_float=number, object_pairs_hook=members)
+                messages += 1
+        print("messages", messages, "checked", checked, "bad", bad[:5])
+        """
+        let result = try runProgram("/usr/bin/python3", ["-c", script, daemon.socketPath])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("messages 200 "), "\(result.output)")
+        #expect(result.output.hasSuffix("bad []\n"), "\(result.output)")
+        let checked = result.output.split(separator: " ").drop { $0 != "checked" }.dropFirst().first.flatMap { Int($0) } ?? 0
+        #expect(checked > 200, "floats checked: \(result.output)")
     }
 }
