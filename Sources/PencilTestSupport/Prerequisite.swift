@@ -8,7 +8,8 @@ import Testing
 #endif
 
 /// Something a test needs from the machine: the shared recordings, root, a program, Python
-/// with the varlink package, the VM.
+/// with the varlink package. (The kernel tier's VM is started and checked by tests/kernel's
+/// scripts, not by Swift tests.)
 ///
 /// One rule for all of them: outside CI a test whose prerequisite is missing is skipped, and
 /// the skip says what is missing and how to provide it; under `CI=true` the same test fails,
@@ -46,13 +47,6 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
         return false
     }
 
-    /// For a test body (or a helper it calls) that finds out late what it needs: throws when
-    /// a prerequisite is missing and the test must fail (under CI), returns false when the
-    /// test should end quietly (outside CI, after the note is printed).
-    public static func require(_ prerequisites: Prerequisite...) throws(PrerequisiteMissing) -> Bool {
-        try check(prerequisites)
-    }
-
     // MARK: The project's prerequisites
 
     /// The real pen recordings of `../shared/recordings` (PENCILD_RECORDINGS).
@@ -87,11 +81,6 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
     public static let otherUserClients: [Prerequisite] = [
         .root, .program("/usr/bin/setpriv", package: "util-linux"), .program("/usr/bin/python3", package: "python3"),
     ]
-
-    /// A condition the caller evaluates, with its own name and remedy.
-    public static func condition(_ name: String, remedy: String, _ isMet: @escaping @Sendable () -> Bool) -> Prerequisite {
-        Prerequisite(name, remedy: remedy, isMet: isMet)
-    }
 }
 
 /// The prerequisites a test lacked, as its failure under CI or its skip note outside it.
