@@ -27,14 +27,17 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // The OS layer: typed errno and the system calls, in one place.
         .target(name: "PencilSystem", dependencies: ["CLinux"]),
+        // JSON values, a strict bounded reader and a writer into a reused buffer: the wire
+        // format below both the protocol's types and varlink.
+        .target(name: "JSON"),
         // The protocol's value types and their JSON form: shared by every layer.
-        .target(name: "PencilProtocol", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "PencilProtocol", dependencies: ["JSON"], linkerSettings: [.linkedLibrary("m")]),
         // Devices, recordings, frames, normalisation, pen transitions.
         .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem", "CEvdev"]),
         // Pure gesture logic: double-tap, squeeze, preferences.
         .target(name: "GestureRecognizer", dependencies: ["PencilProtocol", "PencilInput"]),
         // Varlink wire format: NUL framing, a bounded JSON reader, messages.
-        .target(name: "Varlink", dependencies: ["PencilProtocol", "PencilSystem"]),
+        .target(name: "Varlink", dependencies: ["JSON", "PencilSystem"]),
         // The daemon: event loop, OS layer, device manager, server, preferences store.
         .target(
             name: "PencilDaemon",
@@ -59,10 +62,13 @@ let package = Package(
         .executableTarget(name: "pencil-gestures-example", dependencies: ["PencilClient"], path: "examples/swift"),
         // Counts heap allocations by interposing malloc: linked into pencil-bench only.
         .target(name: "CAllocationCounter"),
-        .executableTarget(name: "pencil-bench", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
-        .testTarget(name: "PencilProtocolTests", dependencies: ["PencilProtocol"]),
+        // The benchmarks' workloads: linked into pencil-bench and its tests, never into the daemon.
+        .target(name: "PencilBenchmarks", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
+        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
+        .testTarget(name: "JSONTests", dependencies: ["PencilTestSupport", "JSON"]),
+        .testTarget(name: "PencilProtocolTests", dependencies: ["PencilTestSupport", "PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
-        .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "PencilBenchmarks", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),

@@ -6,6 +6,8 @@
                                     instructions per frame (callgrind), RSS, idle wake-ups
   bench.py report RESULTS DOC       docs/benchmarks.md from the host figures and the VM's
                                     latency samples
+  bench.py costs BIN PROBE          the per-event costs alone, against their goals: callgrind
+                                    instructions per frame, bytes per event (quick, no VM)
 
 Standard library only.
 """
@@ -118,7 +120,12 @@ def read_counts(path):
 
 
 def throughput(bin_dir, probe, recording, frames, clients, work):
-    daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max",
+    # Every client is the same user here: raise the per-user cap (32 by default) to them all,
+    # with room for the readiness probe the daemon may not yet have seen leave.
+    config = os.path.join(work, "clients.conf")
+    with open(config, "w") as f:
+        f.write(f"[Limits]\nMaxClientsPerUser={max(clients + 8, 32)}\n")
+    daemon = Daemon(bin_dir, work, ["--config", config, "--no-udev", "--replay", recording, "--speed", "max",
                                     "--wait-monitors", str(clients), "--exit-after-replay"])
     out = os.path.join(work, f"count-{clients}.txt")
     peak = 0
@@ -188,6 +195,91 @@ def callgrind_instructions(bin_dir, probe, recording, work, name):
     raise RuntimeError(f"no totals in {out}")
 
 
+# The goals of the per-event costs (issue 10): a frame through the whole daemon, and a
+# typical motion event on the wire, reply framing included.
+GOAL_INSTRUCTIONS_PER_FRAME = 15_000
+GOAL_MOTION_BYTES = 220
+
+
+def instructions_per_frame(bin_dir, probe, recording, work):
+    """Callgrind's instruction count per frame: the difference between the whole recording and
+    its first tenth, so that start-up and shutdown cancel out."""
+    print("bench: instructions per frame under callgrind (two runs)", flush=True)
+    frames = frame_count(recording)
+    small = os.path.join(work, "tenth.evemu")
+    truncated_copy(recording, small, 0.1)
+    full_ir = callgrind_instructions(bin_dir, probe, recording, work, "full")
+    small_ir = callgrind_instructions(bin_dir, probe, small, work, "tenth")
+    small_frames = frame_count(small)
+    return {"full_ir": full_ir, "full_frames": frames, "small_ir": small_ir, "small_frames": small_frames,
+            "ir_per_frame": (full_ir - small_ir) / (frames - small_frames),
+            "breakdown": callgrind_breakdown(os.path.join(work, "callgrind.full"), full_ir)}
+
+
+# A reply around each event: {"parameters":{"event":EVENT},"continues":true} and a NUL.
+REPLY_FRAMING_BYTES = len('{"parameters":{"event":') + len('},"continues":true}') + 1
+
+
+def bytes_per_event(bin_dir, probe, recording, work):
+    """Bytes on the wire per event: a typical motion event (the median of the recording's, as
+    `pencilctl events` writes them, in its reply) and the mean over what one Monitor client of
+    a replay received."""
+    offline = subprocess.run([os.path.join(bin_dir, "pencilctl"), "events", recording], capture_output=True, text=True)
+    motion = sorted(len(line.encode()) + REPLY_FRAMING_BYTES for line in offline.stdout.splitlines()
+                    if line.startswith('{"type":"motion"'))
+    daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max",
+                                    "--wait-monitors", "1", "--exit-after-replay"])
+    out = os.path.join(work, "count-bytes.txt")
+    subprocess.run([probe, "count", daemon.socket, "1", out], check=True)
+    daemon.wait(timeout=60)
+    counts = read_counts(out)
+    return {"motion_median": statistics.median(motion) if motion else None, "motion_events": len(motion),
+            "example": next((line for line in offline.stdout.splitlines() if line.startswith('{"type":"motion"')), None),
+            "mean": counts["bytes_total"] / max(1, counts["messages_max"]), "messages": counts["messages_max"]}
+
+
+def goal_lines(figures):
+    """PASS or MISS against each per-event goal."""
+    lines = []
+    cg = figures.get("callgrind")
+    if cg:
+        verdict = "PASS" if cg["ir_per_frame"] <= GOAL_INSTRUCTIONS_PER_FRAME else "MISS"
+        lines.append(f"{verdict}: {cg['ir_per_frame']:,.0f} instructions per frame (goal: at most {GOAL_INSTRUCTIONS_PER_FRAME:,})")
+    else:
+        lines.append("MISS: instructions per frame not measured (valgrind is missing)")
+    b = figures.get("bytes")
+    if b and b["motion_median"] is not None:
+        verdict = "PASS" if b["motion_median"] <= GOAL_MOTION_BYTES else "MISS"
+        lines.append(f"{verdict}: {b['motion_median']:.0f} bytes for a typical motion event (goal: at most {GOAL_MOTION_BYTES})")
+        lines.append(f"info: {b['mean']:.1f} bytes per event on average over the recording ({b['messages']} events to one client)")
+    else:
+        lines.append("MISS: bytes per motion event not measured (the recording has no motion)")
+    return lines
+
+
+def costs(bin_dir, probe):
+    """The per-event costs alone, printed with PASS/MISS against their goals."""
+    work = tempfile.mkdtemp(prefix="pencild-bench.")
+    os.makedirs(os.path.join(work, "state"))
+    recording = os.path.join(os.environ.get("PENCILD_RECORDINGS", ""), RECORDING)
+    if not os.path.exists(recording):
+        recording = os.path.join(work, "pattern-long.evemu")
+        write_long_pattern(recording)
+        print("bench: PENCILD_RECORDINGS unset: a generated pattern stands in for the Cintiq 22HDT recording")
+    figures = {"callgrind": instructions_per_frame(bin_dir, probe, recording, work) if shutil.which("valgrind") else None,
+               "bytes": bytes_per_event(bin_dir, probe, recording, work)}
+    if figures["callgrind"]:
+        cg = figures["callgrind"]
+        print(f"callgrind: {cg['full_ir']:,} instructions for {cg['full_frames']} frames, {cg['small_ir']:,} for {cg['small_frames']}")
+        for row in cg["breakdown"]:
+            print(f"  {row['share'] * 100:5.1f} %  {row['function']}  ({row['file']})")
+    if figures["bytes"]["example"]:
+        print(f"a motion event: {figures['bytes']['example']}")
+    for line in goal_lines(figures):
+        print(line)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def idle_wakeups(bin_dir, work, seconds=10):
     """Context switches of an idle pencild with one Monitor client connected."""
     results = {}
@@ -214,7 +306,7 @@ def idle_wakeups(bin_dir, work, seconds=10):
 def host(bin_dir, probe, results):
     work = tempfile.mkdtemp(prefix="pencild-bench.")
     os.makedirs(os.path.join(work, "state"))
-    figures = {"cpu": cpu_name(), "cores": os.cpu_count(), "kernel": platform.release()}
+    figures = {"cpu": cpu_name(), "cores": os.cpu_count(), "kernel": platform.release(), "load": os.getloadavg()[0]}
     recordings = os.environ.get("PENCILD_RECORDINGS", "")
     recording = os.path.join(recordings, RECORDING)
     if not (recordings and os.path.exists(recording)):
@@ -229,18 +321,8 @@ def host(bin_dir, probe, results):
     for clients in CLIENT_COUNTS:
         print(f"bench: throughput to {clients} clients", flush=True)
         figures["throughput"].append(throughput(bin_dir, probe, recording, frames, clients, work))
-    if shutil.which("valgrind"):
-        print("bench: instructions per frame under callgrind (two runs)", flush=True)
-        small = os.path.join(work, "tenth.evemu")
-        truncated_copy(recording, small, 0.1)
-        full_ir = callgrind_instructions(bin_dir, probe, recording, work, "full")
-        small_ir = callgrind_instructions(bin_dir, probe, small, work, "tenth")
-        small_frames = frame_count(small)
-        figures["callgrind"] = {"full_ir": full_ir, "full_frames": frames, "small_ir": small_ir, "small_frames": small_frames,
-                                "ir_per_frame": (full_ir - small_ir) / (frames - small_frames),
-                                "breakdown": callgrind_breakdown(os.path.join(work, "callgrind.full"), full_ir)}
-    else:
-        figures["callgrind"] = None
+    figures["callgrind"] = instructions_per_frame(bin_dir, probe, recording, work) if shutil.which("valgrind") else None
+    figures["bytes"] = bytes_per_event(bin_dir, probe, recording, work)
     print("bench: idle wake-ups", flush=True)
     figures["idle"] = idle_wakeups(bin_dir, work)
     pencil_bench = os.path.join(bin_dir, "pencil-bench")
@@ -445,12 +527,29 @@ def report(results, doc):
         lines += [f"Samples: {PATTERN_FRAMES} drawing frames per turn; libinput reported "
                   f"{lat['libinput_axis_events']} axis events with the tip down, {lat['libinput_matched']} of them "
                   "paired with a frame.", ""]
+    elif os.path.exists(os.path.join(vm, "skipped")):
+        lines += ["**Not run for this report**: it was made with `BENCH_SKIP_VM=1` (the host figures "
+                  "alone); `make bench` without it runs the VM.", ""]
     else:
         lines += ["**Not measured**: the VM run did not produce latency samples "
                   "(see the VM's script.log in the results folder).", ""]
 
+    lines += ["## Per-event costs against their goals (on the host)", "",
+              "What one frame costs the whole daemon (callgrind instructions, below) and what one event "
+              "costs on the wire: a typical motion event is the median size of the recording's motion "
+              "events in their reply (`{\"parameters\":{\"event\":...},\"continues\":true}` and the NUL); "
+              "the mean is over every message one `Monitor` client of the replay received. The recording's "
+              "pens report distance and tilt, so a motion event carries eight pose members; the fields "
+              "and names are the contract's, and only the floats' rounding shortens it.", "", "```"]
+    lines += goal_lines(host_figures) + ["```", ""]
+    b = host_figures.get("bytes")
+    if b and b.get("example"):
+        lines += ["A motion event of the recording, as `pencilctl events` prints it:", "", "```", b["example"], "```", ""]
     lines += ["## Throughput, instructions, memory and wake-ups (on the host)", "",
-              f"Host: {host_figures['cpu']}, {host_figures['cores']} cores, kernel {host_figures['kernel']}. "
+              f"Host: {host_figures['cpu']}, {host_figures['cores']} cores, kernel {host_figures['kernel']}, "
+              f"load average {host_figures.get('load', 0):.1f} when the run began"
+              + (" (above the number of cores: the times below are slowed by other work; instruction counts are not)"
+                 if host_figures.get("load", 0) > host_figures["cores"] else "") + ". "
               "Release build.", ""]
     lines += [f"Throughput: pencild replays `{host_figures['recording']}` at `--speed max` "
               "(`--no-udev --wait-monitors N --exit-after-replay`) to N `Monitor` clients (one probe process "
@@ -521,6 +620,8 @@ def main():
         write_pattern(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == "host":
         host(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 4 and sys.argv[1] == "costs":
+        costs(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "report":
         report(sys.argv[2], sys.argv[3])
     else:

@@ -17,9 +17,10 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev"),
         .systemLibrary(name: "CLinux"),
         .target(name: "PencilSystem", dependencies: ["CLinux"]),
-        .target(name: "PencilProtocol", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "JSON"),
+        .target(name: "PencilProtocol", dependencies: ["JSON"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem", "CEvdev"]),
-        .target(name: "Varlink", dependencies: ["PencilProtocol", "PencilSystem"]),
+        .target(name: "Varlink", dependencies: ["JSON", "PencilSystem"]),
         .target(name: "GestureRecognizer", dependencies: ["PencilProtocol", "PencilInput"]),
         .target(name: "FuzzSupport"),
         // Devices and event sequences from fuzz input, and the contract's bookkeeping.

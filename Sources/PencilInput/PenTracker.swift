@@ -35,6 +35,7 @@ public struct PenTracker: Sendable {
     }
 
     private let normalizer: PoseNormalizer
+    private var tiltMemo = TiltMemo()
     private let hasToolKeys: Bool
     private let usesPressure: Bool
     private let tipDownThreshold: Int32
@@ -309,7 +310,7 @@ public struct PenTracker: Sendable {
                 next.tipDown = committed.touch
             }
             next.buttons = committed.buttons
-            next.pose = normalizer.pose(committed.axes, tool: tool, tipDown: next.tipDown)
+            next.pose = normalizer.pose(committed.axes, tool: tool, tipDown: next.tipDown, memo: &tiltMemo)
         }
 
         emitTransitions(from: current, to: next, time: time, into: &frame)

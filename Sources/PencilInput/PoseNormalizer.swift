@@ -76,6 +76,16 @@ struct AxisScale: Sendable {
     }
 }
 
+/// The angles of the last tilt pair, so that frames that do not move the tilt (most of a
+/// stroke on most pens) skip the trigonometry: the same raw values give the same angles.
+struct TiltMemo: Sendable {
+    var rawX: Int32 = 0
+    var rawY: Int32 = 0
+    var azimuth = 0.0
+    var altitude = Double.pi / 2
+    var valid = false
+}
+
 /// Turns raw axis values into the protocol's Pose (gestures.md, "Pose"). Built once per device.
 struct PoseNormalizer: Sendable {
     let x: AxisScale?
@@ -108,6 +118,13 @@ struct PoseNormalizer: Sendable {
 
     /// The pose for `axes` held by `tool`; pressure is 0 unless the tip is down.
     func pose(_ axes: RawAxes, tool: Tool, tipDown: Bool) -> Pose {
+        var memo = TiltMemo()
+        return pose(axes, tool: tool, tipDown: tipDown, memo: &memo)
+    }
+
+    /// As `pose(_:tool:tipDown:)`, reusing the azimuth and altitude of the last tilt pair when
+    /// the raw tilt has not changed.
+    func pose(_ axes: RawAxes, tool: Tool, tipDown: Bool, memo: inout TiltMemo) -> Pose {
         var pose = Pose()
         if let x {
             pose.x = x.unit(axes.x)
@@ -124,9 +141,14 @@ struct PoseNormalizer: Sendable {
             let degreesY = tiltY.degrees(axes.tiltY)
             pose.tiltX = degreesX
             pose.tiltY = degreesY
-            let (azimuth, altitude) = Self.azimuthAltitude(tiltX: degreesX, tiltY: degreesY)
-            pose.azimuth = azimuth
-            pose.altitude = altitude
+            if !memo.valid || memo.rawX != axes.tiltX || memo.rawY != axes.tiltY {
+                (memo.azimuth, memo.altitude) = Self.azimuthAltitude(tiltX: degreesX, tiltY: degreesY)
+                memo.rawX = axes.tiltX
+                memo.rawY = axes.tiltY
+                memo.valid = true
+            }
+            pose.azimuth = memo.azimuth
+            pose.altitude = memo.altitude
         }
         if let rotation, Self.isArtPen(tool) {
             // The Art Pen's barrel rotation: the axis's whole range is one turn.

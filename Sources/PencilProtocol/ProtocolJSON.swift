@@ -1,81 +1,162 @@
 /// The JSON form of the protocol's types: written by hand so that streaming an event costs
 /// one pass over a reused buffer, and read back strictly for preferences and clients.
 
+/// How many decimals a float of the protocol carries on the wire (protocol.md, "Numbers on
+/// the wire"); the raw value is the number of decimals.
+public enum WirePrecision: Int, Sendable {
+    /// Values from 0 to 1: x, y, pressure, zOffset, slider, wheel.
+    case unit = 6
+    /// Millimetres: positions, device sizes, the double-tap slop.
+    case millimeters = 3
+    /// Degrees: tiltX, tiltY.
+    case degrees = 2
+    /// Radians: azimuth, altitude, roll.
+    case radians = 5
+}
+
 extension JSONWriter {
-    public mutating func write(_ tool: Tool) {
-        beginObject()
-        key("type"); string(tool.type.rawValue)
-        key("serial"); int(tool.serial)
-        key("id"); int(tool.id)
-        endObject()
+    /// A float of the protocol at its precision (protocol.md, "Numbers on the wire").
+    public mutating func number(_ value: Double, _ precision: WirePrecision) {
+        decimal(value, places: precision.rawValue)
     }
 
-    private mutating func optional(_ name: StaticString, _ value: Double?) {
-        guard let value else { return }
-        key(name); double(value)
+    // Each type's text is written in one step (JSONFragment): the hot path of every event.
+    public mutating func write(_ tool: Tool) { write(fragment: tool) }
+    public mutating func write(_ pose: Pose) { write(fragment: pose) }
+    public mutating func write(_ device: DeviceInfo) { write(fragment: device) }
+    public mutating func write(_ preferences: Preferences) { write(fragment: preferences) }
+    public mutating func write(_ event: Event) { write(fragment: event) }
+}
+
+extension JSONCursor {
+    /// A float of the protocol at its precision.
+    mutating func number(_ value: Double, _ precision: WirePrecision) {
+        decimal(value, places: precision.rawValue)
     }
 
-    public mutating func write(_ pose: Pose) {
-        beginObject()
-        key("x"); double(pose.x)
-        key("y"); double(pose.y)
-        optional("xMillimeters", pose.xMillimeters)
-        optional("yMillimeters", pose.yMillimeters)
-        key("pressure"); double(pose.pressure)
-        optional("zOffset", pose.zOffset)
-        optional("tiltX", pose.tiltX)
-        optional("tiltY", pose.tiltY)
-        optional("azimuth", pose.azimuth)
-        optional("altitude", pose.altitude)
-        optional("roll", pose.roll)
-        optional("slider", pose.slider)
-        optional("wheel", pose.wheel)
-        endObject()
+    /// An optional member: left out when absent, and also when not finite (the protocol has
+    /// no NaN; an axis that cannot be computed is one the pen does not report).
+    mutating func optional(_ name: StaticString, _ value: Double?, _ precision: WirePrecision) {
+        guard let value, value.isFinite else { return }
+        key(name); number(value, precision)
     }
 
-    public mutating func write(_ device: DeviceInfo) {
-        beginObject()
-        key("id"); string(device.id)
-        key("name"); string(device.name)
-        key("bus"); int(device.bus)
-        key("vendor"); int(device.vendor)
-        key("product"); int(device.product)
-        key("direct"); bool(device.direct)
-        optional("widthMillimeters", device.widthMillimeters)
-        optional("heightMillimeters", device.heightMillimeters)
-        key("tools"); beginArray(); for tool in device.tools { string(tool.rawValue) }; endArray()
-        key("axes"); beginArray(); for axis in device.axes { string(axis.rawValue) }; endArray()
-        key("buttons"); beginArray(); for button in device.buttons { string(button.rawValue) }; endArray()
-        endObject()
+    /// The most bytes a member with a number takes.
+    static func member(_ name: StaticString) -> Int { maximumByteCount(ofKey: name) + maximumNumberByteCount }
+    /// The most bytes a member with a string takes.
+    static func member(_ name: StaticString, _ value: String) -> Int { maximumByteCount(ofKey: name) + maximumByteCount(of: value) }
+}
+
+extension Tool: JSONFragment {
+    public var maximumByteCount: Int {
+        2 + JSONCursor.member("type", type.rawValue) + JSONCursor.member("serial") + JSONCursor.member("id")
     }
 
-    public mutating func write(_ preferences: Preferences) {
-        beginObject()
-        key("doubleTapAction"); string(preferences.doubleTapAction.rawValue)
-        key("squeezeAction"); string(preferences.squeezeAction.rawValue)
-        key("tapButton"); string(preferences.tapButton.rawValue)
-        key("squeezeButton"); string(preferences.squeezeButton.rawValue)
-        key("tapMaxDuration"); int(preferences.tapMaxDuration)
-        key("doubleTapInterval"); int(preferences.doubleTapInterval)
-        key("longPressDuration"); int(preferences.longPressDuration)
-        key("doubleTapSlop"); double(preferences.doubleTapSlop)
-        endObject()
+    public func write(to cursor: inout JSONCursor) {
+        cursor.beginObject()
+        cursor.key("type"); cursor.string(type.rawValue)
+        cursor.key("serial"); cursor.int(serial)
+        cursor.key("id"); cursor.int(id)
+        cursor.endObject()
+    }
+}
+
+extension Pose: JSONFragment {
+    /// Thirteen members at most, none with a name longer than "xMillimeters".
+    public var maximumByteCount: Int { 2 + 13 * JSONCursor.member("xMillimeters") }
+
+    public func write(to cursor: inout JSONCursor) {
+        cursor.beginObject()
+        cursor.key("x"); cursor.number(x, .unit)
+        cursor.key("y"); cursor.number(y, .unit)
+        cursor.optional("xMillimeters", xMillimeters, .millimeters)
+        cursor.optional("yMillimeters", yMillimeters, .millimeters)
+        cursor.key("pressure"); cursor.number(pressure, .unit)
+        cursor.optional("zOffset", zOffset, .unit)
+        cursor.optional("tiltX", tiltX, .degrees)
+        cursor.optional("tiltY", tiltY, .degrees)
+        cursor.optional("azimuth", azimuth, .radians)
+        cursor.optional("altitude", altitude, .radians)
+        cursor.optional("roll", roll, .radians)
+        cursor.optional("slider", slider, .unit)
+        cursor.optional("wheel", wheel, .unit)
+        cursor.endObject()
+    }
+}
+
+extension DeviceInfo: JSONFragment {
+    public var maximumByteCount: Int {
+        var total = 2 + JSONCursor.member("id", id) + JSONCursor.member("name", name) + 3 * JSONCursor.member("product")
+            + JSONCursor.member("direct") + 2 * JSONCursor.member("heightMillimeters")
+        // Three arrays: brackets, and each name quoted with a comma (names are plain ASCII).
+        total += 3 * (JSONCursor.maximumByteCount(ofKey: "buttons") + 2)
+        for tool in tools { total += tool.rawValue.utf8.count + 3 }
+        for axis in axes { total += axis.rawValue.utf8.count + 3 }
+        for button in buttons { total += button.rawValue.utf8.count + 3 }
+        return total
     }
 
-    public mutating func write(_ event: Event) {
-        beginObject()
-        key("type"); string(event.type.rawValue)
-        key("time"); int(event.time)
-        if let device = event.device { key("device"); string(device) }
-        if let info = event.deviceInfo { key("deviceInfo"); write(info) }
-        if let tool = event.tool { key("tool"); write(tool) }
-        if let pose = event.pose { key("pose"); write(pose) }
-        if let button = event.button { key("button"); string(button.rawValue) }
-        if let phase = event.phase { key("phase"); string(phase.rawValue) }
-        if let action = event.action { key("action"); string(action.rawValue) }
-        if let focus = event.focus { key("focus"); string(focus.rawValue) }
-        if let preferences = event.preferences { key("preferences"); write(preferences) }
-        endObject()
+    public func write(to cursor: inout JSONCursor) {
+        cursor.beginObject()
+        cursor.key("id"); cursor.string(id)
+        cursor.key("name"); cursor.string(name)
+        cursor.key("bus"); cursor.int(Int64(bus))
+        cursor.key("vendor"); cursor.int(Int64(vendor))
+        cursor.key("product"); cursor.int(Int64(product))
+        cursor.key("direct"); cursor.bool(direct)
+        cursor.optional("widthMillimeters", widthMillimeters, .millimeters)
+        cursor.optional("heightMillimeters", heightMillimeters, .millimeters)
+        cursor.key("tools"); cursor.beginArray(); for tool in tools { cursor.string(tool.rawValue) }; cursor.endArray()
+        cursor.key("axes"); cursor.beginArray(); for axis in axes { cursor.string(axis.rawValue) }; cursor.endArray()
+        cursor.key("buttons"); cursor.beginArray(); for button in buttons { cursor.string(button.rawValue) }; cursor.endArray()
+        cursor.endObject()
+    }
+}
+
+extension Preferences: JSONFragment {
+    /// Eight members; the enumerations' names are short ASCII.
+    public var maximumByteCount: Int { 2 + 8 * (JSONCursor.member("longPressDuration") + 48) }
+
+    public func write(to cursor: inout JSONCursor) {
+        cursor.beginObject()
+        cursor.key("doubleTapAction"); cursor.string(doubleTapAction.rawValue)
+        cursor.key("squeezeAction"); cursor.string(squeezeAction.rawValue)
+        cursor.key("tapButton"); cursor.string(tapButton.rawValue)
+        cursor.key("squeezeButton"); cursor.string(squeezeButton.rawValue)
+        cursor.key("tapMaxDuration"); cursor.int(Int64(tapMaxDuration))
+        cursor.key("doubleTapInterval"); cursor.int(Int64(doubleTapInterval))
+        cursor.key("longPressDuration"); cursor.int(Int64(longPressDuration))
+        cursor.key("doubleTapSlop"); cursor.number(doubleTapSlop, .millimeters)
+        cursor.endObject()
+    }
+}
+
+extension Event: JSONFragment {
+    public var maximumByteCount: Int {
+        // type, time, button, phase, action and focus: short ASCII names and a number.
+        var total = 2 + 6 * (JSONCursor.member("preferences") + 48)
+        if let device { total += JSONCursor.member("device", device) }
+        if let deviceInfo { total += JSONCursor.maximumByteCount(ofKey: "deviceInfo") + deviceInfo.maximumByteCount }
+        if let tool { total += JSONCursor.maximumByteCount(ofKey: "tool") + tool.maximumByteCount }
+        if let pose { total += JSONCursor.maximumByteCount(ofKey: "pose") + pose.maximumByteCount }
+        if let preferences { total += JSONCursor.maximumByteCount(ofKey: "preferences") + preferences.maximumByteCount }
+        return total
+    }
+
+    public func write(to cursor: inout JSONCursor) {
+        cursor.beginObject()
+        cursor.key("type"); cursor.string(type.rawValue)
+        cursor.key("time"); cursor.int(time)
+        if let device { cursor.key("device"); cursor.string(device) }
+        if let deviceInfo { cursor.key("deviceInfo"); deviceInfo.write(to: &cursor) }
+        if let tool { cursor.key("tool"); tool.write(to: &cursor) }
+        if let pose { cursor.key("pose"); pose.write(to: &cursor) }
+        if let button { cursor.key("button"); cursor.string(button.rawValue) }
+        if let phase { cursor.key("phase"); cursor.string(phase.rawValue) }
+        if let action { cursor.key("action"); cursor.string(action.rawValue) }
+        if let focus { cursor.key("focus"); cursor.string(focus.rawValue) }
+        if let preferences { cursor.key("preferences"); preferences.write(to: &cursor) }
+        cursor.endObject()
     }
 }
 

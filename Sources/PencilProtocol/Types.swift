@@ -123,12 +123,15 @@ public enum Focus: String, Sendable, CaseIterable {
 }
 
 /// One event of the protocol (protocol.md "Event"). Fields a type does not carry are nil.
+///
+/// The two large fields only deviceAdded and preferencesChanged carry (deviceInfo,
+/// preferences) are kept out of line, in one shared immutable box, so that the pen events
+/// the pipeline copies from stage to stage stay small.
 public struct Event: Equatable, Sendable {
     public var type: EventType
     /// Microseconds: the frame's timestamp, or a timer's deadline.
     public var time: Int64
     public var device: String?
-    public var deviceInfo: DeviceInfo?
     public var tool: Tool?
     public var pose: Pose?
     public var button: PenButton?
@@ -137,7 +140,17 @@ public struct Event: Equatable, Sendable {
     /// doubleTap and squeeze: who acts. The recogniser writes `none`; the daemon rewrites it
     /// for each receiving stream.
     public var focus: Focus?
-    public var preferences: Preferences?
+    private var rare: RareFields?
+
+    public var deviceInfo: DeviceInfo? {
+        get { rare?.deviceInfo }
+        set { rare = RareFields.make(deviceInfo: newValue, preferences: preferences) }
+    }
+
+    public var preferences: Preferences? {
+        get { rare?.preferences }
+        set { rare = RareFields.make(deviceInfo: deviceInfo, preferences: newValue) }
+    }
 
     public init(type: EventType, time: Int64, device: String? = nil, deviceInfo: DeviceInfo? = nil,
                 tool: Tool? = nil, pose: Pose? = nil, button: PenButton? = nil, phase: Phase? = nil,
@@ -145,13 +158,33 @@ public struct Event: Equatable, Sendable {
         self.type = type
         self.time = time
         self.device = device
-        self.deviceInfo = deviceInfo
         self.tool = tool
         self.pose = pose
         self.button = button
         self.phase = phase
         self.action = action
         self.focus = focus
-        self.preferences = preferences
+        self.rare = RareFields.make(deviceInfo: deviceInfo, preferences: preferences)
+    }
+
+    public static func == (lhs: Event, rhs: Event) -> Bool {
+        lhs.type == rhs.type && lhs.time == rhs.time && lhs.device == rhs.device && lhs.tool == rhs.tool
+            && lhs.pose == rhs.pose && lhs.button == rhs.button && lhs.phase == rhs.phase && lhs.action == rhs.action
+            && lhs.focus == rhs.focus && lhs.deviceInfo == rhs.deviceInfo && lhs.preferences == rhs.preferences
+    }
+
+    /// Never changed once made: a copied event shares it, and setting a field makes a new one.
+    private final class RareFields: Sendable {
+        let deviceInfo: DeviceInfo?
+        let preferences: Preferences?
+
+        private init(deviceInfo: DeviceInfo?, preferences: Preferences?) {
+            self.deviceInfo = deviceInfo
+            self.preferences = preferences
+        }
+
+        static func make(deviceInfo: DeviceInfo?, preferences: Preferences?) -> RareFields? {
+            deviceInfo == nil && preferences == nil ? nil : RareFields(deviceInfo: deviceInfo, preferences: preferences)
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PencilInput
 import PencilProtocol
 import PencilSystem
+import Testing
 
 // Running the real programs in tests: pencild on a socket of its own, pencilctl, and
 // recordings written for them. Shared by every test target that talks to a daemon.
@@ -79,19 +80,60 @@ public final class RunningDaemon {
 
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, then waits for the exit; returns the exit status.
+    /// Whether a test has already checked how this daemon ended.
+    private var exitChecked = false
+
+    /// SIGTERM, then waits for the exit, and checks it: a clean exit (status 0) with no
+    /// sanitizer report in the log, so that an ASan or TSan report from the daemon fails the
+    /// test that ran it. Returns the exit status. Checks once: a second call only returns it.
     @discardableResult
-    public func stop() -> Int32 {
+    public func stop(sourceLocation: SourceLocation = #_sourceLocation) -> Int32 {
         if process.isRunning { process.terminate() }
-        return waitForExit()
+        return waitForExit(expecting: 0, sourceLocation: sourceLocation)
     }
 
+    /// Waits for the daemon to end by itself (or kills it after `timeout`, an issue) and checks
+    /// the end: exit status `expecting`, or any end when nil (a test that killed it); never a
+    /// sanitizer report.
     @discardableResult
-    public func waitForExit(timeout: Double = 10) -> Int32 {
+    public func waitForExit(timeout: Double = 10, expecting expected: Int32? = 0,
+                     sourceLocation: SourceLocation = #_sourceLocation) -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        return process.terminationStatus
+        var killed = false
+        if process.isRunning {
+            killed = true
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let status = process.terminationStatus
+        guard !exitChecked else { return status }
+        exitChecked = true
+        if killed {
+            Issue.record("pencild did not exit within \(timeout) s and was killed:\n\(log)", sourceLocation: sourceLocation)
+        }
+        if let expected {
+            let clean = process.terminationReason == .exit && status == expected
+            if !clean {
+                let how = process.terminationReason == .exit ? "exited with status \(status)" : "was killed by signal \(status)"
+                Issue.record("pencild \(how), not status \(expected):\n\(log)", sourceLocation: sourceLocation)
+            }
+        }
+        if let report = Self.sanitizerReport(in: log) {
+            Issue.record("pencild's log holds a sanitizer report:\n\(report)", sourceLocation: sourceLocation)
+        }
+        return status
+    }
+
+    /// The first sanitizer report in `log`, from its first line on.
+    public static func sanitizerReport(in log: String) -> String? {
+        for marker in ["ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer", "ERROR: ThreadSanitizer",
+                       "runtime error:", "ERROR: UndefinedBehaviorSanitizer"] {
+            if let range = log.range(of: marker) {
+                return String(log[range.lowerBound...].prefix(4000))
+            }
+        }
+        return nil
     }
 
     deinit {

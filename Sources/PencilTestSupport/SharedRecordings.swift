@@ -3,20 +3,20 @@ import Glibc
 #endif
 
 /// Real pen recordings live outside the repository; tests find their directory through
-/// PENCILD_RECORDINGS. Tests that need them are enabled with `SharedRecordings.available`,
-/// which prints a note (once) when they are absent, so a skipped run says why.
+/// PENCILD_RECORDINGS. Tests that need them say so with `.requires(.recordings)`
+/// (Prerequisite.swift): skipped with a note when they are absent, a failure under CI.
 public enum SharedRecordings {
     public static let environmentVariable = "PENCILD_RECORDINGS"
 
     /// The recordings' directory, or nil when the variable is unset or names no directory.
     public static let directory: String? = {
         guard let value = getenv(environmentVariable), let path = String(validatingCString: value), !path.isEmpty else {
-            print("note: \(environmentVariable) is unset: tests on real pen recordings are skipped")
+            print("note: \(environmentVariable) is unset: tests on real pen recordings are skipped (under CI=true they fail)")
             return nil
         }
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            print("note: \(environmentVariable)=\(path) is not a directory: tests on real pen recordings are skipped")
+            print("note: \(environmentVariable)=\(path) is not a directory: tests on real pen recordings are skipped (under CI=true they fail)")
             return nil
         }
         return path

@@ -1,4 +1,4 @@
-import PencilProtocol
+import JSON
 
 /// A method call as a client sent it: `{"method": "iface.Method", "parameters": {...},
 /// "more": bool, "oneway": bool}`.

@@ -1,4 +1,4 @@
-import PencilProtocol
+import JSON
 import PencilSystem
 
 /// A small blocking varlink client for tools and tests: connect, call, or call with `more`

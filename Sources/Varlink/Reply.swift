@@ -1,4 +1,4 @@
-import PencilProtocol
+import JSON
 
 /// A varlink error reply: a qualified name and its parameters.
 public struct VarlinkError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -87,8 +87,17 @@ enum DaemonBenchmark {
 
     /// One run: `clients` monitors of the replay; returns the line of figures.
     static func measure(pencild: String, recording: String, directory: String, clients count: Int, frames: Int) throws(BenchmarkError) -> String {
+        // Every client is the same user here: the per-user cap (32 by default) must admit them
+        // all, and the readiness probe the daemon may not yet have seen leave.
+        do { try FileSystem.createDirectories(directory, permissions: 0o755) } catch { throw BenchmarkError("cannot create \(directory): \(error)") }
+        let config = directory + "/clients.conf"
+        do {
+            try FileSystem.writeAtomically(config, Array("[Limits]\nMaxClientsPerUser=\(max(count + 8, 32))\n".utf8))
+        } catch {
+            throw BenchmarkError("cannot write \(config): \(error)")
+        }
         let daemon = try DaemonProcess(pencild: pencild, directory: directory,
-                                       extra: ["--replay", recording, "--speed", "1", "--wait-monitors", "\(count)"])
+                                       extra: ["--config", config, "--replay", recording, "--speed", "1", "--wait-monitors", "\(count)"])
         defer { daemon.stop() }
         let epoll: Epoll
         do { epoll = try Epoll(capacity: 128) } catch { throw BenchmarkError("epoll: \(error)") }

@@ -1,4 +1,5 @@
 @testable import GestureRecognizer
+@testable import PencilBenchmarks
 import PencilProtocol
 import Testing
 

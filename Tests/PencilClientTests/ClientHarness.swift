@@ -6,20 +6,6 @@ import PencilSystem
 import PencilTestSupport
 import Testing
 
-/// True when the run is CI's: there a missing prerequisite fails instead of skipping.
-let runningUnderCI = ProcessInfo.processInfo.environment["CI"] == "true"
-
-/// The shared recordings' tests run when PENCILD_RECORDINGS names them, and under CI always
-/// (where their absence is then a failure, recorded by `recordingsArePresent`).
-let recordingsTestsEnabled = SharedRecordings.available || runningUnderCI
-
-/// False (with the failure recorded) when the recordings are missing under CI.
-func recordingsArePresent() -> Bool {
-    if SharedRecordings.available { return true }
-    Issue.record("PENCILD_RECORDINGS does not name the directory of the shared recordings: under CI=true these tests must run")
-    return false
-}
-
 /// A recording of a person's few seconds with a pen (hover, a stroke, a double-click, a
 /// squeeze, a long hold), written to `directory`.
 @discardableResult

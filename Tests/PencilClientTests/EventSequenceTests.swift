@@ -8,10 +8,9 @@ import Testing
 @Suite("PencilClient's event sequence against a real pencild", .timeLimit(.minutes(10)))
 struct EventSequenceTests {
     @Test("every shared recording: the events the library yields are pencilctl events' for it, field by field",
-          .enabled(if: recordingsTestsEnabled, "PENCILD_RECORDINGS is unset: the shared recordings are skipped"),
+          .requires(.recordings),
           arguments: SharedRecordings.all.map(\.events))
     func sharedRecording(name: String) async throws {
-        guard recordingsArePresent() else { return }
         let entry = try #require(SharedRecordings.all.first { $0.events == name })
         let recording = SharedRecordings.path(entry.events)
         let description = entry.desc.map(SharedRecordings.path)

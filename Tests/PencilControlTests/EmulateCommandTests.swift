@@ -209,7 +209,7 @@ struct EmulateCommandTests {
 
     @Test("the virtual device has the recording's exact capabilities, for every real recording",
           .enabled(if: uinputUsable, "no writable /dev/uinput (modprobe uinput, as root)"),
-          .enabled(if: SharedRecordings.available, "set PENCILD_RECORDINGS to the directory of real pen recordings"))
+          .requires(.recordings))
     func exactCapabilities() throws {
         for (events, desc) in SharedRecordings.all {
             let recording = try EvemuRecording.load(path: SharedRecordings.path(events), descriptionPath: desc.map(SharedRecordings.path))

@@ -15,8 +15,8 @@ struct FaultTests {
         try client.call("org.pencild.Pen.SetPreferences", .object([("preferences", .object([("tapMaxDuration", .int(value))]))]))
     }
 
-    @Test("a full state directory makes SetPreferences fail, keeps the old file whole, and the daemon keeps serving",
-          .enabled(if: geteuid() == 0, "mounting a small tmpfs needs root (CI runs as root)"))
+    @Test("a full state directory makes SetPreferences fail, keeps the old file whole, and the daemon keeps serving (needs root: it mounts a tmpfs)",
+          .requires(.root))
     func fullStateDirectory() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

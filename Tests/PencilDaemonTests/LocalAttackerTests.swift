@@ -14,9 +14,7 @@ struct LocalAttackerTests {
     static let setpriv = "/usr/bin/setpriv"
     static let unshare = "/usr/bin/unshare"
     static let systemPython = "/usr/bin/python3"
-    static var canRun: Bool {
-        getuid() == 0 && [setpriv, unshare, systemPython].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static let needs: [Prerequisite] = Prerequisite.otherUserClients + [.program(unshare, package: "util-linux")]
 
     /// A group only the attacker's processes carry, given to the daemon as its access group.
     static let accessGroup: UInt32 = 4243
@@ -51,7 +49,7 @@ struct LocalAttackerTests {
     }
 
     @Test("a user who lost the seat gets PermissionDenied on a connection opened before, and never the next user's pen",
-          .enabled(if: canRun, "needs root, setpriv and unshare"))
+          .requires(needs))
     func lostSeatOnOldConnection() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -116,7 +114,7 @@ struct LocalAttackerTests {
     }
 
     @Test("an unprivileged user holding hundreds of idle connections keeps its own cap, and root is served",
-          .enabled(if: canRun, "needs root and setpriv"))
+          .requires(needs))
     func idleHold() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -165,7 +163,7 @@ struct LocalAttackerTests {
     }
 
     @Test("a flood of oneway SetPreferences from an unprivileged user barely moves root's GetInfo and a Monitor stream",
-          .enabled(if: canRun, "needs root and setpriv"))
+          .requires(needs))
     func onewayFlood() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -33,14 +33,14 @@ struct PreferencesEndToEndTests {
         let directory = RunningDaemon.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
-        try "{\"tapMaxDuration\": ".write(toFile: directory + "/state/0.json", atomically: true, encoding: .utf8)
+        try "{\"tapMaxDuration\": ".write(toFile: directory + "/state/\(getuid()).json", atomically: true, encoding: .utf8)
         let daemon = try RunningDaemon(directory: directory)
         defer { daemon.stop() }
         let stored = try daemon.client().call("org.pencild.Pen.GetPreferences")["preferences"]
         #expect(stored?["tapMaxDuration"] == .int(300))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/state")
-        #expect(files.contains { $0.hasPrefix("0.json.corrupt-") })
-        #expect(!files.contains("0.json"))
+        #expect(files.contains { $0.hasPrefix("\(getuid()).json.corrupt-") })
+        #expect(!files.contains("\(getuid()).json"))
         #expect(daemon.log.contains("moved it to"))
     }
 

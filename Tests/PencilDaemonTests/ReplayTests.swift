@@ -140,9 +140,8 @@ struct ReplayTests {
     static let setpriv = "/usr/bin/setpriv"
     static let systemPython = "/usr/bin/python3"
 
-    @Test("two users with different preferences get different gestures from the same pen",
-          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv) && FileManager.default.isExecutableFile(atPath: systemPython),
-                   "needs root, setpriv and /usr/bin/python3 to run a second client as another user"))
+    @Test("two users with different preferences get different gestures from the same pen (needs root)",
+          .requires(Prerequisite.otherUserClients))
     func twoUsersTwoGestureStreams() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         let recording = try writeSession(in: directory)
@@ -209,7 +208,7 @@ struct ReplayTests {
     }
 
     @Test("the shared real recordings replay as pencilctl events prints them",
-          .enabled(if: SharedRecordings.available, "PENCILD_RECORDINGS is unset: the real recordings are skipped"),
+          .requires(.recordings),
           arguments: SharedRecordings.all.map(\.events))
     func sharedRecordings(name: String) throws {
         let entry = try #require(SharedRecordings.all.first { $0.events == name })

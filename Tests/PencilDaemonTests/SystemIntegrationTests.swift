@@ -38,7 +38,7 @@ struct SystemIntegrationTests {
     }
 
     @Test("socket activation: the daemon serves on the socket systemd-socket-activate passes",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: socketActivate), "systemd-socket-activate is missing (Debian package systemd)"))
+          .requires(.program(socketActivate, package: "systemd")))
     func socketActivation() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -57,21 +57,11 @@ struct SystemIntegrationTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
-    @Test("the Python varlink package talks to the daemon as any outside client would")
+    @Test("the Python varlink package talks to the daemon as any outside client would", .requires(.pythonVarlink))
     func pythonVarlinkClient() throws {
         // `make test` prepares a Python with the package (scripts/varlink-venv.sh) and names it
         // in PENCILD_TEST_PYTHON; by hand, any python3 that has it will do.
-        let python = ProcessInfo.processInfo.environment["PENCILD_TEST_PYTHON"] ?? "python3"
-        let check = try runProgram("/usr/bin/env", [python, "-c", "import varlink"])
-        guard check.status == 0 else {
-            let note = "the Python varlink package is missing for \(python) (run scripts/varlink-venv.sh and set PENCILD_TEST_PYTHON)"
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("\(note): under CI this check must run")
-            } else {
-                print("note: \(note): skipping the outside-client test")
-            }
-            return
-        }
+        let python = Prerequisite.testPython
         let daemon = try RunningDaemon()
         defer { daemon.stop(); daemon.removeDirectory() }
         let script = """
@@ -94,9 +84,8 @@ struct SystemIntegrationTests {
         #expect(result.output.contains("error org.pencild.Pen.InvalidPreferences doubleTapSlop"))
     }
 
-    @Test("a user who may not connect gets PermissionDenied and the connection closes",
-          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv) && FileManager.default.isExecutableFile(atPath: systemPython),
-                   "needs root, setpriv and /usr/bin/python3 to run a client as nobody"))
+    @Test("a user who may not connect gets PermissionDenied and the connection closes (needs root)",
+          .requires(Prerequisite.otherUserClients))
     func refusedUser() throws {
         let daemon = try RunningDaemon()
         defer { daemon.stop(); daemon.removeDirectory() }

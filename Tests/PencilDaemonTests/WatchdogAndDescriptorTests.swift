@@ -64,7 +64,7 @@ struct WatchdogAndDescriptorTests {
     static let prlimit = "/usr/bin/prlimit"
 
     @Test("out of descriptors: existing clients are served, the daemon does not spin, and it accepts again once clients leave",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: prlimit), "prlimit is missing (Debian package util-linux)"))
+          .requires(.program(prlimit, package: "util-linux")))
     func outOfDescriptors() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
         // 24 descriptors: stdio, epoll, timer, signals and the listener leave room for ~17 clients.

@@ -234,8 +234,7 @@ struct EvemuRecordingTests {
     }
 }
 
-@Suite("Evemu recordings: the shared real recordings", .enabled(if: SharedRecordings.available,
-                                                               "set PENCILD_RECORDINGS to the directory of real pen recordings"))
+@Suite("Evemu recordings: the shared real recordings", .requires(.recordings))
 struct SharedRecordingParsingTests {
     @Test("the Cintiq 22HDT header has four-number A lines")
     func cintiq22HDT() throws {

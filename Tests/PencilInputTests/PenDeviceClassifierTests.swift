@@ -57,8 +57,7 @@ struct PenDeviceClassifierTests {
         #expect(!PenDeviceClassifier.classify(device).isPen)
     }
 
-    @Test("the shared recordings' devices are pens", .enabled(if: SharedRecordings.available,
-                                                             "set PENCILD_RECORDINGS to the directory of real pen recordings"))
+    @Test("the shared recordings' devices are pens", .requires(.recordings))
     func sharedRecordingsArePens() throws {
         for (events, desc) in SharedRecordings.all {
             let recording = try EvemuRecording.load(path: SharedRecordings.path(events),

@@ -4,8 +4,7 @@ import PencilProtocol
 import PencilTestSupport
 
 /// The contract (gestures.md) on real recordings, with default preferences.
-@Suite("Conformance on real recordings", .enabled(if: SharedRecordings.available,
-                                                  "set PENCILD_RECORDINGS to the directory of real pen recordings"))
+@Suite("Conformance on real recordings", .requires(.recordings))
 struct RecordingConformanceTests {
     static func events(_ file: String, desc: String? = nil) throws -> [Event] {
         let recording = try EvemuRecording.load(path: SharedRecordings.path(file), descriptionPath: desc.map(SharedRecordings.path))

@@ -1,3 +1,6 @@
+import PencilInput
+import PencilProtocol
+
 /// The input benchmark behind `pencil-bench`: decoding a recording from memory, alone and
 /// followed by frame assembly (PenTracker), over many repetitions. The caller supplies the
 /// clock and the allocation counter, so this stays free of I/O.

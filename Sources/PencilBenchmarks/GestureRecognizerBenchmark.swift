@@ -1,10 +1,10 @@
+import GestureRecognizer
 import PencilInput
 import PencilProtocol
 
 /// Measures the recogniser alone on a cycle of prepared frames: hovering, a double-tap, a
 /// squeeze with motion, a stroke, a long press on a one-button pen. The caller passes the
-/// clock and the allocation counter (the module itself reads neither), as for PencilInput's
-/// `InputBenchmark`; pencil-bench prints the figures.
+/// clock and the allocation counter, as for `InputBenchmark`; pencil-bench prints the figures.
 public enum GestureRecognizerBenchmark {
     public struct Figures: Sendable, CustomStringConvertible {
         public var frames: Int
