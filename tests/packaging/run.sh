@@ -91,7 +91,7 @@ check_install() {
     for file in "$system_dir/pencild.service" "$user_dir/pencild.service"; do
         local exec_start
         exec_start=$(sed -n 's/^ExecStart=//p' "$root$file")
-        if [ "$exec_start" = "$prefix/bin/pencild" ]; then
+        if [ "${exec_start%% *}" = "$prefix/bin/pencild" ]; then
             pass "$(basename "$(dirname "$file")")/pencild.service: ExecStart=$exec_start"
         else
             fail "$file: ExecStart=$exec_start, expected $prefix/bin/pencild"
