@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# install-deps.sh [build|test]
+# install-deps.sh [build|test|boot]
 #
 # Installs the Debian packages pencild needs and that are missing: "build" (the
-# default) for building and running it, "test" for everything `make test` uses.
+# default) for building and running it, "test" for everything `make test` uses,
+# "boot" for the boot tier (tests/boot) and `make deb`.
 # Uses sudo when not run as root. Swift itself is not a Debian package: it must
 # already be on PATH.
 set -euo pipefail
 
 what=${1:-build}
 
-build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev)
+# scdoc: the man pages, built by `make install` too.
+build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev scdoc)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
 # tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts;
 # strace: the system calls pencild makes, against the unit's filter.
-test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace)
+# man-db: renders the man pages (`man -l`) in the packaging checks.
+test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace man-db)
+# make deb: debhelper, dpkg-dev, fakeroot; lintian checks the package; mmdebstrap builds
+# the guest's Debian from the archive apt uses; e2fsprogs writes it into an ext4 image;
+# qemu-system-x86 boots it with Debian's kernel (linux-image-amd64: its uinput module too).
+boot_packages=(debhelper dpkg-dev fakeroot lintian mmdebstrap e2fsprogs qemu-system-x86 linux-image-amd64 kmod)
 
 case $what in
     build) packages=("${build_packages[@]}") ;;
-    test) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
-    *) echo "usage: $0 [build|test]" >&2; exit 2 ;;
+    test) packages=("${build_packages[@]}" "${test_packages[@]}" "${boot_packages[@]}") ;;
+    boot) packages=("${build_packages[@]}" "${boot_packages[@]}") ;;
+    *) echo "usage: $0 [build|test|boot]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -8,6 +8,7 @@ Standard library only, so it runs on any Debian python3 inside the test VM.
       commands from stdin, one per line:
         stroke        proximity in, touch down, a short line, up, out
         stylus        press and release BTN_STYLUS while hovering
+        doubletap     two quick BTN_STYLUS clicks in one hover (a double-tap)
         sleep SECS    pause
       The device is destroyed at end of input.
 
@@ -146,6 +147,17 @@ class Pen:
         time.sleep(0.02)
         self.emit((EV_KEY, BTN_TOOL_PEN, 0))
 
+    def double_click(self):
+        self.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000),
+                  (EV_KEY, BTN_TOOL_PEN, 1))
+        for _ in range(2):
+            time.sleep(0.03)
+            self.emit((EV_KEY, BTN_STYLUS, 1))
+            time.sleep(0.03)
+            self.emit((EV_KEY, BTN_STYLUS, 0))
+        time.sleep(0.03)
+        self.emit((EV_KEY, BTN_TOOL_PEN, 0))
+
     def close(self):
         fcntl.ioctl(self.fd, UI_DEV_DESTROY)
         os.close(self.fd)
@@ -168,6 +180,8 @@ def cmd_pen(args):
                 pen.stroke()
             elif words[0] == "stylus":
                 pen.stylus_click()
+            elif words[0] == "doubletap":
+                pen.double_click()
             elif words[0] == "sleep":
                 time.sleep(float(words[1]))
             else:
