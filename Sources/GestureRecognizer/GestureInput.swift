@@ -154,6 +154,6 @@ struct GestureLog: Sendable {
 
 extension Event {
     static func squeeze(_ phase: Phase, time: Int64, device: String, tool: Tool?, pose: Pose, action: PreferredAction? = nil) -> Event {
-        Event(type: .squeeze, time: time, device: device, tool: tool, pose: pose, phase: phase, action: action)
+        Event(type: .squeeze, time: time, device: device, tool: tool, pose: pose, phase: phase, action: action, focus: Focus.none)
     }
 }

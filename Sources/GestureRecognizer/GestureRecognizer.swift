@@ -53,11 +53,8 @@ public struct GestureRecognizer: Sendable {
     /// `frame.gestureIndex`), a replaced tool's cancelled squeeze to `replacedGestures` (at
     /// `frame.replacedGestureIndex`). Both arrays are appended to, never cleared.
     public mutating func process(_ frame: borrowing PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
-        // An owner that did not deliver a due deadline first still gets its squeeze, before
-        // anything the frame does.
-        if let deadline = nextDeadline, deadline <= frame.time {
-            advance(to: deadline, into: &gestures)
-        }
+        // The owner (PenPipeline) delivers every deadline at or before the frame's time first.
+        assert(nextDeadline.map { $0 > frame.time } ?? true, "a due deadline was not delivered before the frame")
         switch frame.kind {
         case .added:
             break

@@ -166,7 +166,7 @@ struct TapMachine: Sendable {
                settings.slop.contains(press.pose, context.pose),
                press.tool.isSameTool(as: tool) {
                 events.append(Event(type: .doubleTap, time: context.time, device: context.device, tool: tool,
-                                    pose: context.pose, action: settings.doubleTapAction))
+                                    pose: context.pose, action: settings.doubleTapAction, focus: Focus.none))
                 state = .held
                 log.took(.tapDoubleTap)
             } else {

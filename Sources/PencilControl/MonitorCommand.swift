@@ -246,6 +246,7 @@ struct EventFormatter {
         if let tool = event.tool { parts.append(toolName(tool)) }
         if let button = event.button { parts.append(button.rawValue) }
         if let action = event.action { parts.append("→ " + action.rawValue) }
+        if let focus = event.focus { parts.append("focus: " + focus.rawValue) }
         if let pose = event.pose { parts.append(poseText(pose)) }
         if let preferences = event.preferences { parts.append(PrefsCommand.summary(of: preferences)) }
         return parts.joined(separator: "  ")

@@ -2,8 +2,13 @@ import PencilSystem
 
 /// Bounds on what clients may use. Every one is configurable (`[Limits]` in the config file).
 public struct Limits: Equatable, Sendable {
-    /// Clients connected at once; more are answered with an error and closed.
+    /// Clients connected at once; more are answered with TooManyClients and closed. Everyone
+    /// but root shares what is left after `maximumClientsPerUser` places kept for root.
     public var maximumClients = 128
+    /// Clients of one uid connected at once (root included).
+    public var maximumClientsPerUser = 32
+    /// Microseconds a connection that does not stream may stay silent before it is closed.
+    public var idleTimeout: Int64 = 180_000_000
     /// Longest request, in bytes; a longer one closes the connection.
     public var maximumRequestSize = 64 * 1024
     /// Requests read from one client whose replies are not yet written; past it the daemon stops
@@ -167,7 +172,10 @@ public enum CommandLineParser {
                 if text == "max" {
                     configuration.replaySpeed = nil
                 } else {
-                    guard let speed = Double(text), speed.isFinite, speed > 0 else { throw ConfigurationError("--speed: expected a positive number or max, not '\(text)'") }
+                    // Bounded so that every recorded delay maps to a host time without overflow.
+                    guard let speed = Double(text), speed >= 0.001, speed <= 1_000_000 else {
+                        throw ConfigurationError("--speed: expected a number from 0.001 to 1000000, or max, not '\(text)'")
+                    }
                     configuration.replaySpeed = speed
                 }
             case "--no-wait": configuration.replayWaitsForMonitors = 0
@@ -233,7 +241,9 @@ public enum ConfigurationFile {
             case ("Daemon", "AccessGroup"):
                 guard let gid = ProcessIdentity.groupID(named: value) ?? UInt32(value) else { throw fail("AccessGroup=: no group '\(value)'") }
                 configuration.accessGroup = gid
-            case ("Limits", "MaxClients"): configuration.limits.maximumClients = try count(1...65_536)
+            case ("Limits", "MaxClients"): configuration.limits.maximumClients = try count(2...32_768)
+            case ("Limits", "MaxClientsPerUser"): configuration.limits.maximumClientsPerUser = try count(1...32_768)
+            case ("Limits", "IdleTimeout"): configuration.limits.idleTimeout = try duration()
             case ("Limits", "MaxRequestSize"): configuration.limits.maximumRequestSize = try bytes(1024...(16 << 20))
             case ("Limits", "MaxQueuedRequests"): configuration.limits.maximumQueuedRequests = try count(1...4096)
             case ("Limits", "OutputBufferSize"): configuration.limits.outputBufferSize = try bytes(4096...(64 << 20))
@@ -257,12 +267,15 @@ public enum ConfigurationFile {
     /// "250ms", "2s", "1min", "500us", or plain seconds: microseconds.
     static func parseDuration(_ text: String) -> Int64? {
         let units: [(String, Double)] = [("us", 1), ("ms", 1_000), ("min", 60_000_000), ("s", 1_000_000), ("h", 3_600_000_000)]
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
-            guard let number = Double(text.dropLast(suffix.count)), number.isFinite, number >= 0 else { return nil }
-            return Int64(number * scale)
+        // Int64(exactly:) after rounding: 1e19 or 1e300h is out of range, an error, never a trap.
+        func microseconds(_ number: Double?, _ scale: Double) -> Int64? {
+            guard let number, number.isFinite, number >= 0 else { return nil }
+            return Int64(exactly: (number * scale).rounded(.down))
         }
-        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { return nil }
-        return Int64(seconds * 1_000_000)
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            return microseconds(Double(text.dropLast(suffix.count)), scale)
+        }
+        return microseconds(Double(text), 1_000_000)
     }
 }
 

@@ -14,104 +14,69 @@ protocol DeviceHubDelegate: AnyObject {
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool
 }
 
-/// A recording played on its own clock: events carry their recorded times and timers fire
-/// at recorded times, whatever the speed (gestures.md, "Time in a replay").
-struct Playback {
-    var events: [InputEvent]
-    var index = 0
-    /// nil: as fast as possible.
-    var speed: Double?
-    /// Host time (CLOCK_MONOTONIC µs) at which the first event plays; nil until playback starts.
-    var hostStart: Int64?
-    var recordedStart: Int64
-    /// The demo pen starts again after its last event, its times moved on by `loopLength`.
-    var loops: Bool
-    var loopOffset: Int64 = 0
-    var loopLength: Int64
-
-    init(events: [InputEvent], speed: Double?, loops: Bool) {
-        self.events = events
-        self.speed = speed
-        self.loops = loops
-        recordedStart = events.first?.time ?? 0
-        let span = (events.last?.time ?? 0) - recordedStart
-        loopLength = span + 1_000_000
-    }
-
-    func time(ofEventAt index: Int) -> Int64? { index < events.count ? events[index].time + loopOffset : nil }
-
-    /// The recorded time playing at host time `now`.
-    func recordedTime(at now: Int64) -> Int64 {
-        guard let hostStart else { return .min }
-        guard let speed else { return .max }
-        return recordedStart + Int64(Double(now - hostStart) * speed)
-    }
-
-    /// The host time at which recorded time `time` plays.
-    func hostTime(of time: Int64) -> Int64? {
-        guard let hostStart else { return nil }
-        guard let speed else { return hostStart }
-        return hostStart + Int64((Double(time - recordedStart) / speed).rounded(.up))
-    }
+/// Where one device's events come from: a live node, or a recording on its own clock
+/// (waiting for its first monitor, then playing).
+enum DeviceSource {
+    case live(LiveDevice, token: UInt64)
+    case waitingReplay(EvemuRecording, loops: Bool)
+    case replay(RecordingPlayer)
+    case ended
 }
 
-/// One pen device: its tracker, and a gesture stage per user who monitors.
+/// One pen device: its pipeline (a tracker and a gesture recogniser per user who monitors,
+/// `PenPipeline` as everywhere else) and its source.
 final class PenDevice {
     let id: String
-    var tracker: PenTracker
-    var frame = PenFrame()
-    var stages: [UInt32: any UserGestureStage] = [:]
-    var playback: Playback?
-    /// The device node of a live device (its clock is CLOCK_MONOTONIC, the host's).
-    var live: LiveDevice?
-    /// The hub's token for the live device's descriptor.
-    var token: UInt64 = 0
+    var pipeline: PenPipeline<UserGestureStages>
+    var source: DeviceSource
+    /// Replays given on the command line end; the demo pen and live devices do not count.
+    let isReplay: Bool
     var droppedLog = LogRateLimiter(interval: DeviceHub.droppedLogInterval)
-    /// The time of the device's last frame (its own clock).
+    /// The time of the device's last frame or timer (its own clock).
     var lastTime: Int64
-    /// The latest deadline a user's gesture stage fired at: the close-out is never earlier.
-    var latestStageTimer: Int64?
-    var isReplay: Bool
 
-    init(id: String, description: DeviceDescription, playback: Playback?, isReplay: Bool, now: Int64) {
+    init(id: String, description: DeviceDescription, source: DeviceSource, isReplay: Bool, startTime: Int64) {
         self.id = id
-        tracker = PenTracker(description: description, id: id)
-        self.playback = playback
+        pipeline = PenPipeline(tracker: PenTracker(description: description, id: id), stage: UserGestureStages())
+        self.source = source
         self.isReplay = isReplay
-        lastTime = playback?.recordedStart ?? now
+        lastTime = startTime
     }
 
-    var info: DeviceInfo { tracker.deviceInfo }
+    var info: DeviceInfo { pipeline.tracker.deviceInfo }
 
-    /// The earliest timer of the tracker and the users' stages (device clock).
-    var nextTimer: Int64? {
-        var earliest = tracker.nextDeadline
-        for stage in stages.values {
-            if let deadline = stage.nextDeadline, earliest == nil || deadline < earliest! { earliest = deadline }
-        }
-        return earliest
+    var live: LiveDevice? {
+        if case .live(let device, _) = source { return device }
+        return nil
+    }
+
+    var player: RecordingPlayer? {
+        if case .replay(let player) = source { return player }
+        return nil
     }
 }
 
 /// The pen devices: live ones found through udev, replays and the demo pen, each with its
-/// tracker and a gesture stage per user who monitors it.
+/// pipeline. The hub reads no clock: host time comes in with every call.
 ///
 /// Live devices run on the host clock: their events carry CLOCK_MONOTONIC times and their
-/// timers (forced proximity-out, long press) are host deadlines in the daemon's timerfd.
-/// Replays run on their recording's clock, mapped to host time by their `Playback`.
+/// timers (forced proximity-out, long press) are host deadlines. Replays run on their
+/// recording's clock, mapped to host time by their `RecordingPlayer`.
 final class DeviceHub {
     let configuration: Configuration
     let logger: Logger
     weak var delegate: (any DeviceHubDelegate)?
     private(set) var devices: [PenDevice] = []
+    /// The host time of the call being handled: readers' output bounds are judged by it.
+    private(set) var now: Int64 = 0
     private var preferencesByUser: [UInt32: Preferences] = [:]
     private var replaysStarted = false
-    private var gestures: [Event] = []
-    private var replacedGestures: [Event] = []
-    /// Events handed out per call of fireDue, so a replay at full speed leaves room for clients.
-    private let batchSize = 512
-    /// Items read from a live device per wake-up; the descriptor stays readable while more wait.
-    private let liveReadLimit = 512
+    private var output = UserEvents()
+    /// Items a live device or a replay at a set speed hands out per call, so that one device
+    /// cannot hold the loop.
+    private let readLimit = 512
+    /// A replay as fast as possible asks its readers between batches this small whether they keep up.
+    private let fullSpeedBatch = 32
     /// SYN_DROPPED is logged at most once per device in this many microseconds.
     static let droppedLogInterval: Int64 = 10_000_000
     /// The hub's token for udev's monitor; devices get 1, 2, ...
@@ -132,24 +97,25 @@ final class DeviceHub {
     var replaysFinished: Bool { !devices.contains { $0.isReplay } }
 
     func start(now: Int64) throws(DaemonError) {
+        self.now = now
         for (index, replay) in configuration.replays.enumerated() {
-            let (description, events) = try loadRecording(replay)
-            let playback = Playback(events: events, speed: configuration.replaySpeed, loops: false)
-            add(PenDevice(id: "replay\(index)", description: description, playback: playback, isReplay: true, now: now))
+            let recording = try loadRecording(replay)
+            add(PenDevice(id: "replay\(index)", description: recording.description, source: .waitingReplay(recording, loops: false),
+                          isReplay: true, startTime: recording.events.first?.time ?? now))
         }
         if configuration.demo {
             let demo = DemoPen.recording()
-            let playback = Playback(events: demo.events, speed: 1, loops: true)
-            add(PenDevice(id: "demo0", description: demo.description, playback: playback, isReplay: false, now: now))
+            let recording = EvemuRecording(description: demo.description, events: demo.events)
+            add(PenDevice(id: "demo0", description: demo.description, source: .waitingReplay(recording, loops: true),
+                          isReplay: false, startTime: demo.events.first?.time ?? now))
         }
         if configuration.replayWaitsForMonitors == 0 { startPlayback(now: now) }
         if configuration.liveDevices { startLiveDevices(now: now) }
     }
 
-    private func loadRecording(_ replay: Configuration.Replay) throws(DaemonError) -> (DeviceDescription, [InputEvent]) {
+    private func loadRecording(_ replay: Configuration.Replay) throws(DaemonError) -> EvemuRecording {
         do {
-            let recording = try EvemuRecording.load(path: replay.path, descriptionPath: replay.descriptionPath)
-            return (recording.description, recording.events)
+            return try EvemuRecording.load(path: replay.path, descriptionPath: replay.descriptionPath)
         } catch {
             throw DaemonError(error.description)
         }
@@ -158,27 +124,30 @@ final class DeviceHub {
     private func add(_ device: PenDevice) {
         // Users who monitor already get the newcomer, from its deviceAdded on.
         for (uid, preferences) in preferencesByUser {
-            device.stages[uid] = makeGestureStage(info: device.info, preferences: preferences, state: device.tracker.state)
+            device.pipeline.stage.add(uid: uid, device: device.info, preferences: preferences, state: device.pipeline.tracker.state)
         }
         devices.append(device)
-        device.tracker.start(at: device.lastTime, into: &device.frame)
-        dispatch(device)
+        device.pipeline.start(at: device.lastTime, into: &output)
+        emit()
         logger.info("device \(device.id): \(device.info.name)")
     }
 
     private func startPlayback(now: Int64) {
         guard !replaysStarted else { return }
         replaysStarted = true
-        for device in devices where device.playback != nil {
-            device.playback?.hostStart = now
+        let speed = configuration.replaySpeed.flatMap { PlaybackSpeed(factor: $0) } ?? .asFastAsPossible
+        for device in devices {
+            guard case .waitingReplay(let recording, let loops) = device.source else { continue }
+            device.source = .replay(RecordingPlayer(recording, speed: loops ? .realTime : speed, startingAt: now, loops: loops))
             // Host time of the recording's start, so that a reader can tell when each event was due.
-            if let playback = device.playback, !playback.loops {
-                logger.info("\(device.id) plays: recorded time \(playback.recordedStart) at host time \(now) (CLOCK_MONOTONIC, µs)")
+            if !loops, let first = recording.events.first {
+                logger.info("\(device.id) plays: recorded time \(first.time) at host time \(now) (CLOCK_MONOTONIC, µs)")
             }
         }
     }
 
     func monitorsSubscribed(count: Int, now: Int64) {
+        self.now = now
         if count >= configuration.replayWaitsForMonitors { startPlayback(now: now) }
     }
 
@@ -186,37 +155,40 @@ final class DeviceHub {
 
     func subscribe(uid: UInt32, preferences: Preferences) {
         preferencesByUser[uid] = preferences
-        for device in devices where device.stages[uid] == nil {
-            device.stages[uid] = makeGestureStage(info: device.info, preferences: preferences, state: device.tracker.state)
+        for device in devices where !device.pipeline.stage.contains(uid) {
+            device.pipeline.stage.add(uid: uid, device: device.info, preferences: preferences, state: device.pipeline.tracker.state)
         }
     }
 
     func unsubscribe(uid: UInt32) {
         preferencesByUser[uid] = nil
-        for device in devices { device.stages[uid] = nil }
+        for device in devices { device.pipeline.stage.remove(uid: uid) }
     }
 
-    func updatePreferences(uid: UInt32, _ preferences: Preferences) {
+    func updatePreferences(uid: UInt32, _ preferences: Preferences, now: Int64) {
+        self.now = now
         guard preferencesByUser[uid] != nil else { return }
         preferencesByUser[uid] = preferences
         for device in devices {
-            guard var stage = device.stages[uid] else { continue }
-            var events: [Event] = []
-            stage.update(preferences, at: device.lastTime, into: &events)
-            device.stages[uid] = stage
-            if !events.isEmpty { delegate?.deviceHub(self, emit: events, toUser: uid) }
+            device.pipeline.stage.update(uid: uid, preferences: preferences, at: device.lastTime, into: &output)
+            emit()
         }
     }
 
     func catchUpEvents(uid: UInt32, now: Int64) -> [Event] {
         var events: [Event] = []
         for device in devices {
-            let time = device.playback == nil ? now : device.lastTime
+            let time = device.live != nil ? now : device.lastTime
             events.append(Event(type: .deviceAdded, time: time, device: device.id, deviceInfo: device.info))
-            events += device.tracker.catchUpEvents(at: time)
-            if let stage = device.stages[uid] { events += stage.catchUpEvents(at: time) }
+            events += device.pipeline.catchUpEvents(at: time)
+            events += device.pipeline.stage.catchUpEvents(of: uid, at: time)
         }
         return events
+    }
+
+    /// Hands each user's events of the last step to their monitors.
+    private func emit() {
+        output.drain { uid, events in delegate?.deviceHub(self, emit: events, toUser: uid) }
     }
 
     // MARK: Time
@@ -224,110 +196,88 @@ final class DeviceHub {
     /// The earliest host time at which some device has work.
     func nextDeadline() -> Int64? {
         var earliest: Int64?
+        func consider(_ time: Int64?) {
+            if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
+        }
         let fullSpeedPaused = !(delegate?.deviceHubMayPlayAtFullSpeed(self) ?? true)
         for device in devices {
-            if device.live != nil, let timer = device.nextTimer, earliest == nil || timer < earliest! { earliest = timer }
-            guard let playback = device.playback, playback.hostStart != nil else { continue }
-            // A paused full-speed replay is resumed by the loop once its readers have drained.
-            if playback.speed == nil, fullSpeedPaused { continue }
-            var candidates: [Int64?] = [playback.time(ofEventAt: playback.index).flatMap(playback.hostTime)]
-            if let timer = device.nextTimer { candidates.append(playback.hostTime(of: timer)) }
-            for case let time? in candidates where earliest == nil || time < earliest! { earliest = time }
+            switch device.source {
+            case .live:
+                consider(device.pipeline.nextDeadline)
+            case .replay(let player):
+                // A paused full-speed replay is resumed by the loop once its readers have drained.
+                if !player.speed.factor.isFinite, fullSpeedPaused { continue }
+                consider(player.nextDueTime ?? player.hostTime(forRecordedTime: device.lastTime))
+                consider(device.pipeline.nextDeadline.map(player.hostTime(forRecordedTime:)))
+            case .waitingReplay, .ended:
+                continue
+            }
         }
         return earliest
     }
 
     func fireDue(now: Int64) {
-        for device in devices where device.playback?.hostStart != nil {
-            play(device, now: now)
-        }
-        for device in devices where device.live != nil {
-            guard let timer = device.nextTimer, timer <= now else { continue }
-            // Frames the kernel stamped before the deadline come first: they may cancel it.
-            read(device, now: now)
-            if device.live != nil { fireTimers(device, upTo: now) }
-        }
-        devices.removeAll { $0.playback != nil && $0.playback!.index >= $0.playback!.events.count && !$0.playback!.loops }
-    }
-
-    private func play(_ device: PenDevice, now: Int64) {
-        guard var playback = device.playback else { return }
-        let recordedNow = playback.recordedTime(at: now)
-        var budget = batchSize
-        while budget > 0 {
-            if playback.speed == nil, !(delegate?.deviceHubMayPlayAtFullSpeed(self) ?? true) { break }
-            let eventTime = playback.time(ofEventAt: playback.index)
-            if let timer = device.nextTimer, timer <= recordedNow, let eventTime, timer <= eventTime {
-                fireTimer(device, at: timer)
+        self.now = now
+        for device in devices {
+            switch device.source {
+            case .replay: play(device, now: now)
+            case .live:
+                guard let timer = device.pipeline.nextDeadline, timer <= now else { continue }
+                // Frames the kernel stamped before the deadline come first: they may cancel it.
+                read(device, now: now)
+                if device.live != nil {
+                    device.pipeline.advance(to: now, into: &output)
+                    device.lastTime = max(device.lastTime, timer)
+                    emit()
+                }
+            case .waitingReplay, .ended:
                 continue
             }
-            guard let eventTime else {
-                if playback.loops {
-                    playback.index = 0
-                    playback.loopOffset += playback.loopLength
-                    continue
-                }
-                // The end of a replay: close what is open; timers that did not fire never will.
-                device.tracker.remove(latestTimer: device.latestStageTimer, into: &device.frame)
-                dispatch(device)
-                logger.info("replay \(device.id) ended")
-                break
+        }
+        devices.removeAll { if case .ended = $0.source { return true } else { return false } }
+    }
+
+    /// Plays what is due by `now`: timers due before the next event fire at their deadlines (the
+    /// pipeline fires those due by an event's time before it).
+    private func play(_ device: PenDevice, now: Int64) {
+        guard var player = device.player else { return }
+        let fullSpeed = !player.speed.factor.isFinite
+        var status = SourceStatus.more
+        var budget = readLimit
+        while status == .more, budget > 0 {
+            if fullSpeed, !(delegate?.deviceHubMayPlayAtFullSpeed(self) ?? true) { break }
+            let batch = min(budget, fullSpeed ? fullSpeedBatch : readLimit)
+            budget -= batch
+            status = player.read(at: now, limit: batch) { item in
+                guard case .event(let event) = item else { return }
+                device.pipeline.feed(event, into: &output)
+                device.lastTime = event.time
+                emit()
             }
-            guard eventTime <= recordedNow else { break }
-            var event = playback.events[playback.index]
-            event.time = eventTime
-            playback.index += 1
-            budget -= 1
-            if device.tracker.feed(event, into: &device.frame) {
-                device.lastTime = device.frame.time
-                dispatch(device)
+        }
+        if status == .finished {
+            // The end of a replay: close what is open; timers that did not fire never will.
+            device.pipeline.finish(into: &output)
+            emit()
+            device.source = .ended
+            logger.info("replay \(device.id) ended")
+            return
+        }
+        if status == .drained {
+            while let timer = device.pipeline.nextDeadline, player.hostTime(forRecordedTime: timer) <= now {
+                device.pipeline.advance(to: timer, into: &output)
+                device.lastTime = max(device.lastTime, timer)
+                emit()
             }
         }
-        device.playback = playback
-    }
-
-    private func fireTimer(_ device: PenDevice, at time: Int64) {
-        if let deadline = device.tracker.nextDeadline, deadline <= time, device.tracker.advance(to: time, into: &device.frame) {
-            device.lastTime = device.frame.time
-            dispatch(device)
-        }
-        for uid in Array(device.stages.keys) {
-            guard var stage = device.stages[uid], let deadline = stage.nextDeadline, deadline <= time else { continue }
-            var events: [Event] = []
-            stage.advance(to: time, into: &events)
-            device.stages[uid] = stage
-            device.latestStageTimer = max(device.latestStageTimer ?? time, time)
-            if !events.isEmpty { delegate?.deviceHub(self, emit: events, toUser: uid) }
-        }
-    }
-
-    /// Hands the device's frame, with each user's gestures, to that user's monitors.
-    private func dispatch(_ device: PenDevice) {
-        for uid in Array(device.stages.keys) {
-            guard var stage = device.stages[uid] else { continue }
-            gestures.removeAll(keepingCapacity: true)
-            replacedGestures.removeAll(keepingCapacity: true)
-            stage.process(device.frame, gestures: &gestures, replacedGestures: &replacedGestures)
-            device.stages[uid] = stage
-            let events = gestures.isEmpty && replacedGestures.isEmpty ? device.frame.events : device.frame.merging(gestures: gestures, replacedGestures: replacedGestures)
-            if !events.isEmpty { delegate?.deviceHub(self, emit: events, toUser: uid) }
-        }
-    }
-
-    /// Fires the device's timers due by `time` (device clock), earliest first, each at its deadline.
-    private func fireTimers(_ device: PenDevice, upTo time: Int64) {
-        // Each firing clears or moves its deadline; the bound guards against one that does neither.
-        for _ in 0..<64 {
-            guard let timer = device.nextTimer, timer <= time else { return }
-            fireTimer(device, at: timer)
-        }
+        device.source = .replay(player)
     }
 
     /// Shutdown: every device closes what is open and leaves.
     func removeAll() {
         for device in devices {
-            device.tracker.remove(latestTimer: device.latestStageTimer, into: &device.frame)
-            dispatch(device)
+            device.pipeline.finish(into: &output)
+            emit()
             closeLiveSource(of: device)
         }
         devices.removeAll()
@@ -402,12 +352,12 @@ final class DeviceHub {
             source.close()
             return
         }
-        let device = PenDevice(id: node.kernelName, description: source.description, playback: nil, isReplay: false, now: now)
-        device.live = source
-        device.token = nextToken
+        let token = nextToken
         nextToken += 1
+        let device = PenDevice(id: node.kernelName, description: source.description, source: .live(source, token: token),
+                               isReplay: false, startTime: now)
         do {
-            try delegate?.deviceHub(self, watch: source.fileDescriptor, token: device.token)
+            try delegate?.deviceHub(self, watch: source.fileDescriptor, token: token)
         } catch {
             logger.warning("cannot watch \(path) (\(error)): ignoring it")
             source.close()
@@ -418,11 +368,12 @@ final class DeviceHub {
 
     /// udev has news, or a live device has input.
     func handleReadable(token: UInt64, now: Int64) {
+        self.now = now
         if token == Self.udevToken {
             for node in udev?.receive() ?? [] { consider(node, now: now) }
             return
         }
-        guard let device = devices.first(where: { $0.token == token && $0.live != nil }) else { return }
+        guard let device = devices.first(where: { if case .live(_, token) = $0.source { return true } else { return false } }) else { return }
         read(device, now: now)
     }
 
@@ -431,16 +382,14 @@ final class DeviceHub {
     private func read(_ device: PenDevice, now: Int64) {
         guard let source = device.live else { return }
         do {
-            _ = try source.read(limit: liveReadLimit) { item in
+            _ = try source.read(limit: readLimit) { item in
                 switch item {
                 case .event(let event):
-                    fireTimers(device, upTo: event.time)
-                    if device.tracker.feed(event, into: &device.frame) {
-                        device.lastTime = device.frame.time
-                        dispatch(device)
-                    }
+                    device.pipeline.feed(event, into: &output)
+                    device.lastTime = event.time
+                    emit()
                 case .resynchronisation:
-                    device.tracker.beginResynchronisation()
+                    device.pipeline.beginResynchronisation()
                     let (allowed, heldBack) = device.droppedLog.shouldLog(at: now)
                     if allowed {
                         let earlier = heldBack > 0 ? " (and \(heldBack) more time\(heldBack == 1 ? "" : "s") since the last report)" : ""
@@ -456,8 +405,8 @@ final class DeviceHub {
     /// A live device went away: close what is open at the last frame's time, then deviceRemoved.
     private func unplug(_ device: PenDevice, reason: String) {
         guard device.live != nil else { return }
-        device.tracker.remove(latestTimer: device.latestStageTimer, into: &device.frame)
-        dispatch(device)
+        device.pipeline.finish(into: &output)
+        emit()
         closeLiveSource(of: device)
         devices.removeAll { $0 === device }
         logger.info("device \(device.id) removed (\(reason))")
@@ -467,6 +416,6 @@ final class DeviceHub {
         guard let source = device.live else { return }
         delegate?.deviceHub(self, stopWatching: source.fileDescriptor)
         source.close()
-        device.live = nil
+        device.source = .ended
     }
 }

@@ -2,33 +2,101 @@ import GestureRecognizer
 import PencilInput
 import PencilProtocol
 
-/// What the daemon needs from one user's gesture recogniser on one device: the API of
-/// GestureRecognizer (process, nextDeadline, advance, catchUpEvents, setPreferences).
-protocol UserGestureStage {
-    mutating func process(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event])
-    var nextDeadline: Int64? { get }
-    mutating func advance(to time: Int64, into events: inout [Event])
-    func catchUpEvents(at time: Int64) -> [Event]
-    mutating func update(_ preferences: Preferences, at time: Int64, into events: inout [Event])
-}
+/// Each frame's events, one list per user who monitors: the pen's own events with that user's
+/// gestures at their places. Reused from frame to frame, so a warm device allocates nothing.
+struct UserEvents {
+    private var uids: [UInt32] = []
+    /// The lists, by the slot `slot(of:)` gives; slots past `count` are spare.
+    var lists: [[Event]] = []
+    private var count = 0
 
-/// A user's recogniser for one device; preferences were validated when they were stored, so
-/// a failure here is a bug worth logging, and the pen still streams its own events.
-func makeGestureStage(info: DeviceInfo, preferences: Preferences, state: PenState) -> any UserGestureStage {
-    (try? GestureRecognizer(device: info, preferences: preferences, state: state)) ?? PenEventsOnlyStage()
-}
+    /// The slot of `uid`'s list for this frame (made on first use).
+    mutating func slot(of uid: UInt32) -> Int {
+        if let found = uids[0..<count].firstIndex(of: uid) { return found }
+        let index = count
+        count += 1
+        if index < uids.count {
+            uids[index] = uid
+        } else {
+            uids.append(uid)
+            lists.append([])
+        }
+        return index
+    }
 
-extension GestureRecognizer: UserGestureStage {
-    mutating func update(_ preferences: Preferences, at time: Int64, into events: inout [Event]) {
-        try? setPreferences(preferences, at: time, into: &events)
+    /// Hands each user's non-empty list to `body`, then empties them all.
+    mutating func drain(_ body: (UInt32, [Event]) -> Void) {
+        for index in 0..<count where !lists[index].isEmpty {
+            body(uids[index], lists[index])
+            lists[index].removeAll(keepingCapacity: true)
+        }
+        count = 0
     }
 }
 
-/// Pen events without gestures.
-struct PenEventsOnlyStage: UserGestureStage {
-    mutating func process(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {}
-    var nextDeadline: Int64? { nil }
-    mutating func advance(to time: Int64, into events: inout [Event]) {}
-    func catchUpEvents(at time: Int64) -> [Event] { [] }
-    mutating func update(_ preferences: Preferences, at time: Int64, into events: inout [Event]) {}
+/// The stage after a device's tracker in the daemon: one gesture recogniser per user who
+/// monitors (each under that user's preferences), so that `PenPipeline` serves the daemon as it
+/// serves `pencilctl events`. A user whose preferences cannot make a recogniser (a bug: they were
+/// validated when stored) still gets the pen's own events.
+struct UserGestureStages: PenFrameStage {
+    typealias Output = UserEvents
+
+    private var uids: [UInt32] = []
+    private var recognizers: [GestureRecognizer?] = []
+
+    var isEmpty: Bool { uids.isEmpty }
+    func contains(_ uid: UInt32) -> Bool { uids.contains(uid) }
+
+    /// `state`: the pen as it stands now, for a user who starts monitoring mid-stroke.
+    mutating func add(uid: UInt32, device: DeviceInfo, preferences: Preferences, state: PenState) {
+        remove(uid: uid)
+        uids.append(uid)
+        recognizers.append(try? GestureRecognizer(device: device, preferences: preferences, state: state))
+    }
+
+    mutating func remove(uid: UInt32) {
+        guard let index = uids.firstIndex(of: uid) else { return }
+        uids.remove(at: index)
+        recognizers.remove(at: index)
+    }
+
+    /// New preferences for `uid`: a squeeze cut short by them is cancelled (gestures.md).
+    mutating func update(uid: UInt32, preferences: Preferences, at time: Int64, into output: inout UserEvents) {
+        guard let index = uids.firstIndex(of: uid), recognizers[index] != nil else { return }
+        let slot = output.slot(of: uid)
+        try? recognizers[index]!.setPreferences(preferences, at: time, into: &output.lists[slot])
+    }
+
+    mutating func process(_ frame: borrowing PenFrame, into output: inout UserEvents) {
+        for index in uids.indices {
+            let slot = output.slot(of: uids[index])
+            if recognizers[index] != nil {
+                recognizers[index]!.process(frame, into: &output.lists[slot])
+            } else {
+                output.lists[slot].append(contentsOf: frame.events)
+            }
+        }
+    }
+
+    var nextDeadline: Int64? {
+        var earliest: Int64?
+        for case let recognizer? in recognizers {
+            if let deadline = recognizer.nextDeadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
+    }
+
+    mutating func advance(to time: Int64, into output: inout UserEvents) {
+        for index in uids.indices {
+            guard let deadline = recognizers[index]?.nextDeadline, deadline <= time else { continue }
+            let slot = output.slot(of: uids[index])
+            recognizers[index]!.advance(to: time, into: &output.lists[slot])
+        }
+    }
+
+    /// What a new subscriber of `uid` needs from its recogniser (a squeeze in progress).
+    func catchUpEvents(of uid: UInt32, at time: Int64) -> [Event] {
+        guard let index = uids.firstIndex(of: uid), let recognizer = recognizers[index] else { return [] }
+        return recognizer.catchUpEvents(at: time)
+    }
 }

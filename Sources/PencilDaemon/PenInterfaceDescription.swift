@@ -74,6 +74,9 @@ extension InterfaceDescriptions {
     # motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged.
     # time: microseconds, CLOCK_MONOTONIC for live devices, the recorded time in a replay.
     # phase: began, changed, ended, cancelled. button: stylus, stylus2, stylus3.
+    # focus (doubleTap and squeeze): this (the receiving process holds its user's focus), other
+    # (another process of that user does), none (nobody claimed it); a squeeze keeps the focus it
+    # began with until it ends.
     type Event (
       type: string,
       time: int,
@@ -84,6 +87,7 @@ extension InterfaceDescriptions {
       button: ?string,
       phase: ?string,
       action: ?string,
+      focus: ?string,
       preferences: ?Preferences
     )
 
@@ -103,9 +107,17 @@ extension InterfaceDescriptions {
     # result, and the user's monitors receive a preferencesChanged.
     method SetPreferences(preferences: Preferences) -> (preferences: Preferences)
 
+    # Claims (true) or gives up (false) the calling user's focus for the calling process: the app
+    # in front acts on gestures, the others see focus "other". The claim belongs to the process
+    # (SO_PEERCRED), whichever of its connections made it, and ends with SetFocus(false) or when the
+    # process's last connection closes. A later claim of the same user replaces an earlier one.
+    method SetFocus(focused: bool) -> ()
+
     error NoSuchDevice (device: string)
     error PermissionDenied ()
     error InvalidPreferences (field: string, reason: string)
+    # The daemon serves as many clients as it may: in all (limit), or for this user (perUser).
+    error TooManyClients (limit: int, perUser: bool)
     # The preferences could not be stored (state directory unwritable or full); nothing changed.
     error PreferencesNotSaved (reason: string)
 

@@ -155,7 +155,7 @@ extension PenEventSource {
     /// events in order: timers due by an event's time fire before it (at their deadlines), a
     /// resynchronisation is handed to the tracker.
     public mutating func read<Stage: PenFrameStage>(at hostTime: Int64, limit: Int, pipeline: inout PenPipeline<Stage>,
-                                                    into output: inout [Event]) throws(Errno) -> SourceStatus {
+                                                    into output: inout Stage.Output) throws(Errno) -> SourceStatus {
         try read(at: hostTime, limit: limit) { item in
             switch item {
             case .event(let event):

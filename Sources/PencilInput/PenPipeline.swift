@@ -2,14 +2,16 @@ import PencilProtocol
 
 /// What follows the PenTracker on every frame: the gesture recogniser adds double-taps and
 /// squeezes at the frame's places and may ask to be woken at a deadline (a long press).
-/// `PenEventsOnly` adds nothing.
+/// `PenEventsOnly` adds nothing. A stage's `Output` is where its events go: a list of events
+/// for one reader, or one list per user in the daemon.
 public protocol PenFrameStage {
+    associatedtype Output = [Event]
     /// Appends the frame's events to `output`, with the stage's own at their places.
-    mutating func process(_ frame: borrowing PenFrame, into output: inout [Event])
+    mutating func process(_ frame: borrowing PenFrame, into output: inout Output)
     /// When the stage wants `advance(to:into:)` if no frame comes first, or nil.
     var nextDeadline: Int64? { get }
     /// The stage's timer fired: appends what it reports at its deadline.
-    mutating func advance(to time: Int64, into output: inout [Event])
+    mutating func advance(to time: Int64, into output: inout Output)
     /// What a new subscriber needs from the stage, after the tracker's catch-up events.
     func catchUpEvents(at time: Int64) -> [Event]
 }
@@ -29,7 +31,8 @@ public struct PenEventsOnly: PenFrameStage {
 }
 
 /// One device's pure pipeline: a PenTracker and the stage after it, giving the protocol's
-/// events in contract order.
+/// events in contract order. The daemon, `pencilctl events`, replays and tests all run
+/// devices through it: the timer rule below exists here and nowhere else.
 ///
 /// The time rule, the same for a replay, `pencilctl events` and the daemon: before an event
 /// is fed, every deadline of the tracker or the stage at or before the event's time fires,
@@ -50,13 +53,13 @@ public struct PenPipeline<Stage: PenFrameStage> {
     }
 
     /// The device's deviceAdded.
-    public mutating func start(at time: Int64, into output: inout [Event]) {
+    public mutating func start(at time: Int64, into output: inout Stage.Output) {
         tracker.start(at: time, into: &frame)
         stage.process(frame, into: &output)
     }
 
     /// Fires what is due at or before `event.time`, then feeds the event.
-    public mutating func feed(_ event: InputEvent, into output: inout [Event]) {
+    public mutating func feed(_ event: InputEvent, into output: inout Stage.Output) {
         advance(to: event.time, into: &output)
         if tracker.feed(event, into: &frame) {
             stage.process(frame, into: &output)
@@ -79,7 +82,7 @@ public struct PenPipeline<Stage: PenFrameStage> {
     }
 
     /// Fires every deadline at or before `time`, earliest first, each at its deadline.
-    public mutating func advance(to time: Int64, into output: inout [Event]) {
+    public mutating func advance(to time: Int64, into output: inout Stage.Output) {
         while let deadline = nextDeadline, deadline <= time {
             if tracker.nextDeadline == deadline {
                 guard tracker.advance(to: deadline, into: &frame) else { return }
@@ -95,7 +98,7 @@ public struct PenPipeline<Stage: PenFrameStage> {
 
     /// The device went away (or the replay ended): closes what is open and ends with
     /// deviceRemoved. Deadlines not yet fired never fire.
-    public mutating func finish(into output: inout [Event]) {
+    public mutating func finish(into output: inout Stage.Output) {
         tracker.remove(latestTimer: latestStageTimer, into: &frame)
         stage.process(frame, into: &output)
     }
@@ -105,6 +108,9 @@ public struct PenPipeline<Stage: PenFrameStage> {
         tracker.catchUpEvents(at: time) + stage.catchUpEvents(at: time)
     }
 
+}
+
+extension PenPipeline where Stage.Output == [Event] {
     /// A whole recording: deviceAdded at the first event's time, every event, then the
     /// close-out, as the daemon reports a replay (gestures.md, "Time in a replay").
     public static func events(of events: [InputEvent], pipeline: consuming PenPipeline) -> [Event] {

@@ -29,26 +29,36 @@ public struct RecordingPlayer: PenEventSource, Sendable {
     private let hostStart: Int64
     private let recordedStart: Int64
     private var nextIndex = 0
+    /// A looping player starts again after its last event, its times moved on by the
+    /// recording's length and a second (the daemon's demo pen); it never finishes.
+    private let loops: Bool
+    private var loopOffset: Int64 = 0
+    private let loopLength: Int64
 
-    public init(_ recording: EvemuRecording, speed: PlaybackSpeed, startingAt hostTime: Int64) {
+    public init(_ recording: EvemuRecording, speed: PlaybackSpeed, startingAt hostTime: Int64, loops: Bool = false) {
         description = recording.description
         events = recording.events
         self.speed = speed
         hostStart = hostTime
         recordedStart = recording.events.first?.time ?? 0
+        self.loops = loops && !recording.events.isEmpty
+        loopLength = ((recording.events.last?.time ?? 0) &- recordedStart).addingReportingOverflow(1_000_000).partialValue
     }
 
     /// All events have been handed out.
-    public var isFinished: Bool { nextIndex >= events.count }
+    public var isFinished: Bool { !loops && nextIndex >= events.count }
 
-    /// The number of events not yet handed out.
+    /// The number of events not yet handed out (in this round, for a looping player).
     public var remainingCount: Int { events.count - nextIndex }
 
-    /// The host time at which the next event is due; nil when the recording has ended.
-    public var nextDueTime: Int64? {
-        guard nextIndex < events.count else { return nil }
-        return hostTime(forRecordedTime: events[nextIndex].time)
+    /// The recorded time of the next event; nil when the recording has ended.
+    public var nextEventTime: Int64? {
+        if nextIndex < events.count { return events[nextIndex].time &+ loopOffset }
+        return loops ? events[0].time &+ loopOffset &+ loopLength : nil
     }
+
+    /// The host time at which the next event is due; nil when the recording has ended.
+    public var nextDueTime: Int64? { nextEventTime.map(hostTime(forRecordedTime:)) }
 
     /// The host time at which something recorded at `recordedTime` is due: for timers of
     /// the recording's clock (a forced proximity-out, a long press) that the owner arms on
@@ -65,14 +75,19 @@ public struct RecordingPlayer: PenEventSource, Sendable {
     /// Hands out the events due by `hostTime`, at most `limit` of them.
     public mutating func read(at hostTime: Int64, limit: Int, _ handle: (SourceItem) -> Void) -> SourceStatus {
         var handed = 0
-        while nextIndex < events.count {
+        while true {
+            if nextIndex >= events.count {
+                guard loops else { return .finished }
+                nextIndex = 0
+                loopOffset = loopOffset &+ loopLength
+            }
             if handed >= limit { return .more }
-            let event = events[nextIndex]
+            var event = events[nextIndex]
+            event.time = event.time &+ loopOffset
             guard self.hostTime(forRecordedTime: event.time) <= hostTime else { return .drained }
             nextIndex += 1
             handed += 1
             handle(.event(event))
         }
-        return .finished
     }
 }

@@ -73,6 +73,7 @@ extension JSONWriter {
         if let button = event.button { key("button"); string(button.rawValue) }
         if let phase = event.phase { key("phase"); string(phase.rawValue) }
         if let action = event.action { key("action"); string(action.rawValue) }
+        if let focus = event.focus { key("focus"); string(focus.rawValue) }
         if let preferences = event.preferences { key("preferences"); write(preferences) }
         endObject()
     }
@@ -168,6 +169,7 @@ extension Event {
         button = json["button"]?.stringValue.flatMap(PenButton.init(rawValue:))
         phase = json["phase"]?.stringValue.flatMap(Phase.init(rawValue:))
         action = json["action"]?.stringValue.flatMap(PreferredAction.init(rawValue:))
+        focus = json["focus"]?.stringValue.flatMap(Focus.init(rawValue:))
         if let prefs = json["preferences"] {
             do { preferences = try Preferences.defaults.merging(prefs) } catch { throw EventDecodingError(reason: "bad preferences: \(error)") }
         }

@@ -116,6 +116,12 @@ public enum PreferredAction: String, Sendable, CaseIterable {
     case ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
 }
 
+/// Which app acts on a gesture (protocol.md, "Which app acts (focus)"), as seen by the stream
+/// that receives it: its process holds the user's focus, another process does, or nobody.
+public enum Focus: String, Sendable, CaseIterable {
+    case this, other, none
+}
+
 /// One event of the protocol (protocol.md "Event"). Fields a type does not carry are nil.
 public struct Event: Equatable, Sendable {
     public var type: EventType
@@ -128,11 +134,14 @@ public struct Event: Equatable, Sendable {
     public var button: PenButton?
     public var phase: Phase?
     public var action: PreferredAction?
+    /// doubleTap and squeeze: who acts. The recogniser writes `none`; the daemon rewrites it
+    /// for each receiving stream.
+    public var focus: Focus?
     public var preferences: Preferences?
 
     public init(type: EventType, time: Int64, device: String? = nil, deviceInfo: DeviceInfo? = nil,
                 tool: Tool? = nil, pose: Pose? = nil, button: PenButton? = nil, phase: Phase? = nil,
-                action: PreferredAction? = nil, preferences: Preferences? = nil) {
+                action: PreferredAction? = nil, focus: Focus? = nil, preferences: Preferences? = nil) {
         self.type = type
         self.time = time
         self.device = device
@@ -142,6 +151,7 @@ public struct Event: Equatable, Sendable {
         self.button = button
         self.phase = phase
         self.action = action
+        self.focus = focus
         self.preferences = preferences
     }
 }

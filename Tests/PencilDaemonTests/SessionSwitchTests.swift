@@ -144,7 +144,6 @@ struct SessionSwitchTests {
         import socket, sys
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect(sys.argv[1])
-        s.sendall(b'{"method":"org.pencild.Pen.ListDevices"}\\0')
         print(s.recv(4096).rstrip(b"\\0").decode())
         """
         let again = try runProgram(Self.setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", Self.systemPython, "-c", script2, daemon.socketPath])

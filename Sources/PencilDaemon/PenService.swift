@@ -1,0 +1,709 @@
+import PencilProtocol
+import PencilSystem
+import Varlink
+
+/// What carries the service's clients: the daemon's sockets and epoll loop, or a test's
+/// in-memory pipes. The service decides; the transport moves bytes.
+protocol ClientTransport: AnyObject {
+    /// `connection` has output to send (`connection.output`); call `PenService.didSend` after.
+    func outputPending(_ connection: Connection)
+    /// `connection.reading` changed: read from the client, or stop until it changes back.
+    func readingChanged(_ connection: Connection)
+    /// The service is done with `connection`: release what carries it.
+    func closed(_ connection: Connection)
+    /// A device's descriptor to watch (`PenService.deviceReadable(token:now:)` when readable).
+    func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno)
+    func stopWatching(_ descriptor: FileDescriptor)
+}
+
+/// The service: turns clients' calls into replies and effects, and devices' events into
+/// streams. It reads no clock and does no socket I/O: host time comes in with every call
+/// (`now`, CLOCK_MONOTONIC µs), and bytes come and go through the transport. That is what
+/// lets tests drive a whole daemon in virtual time.
+///
+/// Access is decided at every call, from the peer's credentials and the sessions as they are
+/// then; one client's share of each turn of the loop is bounded, oneway calls included.
+final class PenService {
+    let configuration: Configuration
+    let logger: Logger
+    let access: any AccessPolicy
+    let preferences: PreferencesStore
+    let devices: DeviceHub
+    weak var transport: (any ClientTransport)?
+
+    var clients = ClientTable()
+    var focus = FocusClaims()
+    var clientLog: ClientLog
+    var writes = PreferencesWrites()
+    /// Connections whose messages wait in their framer (they used their share of a turn).
+    private var backlogged: [Connection] = []
+    private var writer = JSONWriter(capacity: 4096)
+    private var monitorCalls = 0
+
+    /// Calls handled for one client per turn of the loop.
+    static let callsPerTurn = 8
+    /// At most this many preference writes per user per second.
+    static let preferencesWriteInterval: Int64 = 250_000
+
+    init(configuration: Configuration, logger: Logger, access: any AccessPolicy, preferences: PreferencesStore) {
+        self.configuration = configuration
+        self.logger = logger
+        self.access = access
+        self.preferences = preferences
+        clientLog = ClientLog(logger: logger)
+        devices = DeviceHub(configuration: configuration, logger: logger)
+        devices.delegate = self
+    }
+
+    func start(now: Int64) throws(DaemonError) {
+        try devices.start(now: now)
+    }
+
+    var clientCount: Int { clients.count }
+
+    /// Every replay has ended and every client has its events (`--exit-after-replay`).
+    var replaysDone: Bool {
+        configuration.exitAfterReplay && devices.replaysFinished && clients.connections.allSatisfy { $0.output.isEmpty }
+    }
+
+    // MARK: Clients come and go
+
+    enum Admission {
+        case accepted(Connection)
+        /// Not served: write `reply` (a varlink error) and close, without counting it anywhere.
+        case refused(reply: [UInt8])
+    }
+
+    /// A client connected. One that may not use pencild is told so at once and never counts
+    /// against any limit.
+    func admit(peer: PeerCredentials, now: Int64) -> Admission {
+        if let refusal = access.refusal(for: peer) {
+            clientLog.log(.notice, uid: peer.uid, now: now, "a client (uid \(peer.uid), pid \(peer.pid)) may not use pencild: \(refusal); it gets PermissionDenied")
+            return .refused(reply: encodedError(VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName)))
+        }
+        if case .full(let limit, let perUser) = clients.admission(for: peer, limits: configuration.limits) {
+            let whose = perUser ? "uid \(peer.uid) already has \(limit) clients" : "already \(clients.count) clients"
+            clientLog.log(.warning, uid: peer.uid, now: now, "refusing a client (uid \(peer.uid), pid \(peer.pid)): \(whose), the limit")
+            return .refused(reply: encodedError(VarlinkError(name: PenInterface.ErrorName.tooManyClients.qualifiedName,
+                                                             parameters: .object([("limit", .int(Int64(limit))), ("perUser", .bool(perUser))]))))
+        }
+        let connection = clients.insert(peer: peer, maximumRequestSize: configuration.limits.maximumRequestSize, now: now)
+        clientLog.log(.debug, uid: peer.uid, now: now, "\(connection.label) connected")
+        return .accepted(connection)
+    }
+
+    /// The client hung up, or its transport failed.
+    func disconnected(_ connection: Connection, now: Int64) {
+        clientLog.log(.debug, uid: connection.peer.uid, now: now, "\(connection.label) disconnected")
+        close(connection)
+    }
+
+    func close(_ connection: Connection) {
+        guard !connection.closed else { return }
+        connection.closed = true
+        let lastOfProcess = clients.remove(connection)
+        endMonitor(of: connection)
+        writes.forget(connection)
+        if lastOfProcess { focus.release(uid: connection.peer.uid, pid: connection.peer.pid) }
+        transport?.closed(connection)
+    }
+
+    /// Sessions changed: every connection whose peer may no longer use pencild gets
+    /// PermissionDenied (a stream's last reply) and is closed, streaming or not.
+    func sessionsChanged(now: Int64) {
+        for connection in Array(clients.connections) where !connection.closeAfterFlush {
+            guard let refusal = access.refusal(for: connection.peer) else { continue }
+            clientLog.log(.notice, uid: connection.peer.uid, now: now, "\(connection.label) may no longer use pencild: \(refusal); it is closed")
+            deny(connection)
+        }
+    }
+
+    /// PermissionDenied as the connection's last reply; nothing more is read from it.
+    private func deny(_ connection: Connection) {
+        endMonitor(of: connection)
+        queueError(connection, VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName))
+        finish(connection)
+    }
+
+    /// Close once what is queued is sent.
+    private func finish(_ connection: Connection) {
+        connection.closeAfterFlush = true
+        updateReading(connection)
+        if connection.output.isEmpty { close(connection) }
+    }
+
+    // MARK: Input
+
+    /// Bytes from the client.
+    func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection, now: Int64) {
+        guard !connection.closed, !connection.closeAfterFlush else { return }
+        connection.framer.append(bytes)
+        processMessages(of: connection, now: now)
+    }
+
+    /// Whether some client has calls waiting for its next turn.
+    var hasBacklog: Bool { !backlogged.isEmpty }
+
+    /// The next turn of every client whose calls wait.
+    func continueBacklogs(now: Int64) {
+        let waiting = backlogged
+        backlogged.removeAll()
+        for connection in waiting {
+            connection.hasBacklog = false
+            processMessages(of: connection, now: now)
+        }
+    }
+
+    /// Handles the client's complete messages: at most `callsPerTurn`, and none while its
+    /// replies pile up unread or a reply waits for a preferences write.
+    private func processMessages(of connection: Connection, now: Int64) {
+        var handled = 0
+        while !connection.closed, !connection.closeAfterFlush, !connection.awaitingDeferredReply,
+              connection.output.queuedReplyCount < configuration.limits.maximumQueuedRequests {
+            guard handled < Self.callsPerTurn else {
+                if !connection.hasBacklog {
+                    connection.hasBacklog = true
+                    backlogged.append(connection)
+                }
+                break
+            }
+            let message: ArraySlice<UInt8>?
+            do {
+                message = try connection.framer.nextMessage()
+            } catch {
+                clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) sent a \(error): disconnecting")
+                close(connection)
+                return
+            }
+            guard let message else { break }
+            handled += 1
+            connection.lastActivity = now
+            handleMessage(message, from: connection, now: now)
+        }
+        guard !connection.closed else { return }
+        if connection.framer.hasPartialMessage, !connection.hasBacklog, connection.output.queuedReplyCount < configuration.limits.maximumQueuedRequests {
+            if connection.partialSince == nil { connection.partialSince = now }
+        } else {
+            connection.partialSince = nil
+        }
+        updateReading(connection)
+    }
+
+    /// Reads from a client only while its calls can be handled: not while it has a backlog,
+    /// unread replies at the bound, a deferred reply, or is closing.
+    private func updateReading(_ connection: Connection) {
+        let reading = !connection.closeAfterFlush && !connection.hasBacklog && !connection.awaitingDeferredReply
+            && connection.output.queuedReplyCount < configuration.limits.maximumQueuedRequests
+        guard reading != connection.reading, !connection.closed else { return }
+        connection.reading = reading
+        transport?.readingChanged(connection)
+    }
+
+    private func handleMessage(_ message: ArraySlice<UInt8>, from connection: Connection, now: Int64) {
+        let call: VarlinkCall
+        do {
+            call = try VarlinkCall.parse(message)
+        } catch {
+            switch error {
+            case .invalidField(let field):
+                clientLog.log(.info, uid: connection.peer.uid, now: now, "\(connection.label): \(error)")
+                replyError(connection, nil, .invalidParameter(field))
+            case .invalidJSON, .notAnObject:
+                clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) sent \(error): disconnecting")
+                close(connection)
+            }
+            return
+        }
+        // Access at every call: a session that ended since the connection was made ends its rights.
+        if let refusal = access.refusal(for: connection.peer) {
+            clientLog.log(.notice, uid: connection.peer.uid, now: now, "\(connection.label) may not use pencild: \(refusal); it gets PermissionDenied")
+            deny(connection)
+            return
+        }
+        if connection.monitor != nil, !call.oneway {
+            // Replies to a second call would interleave with the stream: varlink has no way to tell them apart.
+            clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) called \(call.method) on a connection that streams Monitor: disconnecting")
+            close(connection)
+            return
+        }
+        if call.upgrade {
+            replyError(connection, call, .invalidParameter("upgrade"))
+            return
+        }
+        switch call.interface {
+        case InterfaceDescriptions.serviceInterface: handleServiceCall(call, from: connection)
+        case PenInterface.name: handlePenCall(call, from: connection, now: now)
+        default: replyError(connection, call, .interfaceNotFound(call.interface))
+        }
+    }
+
+    private func handleServiceCall(_ call: VarlinkCall, from connection: Connection) {
+        switch call.methodName {
+        case "GetInfo":
+            reply(connection, call) { writer in
+                writer.key("vendor"); writer.string("pencild")
+                writer.key("product"); writer.string("pencild")
+                writer.key("version"); writer.string(Daemon.version)
+                writer.key("url"); writer.string("")
+                writer.key("interfaces"); writer.beginArray()
+                writer.string(InterfaceDescriptions.serviceInterface)
+                writer.string(PenInterface.name)
+                writer.endArray()
+            }
+        case "GetInterfaceDescription":
+            guard let name = call.parameters["interface"]?.stringValue else {
+                replyError(connection, call, .invalidParameter("interface"))
+                return
+            }
+            let text: String
+            switch name {
+            case InterfaceDescriptions.serviceInterface: text = InterfaceDescriptions.service
+            case PenInterface.name: text = InterfaceDescriptions.pen
+            default:
+                replyError(connection, call, .interfaceNotFound(name))
+                return
+            }
+            reply(connection, call) { writer in writer.key("description"); writer.string(text) }
+        default:
+            replyError(connection, call, .methodNotFound(call.method))
+        }
+    }
+
+    private func handlePenCall(_ call: VarlinkCall, from connection: Connection, now: Int64) {
+        guard let method = PenInterface.Method(rawValue: call.methodName) else {
+            replyError(connection, call, .methodNotFound(call.method))
+            return
+        }
+        switch method {
+        case .listDevices:
+            let infos = devices.deviceInfos
+            reply(connection, call) { writer in
+                writer.key("devices"); writer.beginArray()
+                for info in infos { writer.write(info) }
+                writer.endArray()
+            }
+        case .monitor: startMonitor(call, for: connection, now: now)
+        case .getPreferences:
+            let current = writes.pending(of: connection.peer.uid) ?? preferences.preferences(for: connection.peer.uid)
+            reply(connection, call) { writer in writer.key("preferences"); writer.write(current) }
+        case .setPreferences: setPreferences(call, for: connection, now: now)
+        case .setFocus: setFocus(call, for: connection, now: now)
+        }
+    }
+
+    private func startMonitor(_ call: VarlinkCall, for connection: Connection, now: Int64) {
+        guard call.more else {
+            replyError(connection, call, .expectedMore)
+            return
+        }
+        guard !call.oneway else { return }
+        var subscription = MonitorSubscription()
+        if let given = call.parameters["devices"], !given.isNull {
+            guard let list = given.arrayValue else { replyError(connection, call, .invalidParameter("devices")); return }
+            var ids = Set<String>()
+            for element in list {
+                guard let id = element.stringValue else { replyError(connection, call, .invalidParameter("devices")); return }
+                guard devices.contains(id) else {
+                    replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.noSuchDevice.qualifiedName, parameters: .object([("device", .string(id))])))
+                    return
+                }
+                ids.insert(id)
+            }
+            subscription.devices = ids
+        }
+        if let given = call.parameters["events"], !given.isNull {
+            guard let list = given.arrayValue else { replyError(connection, call, .invalidParameter("events")); return }
+            var types = Set<EventType>()
+            for element in list {
+                guard let name = element.stringValue, let type = EventType(rawValue: name) else {
+                    replyError(connection, call, .invalidParameter("events"))
+                    return
+                }
+                types.insert(type)
+            }
+            subscription.eventTypes = types
+        }
+        let uid = connection.peer.uid
+        connection.monitor = subscription
+        devices.subscribe(uid: uid, preferences: writes.pending(of: uid) ?? preferences.preferences(for: uid))
+        for event in devices.catchUpEvents(uid: uid, now: now) where subscription.wants(event) {
+            send(event, to: connection, holder: focus.holder(for: event, of: uid), now: now)
+        }
+        monitorCalls += 1
+        clientLog.log(.debug, uid: uid, now: now, "\(connection.label) monitors \(subscription.devices.map { $0.sorted().joined(separator: ",") } ?? "every device")")
+        devices.monitorsSubscribed(count: monitorCalls, now: now)
+    }
+
+    /// The connection stops streaming; the user's gesture stages go with their last stream.
+    private func endMonitor(of connection: Connection) {
+        guard connection.monitor != nil else { return }
+        connection.monitor = nil
+        let uid = connection.peer.uid
+        if !clients.connections.contains(where: { $0.monitor != nil && $0.peer.uid == uid }) {
+            devices.unsubscribe(uid: uid)
+            focus.forgetSqueezes(of: uid)
+        }
+    }
+
+    private func setFocus(_ call: VarlinkCall, for connection: Connection, now: Int64) {
+        guard let focused = call.parameters["focused"]?.boolValue else {
+            replyError(connection, call, .invalidParameter("focused"))
+            return
+        }
+        let (uid, pid) = (connection.peer.uid, connection.peer.pid)
+        if focused { focus.claim(uid: uid, pid: pid) } else { focus.release(uid: uid, pid: pid) }
+        clientLog.log(.debug, uid: uid, now: now, "\(connection.label) \(focused ? "claims" : "gives up") the focus")
+        reply(connection, call) { _ in }
+    }
+
+    // MARK: Preferences
+
+    private func setPreferences(_ call: VarlinkCall, for connection: Connection, now: Int64) {
+        guard let given = call.parameters["preferences"], !given.isNull else {
+            replyError(connection, call, .invalidParameter("preferences"))
+            return
+        }
+        let uid = connection.peer.uid
+        let current: Preferences
+        if let pending = writes.pending(of: uid) {
+            current = pending
+        } else {
+            do {
+                current = try preferences.preferencesToUpdate(for: uid)
+            } catch {
+                replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.preferencesNotSaved.qualifiedName, parameters: .object([("reason", .string("cannot read the stored preferences: \(error)"))])))
+                return
+            }
+        }
+        let updated: Preferences
+        do {
+            updated = try current.merging(given)
+        } catch {
+            replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.invalidPreferences.qualifiedName, parameters: .object([("field", .string(error.field)), ("reason", .string(error.reason))])))
+            return
+        }
+        let waiter = call.oneway ? nil : connection
+        if writes.pending(of: uid) == nil, updated == current {
+            // Nothing changes: nothing is written.
+            if let waiter { replyPreferences(waiter, updated) }
+            return
+        }
+        if writes.pending(of: uid) != nil || !writes.mayWrite(uid: uid, now: now, interval: Self.preferencesWriteInterval) {
+            // Coalesced: the last value wins, written once the user's interval has passed;
+            // the reply waits for that write, and the client's later calls wait behind it.
+            writes.defer(updated, uid: uid, waiter: waiter, due: writes.nextWrite(uid: uid, interval: Self.preferencesWriteInterval))
+            if let waiter {
+                waiter.awaitingDeferredReply = true
+                updateReading(waiter)
+            }
+            return
+        }
+        write(updated, uid: uid, waiters: waiter.map { [$0] } ?? [], now: now)
+    }
+
+    /// Writes `value` for `uid` now, and answers the calls that wait for it.
+    private func write(_ value: Preferences, uid: UInt32, waiters: [Connection], now: Int64) {
+        writes.wrote(uid: uid, at: now)
+        do {
+            try preferences.store(value, for: uid)
+        } catch {
+            logger.error("cannot store the preferences of uid \(uid) in \(configuration.stateDirectory): \(error)")
+            for waiter in waiters {
+                resume(waiter, now: now) {
+                    self.queueError(waiter, VarlinkError(name: PenInterface.ErrorName.preferencesNotSaved.qualifiedName, parameters: .object([("reason", .string("cannot write \(self.configuration.stateDirectory): \(error)"))])))
+                }
+            }
+            return
+        }
+        logger.info("uid \(uid) changed their preferences")
+        for waiter in waiters {
+            resume(waiter, now: now) { self.replyPreferences(waiter, value) }
+        }
+        devices.updatePreferences(uid: uid, value, now: now)
+        deliver([Event(type: .preferencesChanged, time: now, preferences: value)], toUser: uid, now: now)
+    }
+
+    /// A waiting call is answered: the client's later calls may be handled again.
+    private func resume(_ connection: Connection, now: Int64, _ answer: () -> Void) {
+        guard !connection.closed else { return }
+        answer()
+        connection.awaitingDeferredReply = false
+        processMessages(of: connection, now: now)
+    }
+
+    private func replyPreferences(_ connection: Connection, _ value: Preferences) {
+        writer.reset()
+        ReplyEncoder.reply(into: &writer) { writer in writer.key("preferences"); writer.write(value) }
+        queueReply(connection)
+    }
+
+    // MARK: Replies
+
+    private func encodedError(_ error: VarlinkError) -> [UInt8] {
+        writer.reset()
+        ReplyEncoder.error(into: &writer, error)
+        return writer.bytes
+    }
+
+    private func queueReply(_ connection: Connection) {
+        connection.output.appendReply(writer.bytes[...])
+        transport?.outputPending(connection)
+        updateReading(connection)
+    }
+
+    private func reply(_ connection: Connection, _ call: VarlinkCall, _ parameters: (inout JSONWriter) -> Void) {
+        guard !call.oneway else { return }
+        writer.reset()
+        ReplyEncoder.reply(into: &writer, parameters)
+        queueReply(connection)
+    }
+
+    private func replyError(_ connection: Connection, _ call: VarlinkCall?, _ error: VarlinkError) {
+        if let call, call.oneway { return }
+        queueError(connection, error)
+    }
+
+    private func queueError(_ connection: Connection, _ error: VarlinkError) {
+        writer.reset()
+        ReplyEncoder.error(into: &writer, error)
+        queueReply(connection)
+    }
+
+    /// The transport sent some of the connection's output.
+    func didSend(_ connection: Connection, now: Int64) {
+        guard !connection.closed else { return }
+        if connection.output.pendingByteCount <= behindThreshold { connection.laggingSince = nil }
+        if connection.output.isEmpty {
+            connection.lastActivity = now
+            if connection.closeAfterFlush {
+                close(connection)
+                return
+            }
+        }
+        if connection.reading == false, !connection.hasBacklog, !connection.awaitingDeferredReply {
+            // Room for replies again: take up the calls that waited.
+            processMessages(of: connection, now: now)
+        }
+    }
+
+    // MARK: Time
+
+    /// The earliest time at which something is due: a device, a client's time-out, a
+    /// coalesced write, a log summary.
+    func nextDeadline() -> Int64? {
+        var earliest: Int64?
+        func consider(_ time: Int64?) {
+            if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
+        }
+        consider(devices.nextDeadline())
+        consider(writes.nextDue)
+        consider(clientLog.nextDeadline)
+        let limits = configuration.limits
+        for connection in clients.connections {
+            if let since = connection.partialSince { consider(since + limits.requestTimeout) }
+            if let since = connection.laggingSince { consider(since + limits.lagTimeout) }
+            if isIdleClosable(connection) { consider(connection.lastActivity + limits.idleTimeout) }
+        }
+        return earliest
+    }
+
+    /// A connection that does not stream, waits for nothing and is owed nothing may be closed
+    /// when idle; so may not one whose process holds its user's focus (the claim would go).
+    private func isIdleClosable(_ connection: Connection) -> Bool {
+        connection.monitor == nil && !connection.awaitingDeferredReply && !connection.closeAfterFlush && connection.output.isEmpty
+            && focus.holder(of: connection.peer.uid) != connection.peer.pid
+    }
+
+    func fireDeadlines(now: Int64) {
+        devices.fireDue(now: now)
+        for (uid, pending) in writes.takeDue(now: now) {
+            write(pending.value, uid: uid, waiters: pending.waiters.filter { !$0.closed }, now: now)
+        }
+        clientLog.fireDue(now: now)
+        let limits = configuration.limits
+        for connection in Array(clients.connections) {
+            let uid = connection.peer.uid
+            if let since = connection.partialSince, since + limits.requestTimeout <= now {
+                clientLog.log(.warning, uid: uid, now: now, "\(connection.label) started a message \((now - since) / 1000) ms ago and did not finish it: disconnecting")
+                close(connection)
+            } else if let since = connection.laggingSince, since + limits.lagTimeout <= now {
+                clientLog.log(.warning, uid: uid, now: now, "\(connection.label) has not read its events: \(connection.output.pendingByteCount) bytes waiting for \((now - since) / 1000) ms, more than half its bound of \(limits.outputBufferSize): disconnecting")
+                close(connection)
+            } else if isIdleClosable(connection), connection.lastActivity + limits.idleTimeout <= now {
+                clientLog.log(.info, uid: uid, now: now, "\(connection.label) has been idle for \((now - connection.lastActivity) / 1_000_000) s: closing it")
+                close(connection)
+            }
+        }
+    }
+
+    /// A device's descriptor (or udev's) is readable.
+    func deviceReadable(token: UInt64, now: Int64) {
+        devices.handleReadable(token: token, now: now)
+    }
+
+    /// SIGHUP: read preferences again on next use.
+    func reloadPreferences() {
+        preferences.forgetCached()
+    }
+
+    /// Shutdown: every device closes what is open, so that every client sees its closing events.
+    func closeDevices() {
+        devices.removeAll()
+    }
+
+    func closeAll() {
+        for connection in Array(clients.connections) { close(connection) }
+    }
+
+    // MARK: Events to monitors
+
+    private var eventWriter = JSONWriter(capacity: 1024)
+
+    /// More than this waiting, a client is behind (see `Limits.outputBufferSize`).
+    var behindThreshold: Int { configuration.limits.outputBufferSize / 2 }
+
+    /// Whether some monitor is behind (replays at full speed wait for it).
+    var someMonitorIsBehind: Bool {
+        clients.connections.contains { $0.monitor != nil && $0.output.pendingByteCount > behindThreshold }
+    }
+
+    private func send(_ event: Event, to connection: Connection, holder: Int32?, now: Int64) {
+        var event = event
+        if event.focus != nil { event.focus = FocusClaims.focus(holder: holder, receiver: connection.peer.pid) }
+        encode(event)
+        append(to: connection, coalescing: coalescingKey(for: event), now: now)
+    }
+
+    private func encode(_ event: Event) {
+        eventWriter.reset()
+        ReplyEncoder.reply(into: &eventWriter, continues: true) { writer in
+            writer.key("event"); writer.write(event)
+        }
+    }
+
+    private func append(to connection: Connection, coalescing key: CoalescingKey?, now: Int64) {
+        let limit = configuration.limits.outputBufferSize
+        // Motion replaces motion only for a client past its whole bound: one that keeps up gets
+        // every event, whatever the pace of the replay.
+        let key = connection.output.pendingByteCount > limit ? key : nil
+        connection.output.appendEvent(eventWriter.bytes[...], coalescing: key)
+        transport?.outputPending(connection)
+        let pending = connection.output.pendingByteCount
+        if pending > 4 * limit {
+            clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) has not read its events: \(pending) bytes waiting, four times the limit of \(limit): disconnecting")
+            close(connection)
+        } else if pending > behindThreshold, connection.laggingSince == nil {
+            connection.laggingSince = now
+            clientLog.log(.info, uid: connection.peer.uid, now: now, "\(connection.label) is behind: \(pending) bytes waiting")
+        }
+    }
+
+    private func coalescingKey(for event: Event) -> CoalescingKey? {
+        guard let device = event.device else { return nil }
+        switch event.type {
+        case .motion: return CoalescingKey(device: device, isMotion: true)
+        case .hover where event.phase == .changed: return CoalescingKey(device: device, isMotion: false)
+        default: return nil
+        }
+    }
+
+    /// Sends `events` to the monitors of `uid` (every monitor when nil) that want them. An
+    /// event is encoded once for all its readers, except a gesture's, whose focus differs by
+    /// reader.
+    func deliver(_ events: [Event], toUser uid: UInt32?, now: Int64) {
+        guard !clients.isEmpty else { return }
+        for event in events {
+            if event.focus != nil, let uid {
+                let holder = focus.holder(for: event, of: uid)
+                for connection in clients.connections where connection.peer.uid == uid && !connection.closed {
+                    guard let monitor = connection.monitor, monitor.wants(event) else { continue }
+                    send(event, to: connection, holder: holder, now: now)
+                }
+                continue
+            }
+            var encoded = false
+            let key = coalescingKey(for: event)
+            for connection in clients.connections {
+                guard let monitor = connection.monitor, !connection.closed else { continue }
+                if let uid, connection.peer.uid != uid { continue }
+                guard monitor.wants(event) else { continue }
+                if !encoded {
+                    encode(event)
+                    encoded = true
+                }
+                append(to: connection, coalescing: key, now: now)
+            }
+        }
+    }
+}
+
+extension PenService: DeviceHubDelegate {
+    func deviceHub(_ hub: DeviceHub, emit events: [Event], toUser uid: UInt32?) {
+        deliver(events, toUser: uid, now: hub.now)
+    }
+
+    func deviceHub(_ hub: DeviceHub, watch descriptor: FileDescriptor, token: UInt64) throws(Errno) {
+        guard let transport else { throw Errno(rawValue: 9) } // EBADF: nothing to watch with
+        try transport.watch(descriptor, deviceToken: token)
+    }
+
+    func deviceHub(_ hub: DeviceHub, stopWatching descriptor: FileDescriptor) {
+        transport?.stopWatching(descriptor)
+    }
+
+    func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool {
+        !someMonitorIsBehind
+    }
+}
+
+/// Coalesced preference writes: per user, the value waiting to be written, the calls waiting
+/// for it, and when the user last wrote.
+struct PreferencesWrites {
+    struct Pending {
+        var value: Preferences
+        var waiters: [Connection]
+        var due: Int64
+    }
+
+    private var pendingByUser: [UInt32: Pending] = [:]
+    private var lastWrite: [UInt32: Int64] = [:]
+
+    func pending(of uid: UInt32) -> Preferences? { pendingByUser[uid]?.value }
+
+    func mayWrite(uid: UInt32, now: Int64, interval: Int64) -> Bool {
+        guard let last = lastWrite[uid] else { return true }
+        return now - last >= interval
+    }
+
+    func nextWrite(uid: UInt32, interval: Int64) -> Int64 {
+        (lastWrite[uid] ?? 0) + interval
+    }
+
+    mutating func wrote(uid: UInt32, at now: Int64) {
+        lastWrite[uid] = now
+        // Users who have not written for a while need no entry.
+        if lastWrite.count > 1024 { lastWrite = lastWrite.filter { now - $0.value < 1_000_000 } }
+    }
+
+    mutating func `defer`(_ value: Preferences, uid: UInt32, waiter: Connection?, due: Int64) {
+        var pending = pendingByUser[uid] ?? Pending(value: value, waiters: [], due: due)
+        pending.value = value
+        if let waiter { pending.waiters.append(waiter) }
+        pendingByUser[uid] = pending
+    }
+
+    var nextDue: Int64? { pendingByUser.values.lazy.map(\.due).min() }
+
+    mutating func takeDue(now: Int64) -> [(UInt32, Pending)] {
+        let due = pendingByUser.filter { $0.value.due <= now }
+        for uid in due.keys { pendingByUser[uid] = nil }
+        return due.map { ($0.key, $0.value) }
+    }
+
+    /// A closed connection waits for nothing.
+    mutating func forget(_ connection: Connection) {
+        for uid in pendingByUser.keys {
+            pendingByUser[uid]?.waiters.removeAll { $0 === connection }
+        }
+    }
+}

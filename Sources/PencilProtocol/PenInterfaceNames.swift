@@ -1,0 +1,27 @@
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/embed-interface: do not edit.
+/// The names the interface declares.
+public enum PenInterface {
+    public static let name = "org.pencild.Pen"
+
+    public enum Method: String, Sendable, CaseIterable {
+        case listDevices = "ListDevices"
+        case monitor = "Monitor"
+        case getPreferences = "GetPreferences"
+        case setPreferences = "SetPreferences"
+        case setFocus = "SetFocus"
+
+        /// interface.Method, as a call names it.
+        public var qualifiedName: String { PenInterface.name + "." + rawValue }
+    }
+
+    public enum ErrorName: String, Sendable, CaseIterable {
+        case noSuchDevice = "NoSuchDevice"
+        case permissionDenied = "PermissionDenied"
+        case invalidPreferences = "InvalidPreferences"
+        case tooManyClients = "TooManyClients"
+        case preferencesNotSaved = "PreferencesNotSaved"
+
+        /// interface.Error, as a reply names it.
+        public var qualifiedName: String { PenInterface.name + "." + rawValue }
+    }
+}
