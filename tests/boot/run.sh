@@ -11,19 +11,18 @@
 # when the VM does not boot or when the scenario does not finish in time.
 #
 # Environment: BOOT_TIMEOUT (seconds for the VM, default 600), BOOT_SKIP_BUILD=1 (use the
-# .deb already in .build/deb), BOOT_RESULTS (default .build/boot-results), BOOT_KERNEL.
+# .deb already in .build/deb), BOOT_RESULTS (default .build/boot-results), BOOT_CACHE (where
+# the root file system is kept, default .build/boot-cache: a CI with a fresh clone each time
+# can point it at a folder it keeps), BOOT_KERNEL.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$repo"
 
-loud() {
-    echo >&2
-    echo "########################################################################" >&2
-    echo "test-boot: $*" >&2
-    echo "########################################################################" >&2
-}
+tier=test-boot
+# shellcheck source=tests/loud.sh
+. "$repo/tests/loud.sh"
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }
 run_start=$(now)
@@ -64,7 +63,7 @@ suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
 depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -E 's/[[:space:]]*\(.*//; s/[[:space:]]//g; s/\|.*//' | grep -v '^$')
 packages=$(printf '%s\n' systemd systemd-sysv udev dbus kmod libpam-systemd python3 $depends | sort -u | paste -sd, -)
 key=$( { echo "$suite $packages"; cat "$sources"; mmdebstrap --version; } | sha256sum | cut -c1-16)
-cache=$repo/.build/boot-cache
+cache=${BOOT_CACHE:-$repo/.build/boot-cache}
 tarball=$cache/root-$suite-$key.tar
 if [ -f "$tarball" ]; then
     echo "test-boot: root file system from the cache ($(basename "$tarball"))"
@@ -109,6 +108,8 @@ mkdir -p "$root/etc/systemd/system/getty@tty1.service.d"
 printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin seated --noclear %%I $TERM\n' \
     >"$root/etc/systemd/system/getty@tty1.service.d/autologin.conf"
 echo pencild-boot-test >"$root/etc/hostname"
+# The image is thrown away after the run: dpkg need not sync each file it writes.
+echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/boot-test-unsafe-io"
 chroot "$root" sh -e -c '
     useradd --create-home --groups input penuser
     useradd --create-home outsider
@@ -134,7 +135,7 @@ set +e
 timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1G -smp 2 \
     -kernel "$kernel" -initrd "$initrd" \
     -append "root=/dev/vda rw console=ttyS0 panic=1 systemd.show_status=1" \
-    -drive "file=$image,format=raw,if=virtio" \
+    -drive "file=$image,format=raw,if=virtio,cache=unsafe" \
     -display none -nic none -no-reboot \
     -serial "file:$console" -serial "file:$report" </dev/null >"$results/qemu.log" 2>&1 &
 qemu_pid=$!

@@ -137,25 +137,16 @@ class Pen:
         time.sleep(0.02)
         self.emit((EV_KEY, BTN_TOOL_PEN, 0))
 
-    def stylus_click(self):
+    def stylus_click(self, clicks=1):
+        """Hovers, clicks BTN_STYLUS `clicks` times (two: a double-tap), leaves."""
         self.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000),
                   (EV_KEY, BTN_TOOL_PEN, 1))
-        time.sleep(0.02)
-        self.emit((EV_KEY, BTN_STYLUS, 1))
-        time.sleep(0.02)
-        self.emit((EV_KEY, BTN_STYLUS, 0))
-        time.sleep(0.02)
-        self.emit((EV_KEY, BTN_TOOL_PEN, 0))
-
-    def double_click(self):
-        self.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000),
-                  (EV_KEY, BTN_TOOL_PEN, 1))
-        for _ in range(2):
-            time.sleep(0.03)
+        for _ in range(clicks):
+            time.sleep(0.02)
             self.emit((EV_KEY, BTN_STYLUS, 1))
-            time.sleep(0.03)
+            time.sleep(0.02)
             self.emit((EV_KEY, BTN_STYLUS, 0))
-        time.sleep(0.03)
+        time.sleep(0.02)
         self.emit((EV_KEY, BTN_TOOL_PEN, 0))
 
     def close(self):
@@ -181,7 +172,7 @@ def cmd_pen(args):
             elif words[0] == "stylus":
                 pen.stylus_click()
             elif words[0] == "doubletap":
-                pen.double_click()
+                pen.stylus_click(clicks=2)
             elif words[0] == "sleep":
                 time.sleep(float(words[1]))
             else:
