@@ -1,8 +1,11 @@
-# Sourced by the test tiers' runners: `loud MESSAGE` prints MESSAGE on stderr inside a
-# banner that a CI log does not hide, prefixed with $tier (e.g. "test-kernel").
-loud() {
+# shellcheck shell=bash
+# Sourced by the test tiers' runners: `banner TIER MESSAGE` prints "TIER: MESSAGE" on
+# stderr inside a banner that a CI log does not hide.
+banner() {
+    local tier=$1
+    shift
     echo >&2
     echo "########################################################################" >&2
-    echo "${tier:?}: $*" >&2
+    echo "$tier: $*" >&2
     echo "########################################################################" >&2
 }

@@ -10,7 +10,7 @@
 # second serial port; then the guest powers off. The run fails, loudly, when a check fails,
 # when the VM does not boot or when the scenario does not finish in time.
 #
-# Environment: BOOT_TIMEOUT (seconds for the VM, default 600), BOOT_SKIP_BUILD=1 (use the
+# Environment: BOOT_TIMEOUT (seconds for the VM, default 900), BOOT_SKIP_BUILD=1 (use the
 # .deb already in .build/deb), BOOT_RESULTS (default .build/boot-results), BOOT_CACHE (where
 # the root file system is kept, default .build/boot-cache: a CI with a fresh clone each time
 # can point it at a folder it keeps), BOOT_KERNEL.
@@ -20,9 +20,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$repo"
 
-tier=test-boot
 # shellcheck source=tests/loud.sh
 . "$repo/tests/loud.sh"
+loud() { banner test-boot "$@"; }
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }
 run_start=$(now)
@@ -128,7 +128,7 @@ echo "test-boot: image ready in $(since "$t") s (${size_mb} MiB, kernel $kver)"
 console=$results/console.log
 report=$results/results.log
 : >"$report"
-timeout_s=${BOOT_TIMEOUT:-600}
+timeout_s=${BOOT_TIMEOUT:-900}
 echo "test-boot: booting (qemu, software emulation, timeout ${timeout_s}s); console: $console"
 boot_start=$(now)
 set +e

@@ -16,9 +16,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$repo"
 
-tier=test-kernel
 # shellcheck source=tests/loud.sh
 . "$repo/tests/loud.sh"
+loud() { banner test-kernel "$@"; }
 
 # 1. What the VM needs (root: apt and /usr/local/bin).
 if [ "$(id -u)" -eq 0 ]; then
