@@ -215,14 +215,18 @@ kernel=$(journal_since -k | grep -E 'audit.*type=1326|seccomp' | grep -i pencild
 check journal-clean "${errors:-no pencild errors}${kernel:+; kernel: $kernel}" test -z "$errors$kernel"
 
 # --- 9. Removal and purge. ----------------------------------------------------------------
+t=$(date +%s)
 apt-get remove -y -q pencild >"$work/remove.log" 2>&1
-check apt-remove "socket $(systemctl is-active pencild.socket), service $(systemctl is-active pencild.service), /run/pencild/pencild.sock $(test -e /run/pencild/pencild.sock && echo left || echo gone), state kept: $(ls /var/lib/private/pencild 2>&1 | tr '\n' ' ')" \
+check apt-remove "$(($(date +%s) - t)) s; socket $(systemctl is-active pencild.socket), service $(systemctl is-active pencild.service), /run/pencild/pencild.sock $(test -e /run/pencild/pencild.sock && echo left || echo gone), state kept: $(ls /var/lib/private/pencild 2>&1 | tr '\n' ' ')" \
     bash -c '[ "$(systemctl is-active pencild.socket)" != active ] && [ "$(systemctl is-active pencild.service)" != active ] && [ ! -e /run/pencild/pencild.sock ] && [ -d /var/lib/private/pencild ]'
+t=$(date +%s)
 apt-get install -y -q "$files/pencild.deb" >"$work/install.log" 2>&1
-check apt-install "apt-get install: exit $?; pencild.socket $(systemctl is-active pencild.socket) right after (started by postinst)" \
-    test "$(systemctl is-active pencild.socket)" = active
+install_status=$?
+check apt-install "$(($(date +%s) - t)) s; apt-get install: exit $install_status; pencild.socket $(systemctl is-active pencild.socket) right after (started by postinst)" \
+    test "$install_status/$(systemctl is-active pencild.socket)" = 0/active
+t=$(date +%s)
 apt-get purge -y -q pencild >"$work/purge.log" 2>&1
-check apt-purge "after purge: $(ls -d /var/lib/private/pencild /var/lib/pencild 2>&1 | tr '\n' ' ')" \
+check apt-purge "$(($(date +%s) - t)) s; after purge: $(ls -d /var/lib/private/pencild /var/lib/pencild 2>&1 | tr '\n' ' ')" \
     bash -c '[ ! -e /var/lib/private/pencild ] && [ ! -e /var/lib/pencild ] && [ ! -e /lib/systemd/system/pencild.service ] && [ "$(systemctl is-active pencild.socket)" != active ]'
 
 if [ "$failed" -gt 0 ]; then
