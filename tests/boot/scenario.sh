@@ -208,26 +208,34 @@ else
 fi
 
 # --- 8. The journal: no seccomp or permission errors from pencild's whole run. ------------
-exec 3>&-
-timeout 30 tail --pid="$pen_pid" -f /dev/null || fail pen "the virtual pen did not end: $(cat "$work/pen.log")"
 errors=$(journal_since -u pencild.service -u pencild.socket | grep -iE 'seccomp|operation not permitted|permission denied|EPERM|EACCES|bad system call|core dump')
 kernel=$(journal_since -k | grep -E 'audit.*type=1326|seccomp' | grep -i pencild)
 check journal-clean "${errors:-no pencild errors}${kernel:+; kernel: $kernel}" test -z "$errors$kernel"
 
-# --- 9. Removal and purge. ----------------------------------------------------------------
+# --- 9. Removal and purge (the pen still plugged in). ------------------------------------
+current_tags() { udevadm info -q property "$node" | sed -n 's/^CURRENT_TAGS=//p'; }
 t=$(date +%s)
 apt-get remove -y -q pencild >"$work/remove.log" 2>&1
 check apt-remove "$(($(date +%s) - t)) s; socket $(systemctl is-active pencild.socket), service $(systemctl is-active pencild.service), /run/pencild/pencild.sock $(test -e /run/pencild/pencild.sock && echo left || echo gone), state kept: $(ls /var/lib/private/pencild 2>&1 | tr '\n' ' ')" \
     bash -c '[ "$(systemctl is-active pencild.socket)" != active ] && [ "$(systemctl is-active pencild.service)" != active ] && [ ! -e /run/pencild/pencild.sock ] && [ -d /var/lib/private/pencild ]'
+udevadm trigger --action=change "$node"
+udevadm settle --timeout=60
+check udev-rule-removed "after remove and a change event, $node has CURRENT_TAGS=$(current_tags)" \
+    bash -c '! grep -q :pencild: <<<"$1"' _ "$(current_tags)"
 t=$(date +%s)
 apt-get install -y -q "$files/pencild.deb" >"$work/install.log" 2>&1
 install_status=$?
 check apt-install "$(($(date +%s) - t)) s; apt-get install: exit $install_status; pencild.socket $(systemctl is-active pencild.socket) right after (started by postinst)" \
     test "$install_status/$(systemctl is-active pencild.socket)" = 0/active
+udevadm settle --timeout=60
+check udev-rule-reloaded "after installation (postinst reloads the rules and replays tablets), $node has CURRENT_TAGS=$(current_tags)" \
+    bash -c 'grep -q :pencild: <<<"$1"' _ "$(current_tags)"
+exec 3>&-
+timeout 30 tail --pid="$pen_pid" -f /dev/null || fail pen "the virtual pen did not end: $(cat "$work/pen.log")"
 t=$(date +%s)
 apt-get purge -y -q pencild >"$work/purge.log" 2>&1
 check apt-purge "$(($(date +%s) - t)) s; after purge: $(ls -d /var/lib/private/pencild /var/lib/pencild 2>&1 | tr '\n' ' ')" \
-    bash -c '[ ! -e /var/lib/private/pencild ] && [ ! -e /var/lib/pencild ] && [ ! -e /lib/systemd/system/pencild.service ] && [ "$(systemctl is-active pencild.socket)" != active ]'
+    bash -c '[ ! -e /var/lib/private/pencild ] && [ ! -e /var/lib/pencild ] && [ ! -e /lib/systemd/system/pencild.service ] && [ "$(systemctl is-active pencild.socket)" != active ] && [ "$(systemctl is-active pencild.service)" != active ]'
 
 if [ "$failed" -gt 0 ]; then
     say "INFO pencild's journal:"
