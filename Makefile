@@ -1,7 +1,7 @@
 # pencild: build, run, test, install.
 #
 #   make run          build and show a pen live (real pens, or the demo pen)
-#   make test         everything: build, unit tests, packaging checks, fuzzers, kernel tier
+#   make test         everything: build, unit tests, packaging checks, the C client library, fuzzers, kernel tier
 #   make install      PREFIX=/usr/local by default; DESTDIR honoured
 #   make deb          the Debian packages, in .build/deb
 #
@@ -34,6 +34,16 @@ UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
 endif
 
 PROGRAMS := pencild pencilctl
+
+# The C client library (clients/c, built with meson): where it installs, and its build folders.
+MESON ?= meson
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+LIBDIR ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+C_BUILD_DIR := .build-c
+C_ASAN_BUILD_DIR := .build-c-asan
+C_RELEASE_BUILD_DIR := .build-c-release
 # Real pen recordings for the conformance tests: kept outside the repository.
 RECORDINGS_CANDIDATE := $(abspath $(CURDIR)/../shared/recordings)
 PENCILD_RECORDINGS ?= $(if $(wildcard $(RECORDINGS_CANDIDATE)/README.md),$(RECORDINGS_CANDIDATE),)
@@ -50,8 +60,8 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-fuzz test-kernel \
-        test-boot bench fuzz install uninstall clean man deb
+.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo \
+        test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS)
@@ -90,9 +100,16 @@ deps-test:
 run: deps build
 	scripts/dev-run.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"
 
+# The GTK 4 sketch demo (examples/sketch) beside pencild's demo pen (and the pens this user
+# can read), on a private socket; pencild stops when the demo's window closes.
+demo: build
+	scripts/install-deps.sh demo
+	scripts/dev-run.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)" --demo-pen \
+	    "$$(scripts/gi-python.sh)" examples/sketch/sketch.py
+
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-sanitizers test-packaging test-fuzz test-boot test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-client-c test-fuzz test-boot test-kernel
 	@echo "make test: all passed"
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
@@ -119,6 +136,46 @@ test-tsan:
 
 test-packaging:
 	tests/packaging/run.sh
+
+# The Python client library (clients/python): installed with pip into a venv, mypy --strict,
+# and its tests against the debug pencild and pencilctl, on the shared recordings.
+test-client-python: build-debug
+	clients/python/run-tests.sh "$$($(SWIFT) build --show-bin-path)"
+
+# The GTK 4 sketch demo on a private Broadway display, against pencild replaying a recording
+# with a double-tap: the demo's log must show the switch to the eraser.
+test-demo: build-debug
+	examples/sketch/test-demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+# libpencil (clients/c): its tests against the debug pencild and the shared recordings, then
+# the same C programs under valgrind and in an AddressSanitizer build; then an install into a
+# scratch DESTDIR, compiled against with pkg-config, and its uninstall.
+# meson_setup DIR OPTIONS...: configures DIR, or reconfigures it when it exists.
+meson_setup = if [ -d "$(1)/meson-private" ]; then $(MESON) setup --reconfigure "$(1)" clients/c $(2); \
+	else $(MESON) setup "$(1)" clients/c $(2); fi
+
+test-client-c: build-debug
+	@bin=$$($(SWIFT) build --show-bin-path) && \
+	$(call meson_setup,$(C_BUILD_DIR),-Dpencild-bin-dir=$$bin) >/dev/null && \
+	$(call meson_setup,$(C_ASAN_BUILD_DIR),-Dpencild-bin-dir=$$bin -Db_sanitize=address -Db_lundef=false -Dman-pages=disabled) >/dev/null
+	$(MESON) compile -C $(C_BUILD_DIR)
+	$(MESON) test -C $(C_BUILD_DIR) --print-errorlogs
+	$(MESON) test -C $(C_BUILD_DIR) --print-errorlogs --setup valgrind
+	$(MESON) compile -C $(C_ASAN_BUILD_DIR)
+	$(MESON) test -C $(C_ASAN_BUILD_DIR) --print-errorlogs
+	clients/c/tests/install.sh
+
+build-client-c:
+	$(call meson_setup,$(C_RELEASE_BUILD_DIR),--buildtype=release -Dtests=false --prefix=$(PREFIX) --libdir=$(LIBDIR) --includedir=$(INCLUDEDIR) --mandir=$(MANDIR)) >/dev/null
+	$(MESON) compile -C $(C_RELEASE_BUILD_DIR)
+
+install-client-c: build-client-c
+	DESTDIR="$(DESTDIR)" $(MESON) install -C $(C_RELEASE_BUILD_DIR) --no-rebuild
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+uninstall-client-c:
+	rm -f "$(DESTDIR)$(LIBDIR)"/libpencil.so "$(DESTDIR)$(LIBDIR)"/libpencil.so.0 "$(DESTDIR)$(LIBDIR)"/libpencil.so.0.* \
+	    "$(DESTDIR)$(LIBDIR)/pkgconfig/pencil.pc" "$(DESTDIR)$(INCLUDEDIR)/pencil.h" "$(DESTDIR)$(MANDIR)/man3/libpencil.3"
 
 test-fuzz:
 	fuzz/run.sh --seconds $(FUZZ_SECONDS)
@@ -152,7 +209,7 @@ install: build
 	for program in $(PROGRAMS); do \
 	    install -D -m 0755 "$$bin/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; \
 	done
-	$(MAKE) --no-print-directory install-data
+	$(MAKE) --no-print-directory install-data install-client-c
 
 # Units, rules, documents and man pages only: what a package built elsewhere needs on top of the binaries.
 .PHONY: install-data
@@ -179,6 +236,8 @@ print-dirs:
 	@echo "system=$(SYSTEMD_SYSTEM_UNIT_DIR)"
 	@echo "user=$(SYSTEMD_USER_UNIT_DIR)"
 	@echo "udev=$(UDEV_RULES_DIR)"
+	@echo "lib=$(LIBDIR)"
+	@echo "include=$(INCLUDEDIR)"
 	@echo "man=$(MANDIR)"
 
 uninstall:
@@ -191,7 +250,8 @@ uninstall:
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done
+	$(MAKE) --no-print-directory uninstall-client-c
 
 clean:
 	$(SWIFT) package clean
-	rm -rf fuzz/.build .build-asan .build-tsan .build/man
+	rm -rf fuzz/.build .build-asan .build-tsan .build/man $(C_BUILD_DIR) $(C_ASAN_BUILD_DIR) $(C_RELEASE_BUILD_DIR)

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# dev-run.sh BIN_DIR
+# dev-run.sh BIN_DIR [--demo-pen] [COMMAND [ARGUMENT...]]
 #
 # Runs a freshly built pencild by hand, on a private socket, and shows the pen in
-# `pencilctl watch`. Real pens are used when this user can read them; otherwise
-# (or as well as none) the daemon's demo pen draws by itself. pencild is stopped
-# and its files removed when watch exits (q or Ctrl-C).
+# `pencilctl watch`, or runs COMMAND with PENCILD_SOCKET set (`make demo`: the sketch
+# demo). Real pens are used when this user can read them; otherwise (or as well as none)
+# the daemon's demo pen draws by itself; --demo-pen adds the demo pen in any case.
+# pencild is stopped and its files removed when watch or COMMAND exits (q or Ctrl-C).
 set -euo pipefail
 
-bin=${1:?usage: $0 BIN_DIR}
+bin=${1:?usage: $0 BIN_DIR [--demo-pen] [COMMAND [ARGUMENT...]]}
+shift
+always_demo=""
+if [ "${1:-}" = --demo-pen ]; then
+    always_demo=yes
+    shift
+fi
+command=("$@")
+[ "${#command[@]}" -gt 0 ] || command=("$bin/pencilctl" watch)
 for program in pencild pencilctl; do
     [ -x "$bin/$program" ] || { echo "dev-run: $bin/$program is missing: build first" >&2; exit 1; }
 done
@@ -41,6 +50,7 @@ done
 flags=(--socket "$socket" --state-dir "$work/state")
 if [ "${#readable[@]}" -gt 0 ]; then
     echo "dev-run: pens: ${readable[*]}"
+    [ -z "$always_demo" ] || flags+=(--demo)
 else
     if [ "${#unreadable[@]}" -gt 0 ]; then
         echo "dev-run: cannot read ${unreadable[*]}: join the 'input' group or install the udev rule (README, Troubleshooting)"
@@ -66,4 +76,4 @@ done
 [ -S "$socket" ] || { echo "dev-run: pencild did not create $socket in 10 s; its log:" >&2; cat "$log" >&2; exit 1; }
 
 echo "dev-run: pencild (pid $daemon_pid) on $socket, log in $log"
-PENCILD_SOCKET="$socket" "$bin/pencilctl" watch
+PENCILD_SOCKET="$socket" "${command[@]}"

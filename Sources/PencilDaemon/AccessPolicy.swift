@@ -42,8 +42,9 @@ public struct SystemAccessPolicy: AccessPolicy {
     public func refusal(for peer: PeerCredentials) -> String? {
         if peer.uid == 0 || peer.uid == daemonUID { return nil }
         if let group = accessGroup {
-            let groups = peer.groups.isEmpty ? ProcessIdentity.groups(ofUser: peer.uid, primaryGroup: peer.gid) : peer.groups
-            if peer.gid == group || groups.contains(group) { return nil }
+            // The kernel's answer only: a process that dropped its groups is not a member, and
+            // the user database is never asked on the loop's thread.
+            if peer.gid == group || peer.groups.contains(group) { return nil }
         }
         if Self.hasActiveLocalSession(uid: peer.uid) { return nil }
         let groupText = accessGroup.map { "not in group \($0), " } ?? ""

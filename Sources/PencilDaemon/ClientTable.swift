@@ -40,8 +40,10 @@ struct ClientTable {
         let perUser = min(limits.maximumClientsPerUser, limits.maximumClients)
         if countByUID[peer.uid, default: 0] >= perUser { return .full(limit: perUser, perUser: true) }
         // Everyone but root shares what is left after root's own places.
-        let total = peer.uid == 0 ? limits.maximumClients : limits.maximumClients - perUser
-        if count >= total { return .full(limit: limits.maximumClients, perUser: false) }
+        let others = count - countByUID[0, default: 0]
+        if peer.uid == 0 ? count >= limits.maximumClients : others >= limits.maximumClients - perUser {
+            return .full(limit: limits.maximumClients, perUser: false)
+        }
         return .admitted
     }
 

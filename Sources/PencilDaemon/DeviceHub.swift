@@ -264,8 +264,12 @@ final class DeviceHub {
             return
         }
         if status == .drained {
-            while let timer = device.pipeline.nextDeadline, player.hostTime(forRecordedTime: timer) <= now {
-                device.pipeline.advance(to: timer, into: &output)
+            if let timer = device.pipeline.nextDeadline, player.hostTime(forRecordedTime: timer) <= now {
+                // Every deadline due by now, each at its time; the next event is not due yet,
+                // and the deadlines at or after it fire when it is fed.
+                var until = max(timer, player.recordedTime(atHostTime: now))
+                if let next = player.nextEventTime { until = min(until, next &- 1) }
+                device.pipeline.advance(to: until, into: &output)
                 device.lastTime = max(device.lastTime, timer)
                 emit()
             }

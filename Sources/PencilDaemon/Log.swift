@@ -23,14 +23,25 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 /// Writes one line per message to stderr, prefixed `<N>` for journald.
 public struct Logger: Sendable {
     public var level: LogLevel
+    /// Where lines go instead of stderr (tests).
+    var sink: (@Sendable ([UInt8]) -> Void)?
 
     public init(level: LogLevel = .info) { self.level = level }
+
+    init(level: LogLevel, sink: @escaping @Sendable ([UInt8]) -> Void) {
+        self.level = level
+        self.sink = sink
+    }
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level <= self.level else { return }
         var bytes = Array("<\(level.rawValue)>".utf8)
         Self.appendEscaped(message(), to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
+        if let sink {
+            sink(bytes)
+            return
+        }
         bytes.withUnsafeMutableBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -8,12 +8,18 @@ public final class PreferencesStore {
     public let directory: String
     private let logger: Logger
     private var cache: [UInt32: Preferences] = [:]
+    /// Files written since the start: writes are what a flood of calls must not multiply.
+    private(set) var writeCount = 0
     /// Bounded so that a hostile file cannot make the daemon read gigabytes.
     static let maximumFileSize = 64 * 1024
 
-    public init(directory: String, logger: Logger) {
+    /// The user the daemon runs as: only its own files are read.
+    private let owner: UInt32
+
+    public init(directory: String, logger: Logger, owner: UInt32 = ProcessIdentity.userID) {
         self.directory = directory
         self.logger = logger
+        self.owner = owner
     }
 
     /// Reads every user's file again on next use (SIGHUP).
@@ -45,44 +51,66 @@ public final class PreferencesStore {
         let path = path(for: uid)
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(path, maximumBytes: Self.maximumFileSize)
+            bytes = try FileSystem.readPrivateFile(path, maximumBytes: Self.maximumFileSize, owner: owner)
         } catch {
-            if error == .noSuchFile { return (.defaults, nil) }
-            if error == Errno(rawValue: 27) { // EFBIG
-                moveAside(path, reason: "larger than \(Self.maximumFileSize) bytes")
+            switch error {
+            case .noSuchFile:
                 return (.defaults, nil)
+            case Errno(rawValue: 27): // EFBIG
+                moveAside(path, reason: "larger than \(Self.maximumFileSize) bytes")
+            case Errno(rawValue: 40): // ELOOP: a symbolic link
+                moveAside(path, reason: "a symbolic link")
+            case FileSystem.notARegularFile:
+                moveAside(path, reason: "not a regular file")
+            case FileSystem.notOwned:
+                moveAside(path, reason: "not owned by pencild's user (uid \(owner))")
+            default:
+                logger.warning("preferences of uid \(uid): cannot read \(path): \(error); using the defaults for now")
+                return (.defaults, error)
             }
-            logger.warning("preferences of uid \(uid): cannot read \(path): \(error); using the defaults for now")
-            return (.defaults, error)
+            return (.defaults, nil)
+        }
+        let json: JSONValue
+        do {
+            json = try JSONReader.parse(bytes)
+        } catch {
+            moveAside(path, reason: "not JSON (\(error))")
+            return (.defaults, nil)
         }
         do {
-            let json = try JSONReader.parse(bytes)
-            return (try Preferences.defaults.merging(json), nil)
-        } catch let error as JSONParseError {
-            moveAside(path, reason: "not JSON (\(error))")
+            let (preferences, dropped) = try Preferences.defaults.mergingValidFields(json)
+            for field in dropped {
+                logger.warning("\(path): \(field.field) \(field.reason): left out, the other settings are kept")
+            }
+            return (preferences, nil)
         } catch {
             moveAside(path, reason: "not valid preferences (\(error))")
+            return (.defaults, nil)
         }
-        return (.defaults, nil)
     }
 
     private func moveAside(_ path: String, reason: String) {
-        let aside = "\(path).corrupt-\(WallClock.secondsSinceEpoch())"
         do {
-            try FileSystem.rename(path, to: aside)
+            let aside = try FileSystem.moveAside(path, to: "\(path).corrupt-\(WallClock.secondsSinceEpoch())")
             logger.warning("\(path) is \(reason): moved it to \(aside); using the defaults")
         } catch {
             logger.warning("\(path) is \(reason) and could not be moved aside (\(error)); using the defaults")
         }
     }
 
-    /// Stores `preferences` for `uid`. Nothing changes when the file cannot be written.
+    /// Stores `preferences` for `uid`. Nothing changes when the file cannot be written; once
+    /// it is renamed into place the new value is the user's, even if the directory could not
+    /// be synced (then only a crash could bring back the old one, and the log says so).
     public func store(_ preferences: Preferences, for uid: UInt32) throws(Errno) {
         var writer = JSONWriter()
         writer.write(preferences)
         writer.bytes.append(UInt8(ascii: "\n"))
-        try FileSystem.createDirectories(directory, permissions: 0o755)
-        try FileSystem.writeAtomically(path(for: uid), writer.bytes)
+        writeCount += 1
+        try FileSystem.createDirectories(directory, permissions: 0o700)
+        let replacement = try FileSystem.writeAtomically(path(for: uid), writer.bytes, permissions: 0o600)
         cache[uid] = preferences
+        if case .renamedNotSynced(let error) = replacement {
+            logger.warning("preferences of uid \(uid) written, but \(directory) could not be synced (\(error)): a crash now may undo them")
+        }
     }
 }

@@ -72,6 +72,16 @@ public struct RecordingPlayer: PenEventSource, Sendable {
         return hostStart + Int64(scaled)
     }
 
+    /// The latest recorded time due by host time `hostTime`: the inverse of
+    /// `hostTime(forRecordedTime:)`, for timers that fall between events.
+    public func recordedTime(atHostTime hostTime: Int64) -> Int64 {
+        guard hostTime >= hostStart else { return recordedStart &- 1 }
+        guard speed.factor.isFinite else { return .max }
+        let elapsed = (Double(hostTime - hostStart) * speed.factor).rounded(.down)
+        guard elapsed < Double(Int64.max) - Double(recordedStart) else { return .max }
+        return recordedStart + Int64(elapsed)
+    }
+
     /// Hands out the events due by `hostTime`, at most `limit` of them.
     public mutating func read(at hostTime: Int64, limit: Int, _ handle: (SourceItem) -> Void) -> SourceStatus {
         var handed = 0

@@ -125,6 +125,25 @@ extension Preferences {
         return result
     }
 
+    /// Reading a stored file: every field that is valid on its own and with those before it is
+    /// kept; the others (unknown to this version, out of range, of the wrong kind) are left out
+    /// and named in `dropped`, so that one bad field never costs the user their other settings.
+    public func mergingValidFields(_ json: JSONValue) throws(InvalidPreferences) -> (preferences: Preferences, dropped: [InvalidPreferences]) {
+        guard let members = json.objectValue else {
+            throw InvalidPreferences(field: "preferences", reason: "must be an object, not \(json.kindName)")
+        }
+        var result = self
+        var dropped: [InvalidPreferences] = []
+        for (name, value) in members {
+            do {
+                result = try result.merging(.object([(name, value)]))
+            } catch {
+                dropped.append(error)
+            }
+        }
+        return (result, dropped)
+    }
+
     private static func enumValue<T: RawRepresentable & CaseIterable>(_ value: JSONValue, field: String) throws(InvalidPreferences) -> T where T.RawValue == String {
         guard let text = value.stringValue, let result = T(rawValue: text) else {
             let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")

@@ -19,6 +19,7 @@ public struct FileDescriptor: Hashable, Sendable {
         public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
         public static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
         public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
     }
 
     public static func open(_ path: String, _ options: OpenOptions, permissions: mode_t = 0o644) throws(Errno) -> FileDescriptor {

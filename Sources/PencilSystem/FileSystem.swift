@@ -28,7 +28,8 @@ public enum FileSystem {
                           owner: info.st_uid, group: info.st_gid, permissions: info.st_mode & 0o7777, size: Int64(info.st_size))
     }
 
-    /// Creates `path` and its missing parents with `permissions`; existing directories are kept as they are.
+    /// Creates `path` and its missing parents with `permissions` exactly, whatever the umask;
+    /// existing directories are kept as they are.
     public static func createDirectories(_ path: String, permissions: mode_t = 0o755) throws(Errno) {
         guard !path.isEmpty else { return }
         var prefix = path.hasPrefix("/") ? "" : "."
@@ -39,13 +40,35 @@ public enum FileSystem {
                 if error == Errno(rawValue: EEXIST) { continue }
                 throw error
             }
+            _ = try retryingOnInterrupt { chmod(prefix, permissions) }
         }
+    }
+
+    /// A file that is not what its reader expects (`readPrivateFile`).
+    public static let notARegularFile = Errno(rawValue: EINVAL)
+    public static let notOwned = Errno(rawValue: EPERM)
+
+    /// Like `readFile`, for a file only `owner` writes (state): a symbolic link (ELOOP), anything
+    /// but a regular file (a FIFO would block the reader: EINVAL) or a file of another owner
+    /// (EPERM) is refused without reading it.
+    public static func readPrivateFile(_ path: String, maximumBytes: Int, owner: UInt32) throws(Errno) -> [UInt8] {
+        let fd = try FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking, .closeOnExec])
+        defer { fd.close() }
+        var info = stat()
+        _ = try retryingOnInterrupt { fstat(fd.rawValue, &info) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw notARegularFile }
+        guard info.st_uid == owner else { throw notOwned }
+        return try read(fd, maximumBytes: maximumBytes)
     }
 
     /// The whole file, refusing files larger than `maximumBytes` (EFBIG).
     public static func readFile(_ path: String, maximumBytes: Int) throws(Errno) -> [UInt8] {
         let fd = try FileDescriptor.open(path, [.readOnly, .closeOnExec])
         defer { fd.close() }
+        return try read(fd, maximumBytes: maximumBytes)
+    }
+
+    private static func read(_ fd: FileDescriptor, maximumBytes: Int) throws(Errno) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -58,13 +81,35 @@ public enum FileSystem {
         }
     }
 
+    /// How far a replacement got: the rename is what makes the new content the file's.
+    public enum Replacement: Equatable, Sendable {
+        /// Written, renamed and the directory synced: durable.
+        case durable
+        /// Renamed (the new content is the file's), but the directory's fsync failed: a crash
+        /// now may bring back the old file.
+        case renamedNotSynced(Errno)
+    }
+
     /// Replaces `path` with `bytes` so that a crash leaves either the old or the new file: a
-    /// temporary file in the same directory, fsync, rename over the old one, fsync the directory.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: mode_t = 0o644) throws(Errno) {
+    /// new temporary file in the same directory (O_EXCL, never a file someone placed there),
+    /// with `permissions` exactly, fsync, rename over the old one, fsync the directory.
+    @discardableResult
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], permissions: mode_t = 0o644) throws(Errno) -> Replacement {
         let directory = directoryName(of: path)
-        let temporary = "\(directory)/.\(baseName(of: path)).\(getpid()).tmp"
-        let fd = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .closeOnExec], permissions: permissions)
+        var temporary = ""
+        var created: FileDescriptor?
+        for attempt in 0..<16 {
+            temporary = "\(directory)/.\(baseName(of: path)).\(getpid()).\(attempt).tmp"
+            do {
+                created = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow, .closeOnExec], permissions: permissions)
+                break
+            } catch {
+                guard error == Errno(rawValue: EEXIST) else { throw error }
+            }
+        }
+        guard let fd = created else { throw Errno(rawValue: EEXIST) }
         do throws(Errno) {
+            _ = try retryingOnInterrupt { fchmod(fd.rawValue, permissions) }
             try fd.writeAll(bytes)
             try fd.sync()
             fd.close()
@@ -78,9 +123,29 @@ public enum FileSystem {
             _ = unlink(temporary)
             throw error
         }
-        let directoryFD = try FileDescriptor.open(directory, [.readOnly, .directory, .closeOnExec])
-        defer { directoryFD.close() }
-        try directoryFD.sync()
+        do throws(Errno) {
+            let directoryFD = try FileDescriptor.open(directory, [.readOnly, .directory, .closeOnExec])
+            defer { directoryFD.close() }
+            try directoryFD.sync()
+        } catch {
+            return .renamedNotSynced(error)
+        }
+        return .durable
+    }
+
+    /// Moves `path` to `target`, or to `target-1`, `target-2`, ... when that exists: never over
+    /// another file (a hard link, then the old name removed).
+    public static func moveAside(_ path: String, to target: String) throws(Errno) -> String {
+        for attempt in 0..<100 {
+            let candidate = attempt == 0 ? target : "\(target)-\(attempt)"
+            if link(path, candidate) == 0 {
+                try remove(path)
+                return candidate
+            }
+            let error = Errno.current
+            guard error == Errno(rawValue: EEXIST) else { throw error }
+        }
+        throw Errno(rawValue: EEXIST)
     }
 
     public static func setPermissions(_ path: String, _ permissions: mode_t) throws(Errno) {

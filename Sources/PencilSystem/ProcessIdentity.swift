@@ -25,24 +25,6 @@ public enum ProcessIdentity {
         return String(cString: home)
     }
 
-    /// The groups `uid` belongs to in the user database (primary and supplementary), for peers
-    /// whose groups the kernel did not report.
-    public static func groups(ofUser uid: UInt32, primaryGroup: UInt32) -> [UInt32] {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
-            return [primaryGroup]
-        }
-        var count: Int32 = 64
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(name, primaryGroup, &groups, &count) < 0 {
-            groups = [gid_t](repeating: 0, count: Int(count))
-            guard getgrouplist(name, primaryGroup, &groups, &count) >= 0 else { return [primaryGroup] }
-        }
-        return Array(groups.prefix(Int(count)))
-    }
-
     /// A group's id by name, for configuration.
     public static func groupID(named name: String) -> UInt32? {
         var entry = group()

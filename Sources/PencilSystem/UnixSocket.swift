@@ -8,7 +8,7 @@ public struct PeerCredentials: Equatable, Sendable {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
-    /// The peer's supplementary groups (SO_PEERGROUPS), empty when the kernel cannot tell.
+    /// The peer's supplementary groups (SO_PEERGROUPS), as the kernel recorded them at connect.
     public var groups: [UInt32]
 
     public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
@@ -123,11 +123,22 @@ public enum UnixSocket {
         var credentials = pencild_ucred()
         var length = socklen_t(MemoryLayout<pencild_ucred>.size)
         _ = try retryingOnInterrupt { getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }
+        // SO_PEERGROUPS (Linux 4.13): the kernel's list is the truth, an empty one included.
+        // ERANGE says how large a buffer it needs: ask again with that.
+        let peerGroups: Int32 = 59
         var groups = [gid_t](repeating: 0, count: 64)
-        var groupsLength = socklen_t(groups.count * MemoryLayout<gid_t>.size)
-        let peerGroups: Int32 = 59 // SO_PEERGROUPS (Linux 4.13)
-        let result = groups.withUnsafeMutableBytes { getsockopt(fd.rawValue, SOL_SOCKET, peerGroups, $0.baseAddress, &groupsLength) }
-        let known = result == 0 ? Int(groupsLength) / MemoryLayout<gid_t>.size : 0
+        var known = 0
+        for _ in 0..<4 {
+            var groupsLength = socklen_t(groups.count * MemoryLayout<gid_t>.size)
+            let result = groups.withUnsafeMutableBytes { getsockopt(fd.rawValue, SOL_SOCKET, peerGroups, $0.baseAddress, &groupsLength) }
+            if result == 0 {
+                known = Int(groupsLength) / MemoryLayout<gid_t>.size
+                break
+            }
+            let error = Errno.current
+            guard error == Errno(rawValue: ERANGE), Int(groupsLength) > groups.count * MemoryLayout<gid_t>.size else { throw error }
+            groups = [gid_t](repeating: 0, count: Int(groupsLength) / MemoryLayout<gid_t>.size + 1)
+        }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, groups: Array(groups.prefix(known)))
     }
 

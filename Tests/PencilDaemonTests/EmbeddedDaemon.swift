@@ -1,0 +1,200 @@
+import Foundation
+@testable import PencilDaemon
+import PencilProtocol
+import PencilSystem
+import Varlink
+
+/// Who may use the interface, as a test says: a set of users with access, changed at will
+/// (what logind's sessions decide on a real machine).
+final class TestAccess: AccessPolicy, @unchecked Sendable {
+    var allowed: Set<UInt32>
+
+    init(allowed: Set<UInt32>) { self.allowed = allowed }
+
+    func refusal(for peer: PeerCredentials) -> String? {
+        allowed.contains(peer.uid) ? nil : "uid \(peer.uid) has no access (test)"
+    }
+}
+
+/// The whole daemon service in this thread, on a virtual clock and in-memory connections,
+/// the way swift-nio's EmbeddedEventLoop drives a channel: nothing sleeps, nothing races, and
+/// time passes only when the test says so (`advance(by:)`). Replays play on that clock.
+final class EmbeddedDaemon: ClientTransport {
+    let service: PenService
+    let directory: String
+    private(set) var now: Int64
+    private var pending: [Connection] = []
+    private var clients: [ObjectIdentifier: EmbeddedClient] = [:]
+
+    init(replays: [Configuration.Replay] = [], speed: Double? = 1, waitForMonitors: Int = 1, demo: Bool = false,
+         access: any AccessPolicy = TestAccess(allowed: [0, 1000, 1001]), limits: Limits = Limits(), now: Int64 = 1_000_000_000) throws {
+        directory = RunningDaemon.makeTemporaryDirectory()
+        var configuration = Configuration(mode: .user, socketPath: directory + "/unused.sock", stateDirectory: directory + "/state")
+        configuration.liveDevices = false
+        configuration.replays = replays
+        configuration.replaySpeed = speed
+        configuration.replayWaitsForMonitors = waitForMonitors
+        configuration.demo = demo
+        configuration.limits = limits
+        configuration.logLevel = .warning
+        self.now = now
+        service = PenService(configuration: configuration, logger: Logger(level: .warning), access: access,
+                             preferences: PreferencesStore(directory: configuration.stateDirectory, logger: Logger(level: .warning)))
+        service.transport = self
+        try service.start(now: now)
+        pump()
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    /// A process of `uid` connects: a client, or the reply it was refused with.
+    func connect(uid: UInt32, pid: Int32 = 4242, groups: [UInt32] = []) -> Result<EmbeddedClient, RefusedClient> {
+        switch service.admit(peer: PeerCredentials(pid: pid, uid: uid, gid: uid, groups: groups), now: now) {
+        case .refused(let reply):
+            return .failure(RefusedClient(reply: EmbeddedClient.messages(in: reply).first ?? .null))
+        case .accepted(let connection):
+            let client = EmbeddedClient(connection: connection, daemon: self)
+            clients[ObjectIdentifier(connection)] = client
+            return .success(client)
+        }
+    }
+
+    /// A client that must be admitted.
+    func client(uid: UInt32 = 1000, pid: Int32 = 4242) throws -> EmbeddedClient {
+        try connect(uid: uid, pid: pid).mapError { HarnessError("uid \(uid) was refused: \($0.reply)") }.get()
+    }
+
+    /// Lets virtual time pass, firing every deadline on the way at its time.
+    func advance(by microseconds: Int64) {
+        let end = now + microseconds
+        while let deadline = service.nextDeadline(), deadline <= end {
+            now = max(now, deadline)
+            service.fireDeadlines(now: now)
+            pump()
+        }
+        now = end
+        pump()
+    }
+
+    /// What the daemon's loop does after every wake-up: output goes to the clients that read,
+    /// and clients whose calls wait get one more turn (as many turns as the test asks for
+    /// with `turnsUntilIdle`).
+    func pump() {
+        flush()
+        if service.hasBacklog {
+            service.continueBacklogs(now: now)
+            flush()
+        }
+    }
+
+    private func flush() {
+        while let connection = pending.popLast() {
+            connection.needsFlush = false
+            clients[ObjectIdentifier(connection)]?.take()
+        }
+    }
+
+    /// Turns of the loop until no client has calls waiting; returns how many it took.
+    func turnsUntilIdle() -> Int {
+        var turns = 0
+        while service.hasBacklog {
+            service.continueBacklogs(now: now)
+            flush()
+            turns += 1
+        }
+        return turns
+    }
+
+    // MARK: ClientTransport
+
+    func outputPending(_ connection: Connection) {
+        guard !connection.needsFlush else { return }
+        connection.needsFlush = true
+        pending.append(connection)
+    }
+
+    func readingChanged(_ connection: Connection) {}
+
+    func closed(_ connection: Connection) {
+        clients[ObjectIdentifier(connection)]?.wasClosed()
+        clients[ObjectIdentifier(connection)] = nil
+    }
+
+    func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno) {}
+    func stopWatching(_ descriptor: FileDescriptor) {}
+}
+
+struct RefusedClient: Error {
+    var reply: JSONValue
+}
+
+/// One in-memory connection: what the client sent, and every message it has received.
+final class EmbeddedClient {
+    let connection: Connection
+    unowned let daemon: EmbeddedDaemon
+    /// Everything received, as bytes, and split into messages.
+    private(set) var received: [UInt8] = []
+    private(set) var messages: [JSONValue] = []
+    /// A stalled client reads nothing: its output piles up in the daemon.
+    var reads = true
+    private(set) var closed = false
+
+    init(connection: Connection, daemon: EmbeddedDaemon) {
+        self.connection = connection
+        self.daemon = daemon
+    }
+
+    /// Sends one call (NUL-terminated JSON).
+    func call(_ method: String, _ parameters: JSONValue = .object([]), more: Bool = false, oneway: Bool = false) {
+        send(VarlinkCall(method: method, parameters: parameters, more: more, oneway: oneway).encoded)
+    }
+
+    func send(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { daemon.service.received($0, on: connection, now: daemon.now) }
+        daemon.pump()
+    }
+
+    /// The client hangs up.
+    func hangUp() {
+        daemon.service.disconnected(connection, now: daemon.now)
+        daemon.pump()
+    }
+
+    /// Starts reading again after a stall.
+    func resume() {
+        reads = true
+        take()
+        daemon.pump()
+    }
+
+    fileprivate func take() {
+        guard reads, !connection.output.isEmpty else { return }
+        connection.output.withPendingBytes { received.append(contentsOf: $0) }
+        connection.output.didSend(connection.output.pendingByteCount)
+        // Whole messages only; a message is never split by this transport, but stay general.
+        if let end = received.lastIndex(of: 0), end + 1 > parsed {
+            messages += Self.messages(in: Array(received[parsed...end]))
+            parsed = end + 1
+        }
+        daemon.service.didSend(connection, now: daemon.now)
+    }
+
+    private var parsed = 0
+
+    fileprivate func wasClosed() {
+        take()
+        closed = true
+    }
+
+    /// The stream's events so far (replies that carry `event`).
+    var events: [Event] {
+        messages.compactMap { $0["parameters"]?["event"] }.compactMap { try? Event(json: $0) }
+    }
+
+    /// Error names of the replies so far.
+    var errors: [String] { messages.compactMap { $0["error"]?.stringValue } }
+
+    static func messages(in bytes: [UInt8]) -> [JSONValue] {
+        bytes.split(separator: 0).compactMap { try? JSONReader.parse(Array($0)) }
+    }
+}

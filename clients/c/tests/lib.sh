@@ -1,0 +1,128 @@
+# shellcheck shell=bash
+# Sourced by the tests: a real pencild on a private socket, and the rules for what
+# cannot run here (under CI=true it fails; elsewhere the test is skipped, status 77,
+# and says why).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+
+cannot() {
+    if [ "${CI:-}" = true ]; then
+        echo "FAIL: cannot run: $*" >&2
+        exit 1
+    fi
+    echo "skipped: $*" >&2
+    exit 77
+}
+
+if [ -z "${PENCILD_BIN_DIR:-}" ] || [ ! -x "$PENCILD_BIN_DIR/pencild" ] || [ ! -x "$PENCILD_BIN_DIR/pencilctl" ]; then
+    cannot "pencild and pencilctl are not built (meson option pencild-bin-dir, or PENCILD_BIN_DIR: '${PENCILD_BIN_DIR:-}')"
+fi
+pencild=$PENCILD_BIN_DIR/pencild
+# shellcheck disable=SC2034 # used by the tests that source this file
+pencilctl=$PENCILD_BIN_DIR/pencilctl
+
+# PENCIL_TEST_WRAPPER runs the C programs (valgrind, from `meson test --setup valgrind`).
+wrapper=()
+if [ -n "${PENCIL_TEST_WRAPPER:-}" ]; then
+    read -r -a wrapper <<<"$PENCIL_TEST_WRAPPER"
+    command -v "${wrapper[0]}" >/dev/null || cannot "${wrapper[0]} is not installed"
+fi
+client() { "${wrapper[@]}" "$@"; }
+# spawn PROGRAM ARGS... [redirections]: client in the background; $! is the program's own
+# pid (not a subshell's), so that cleanup stops the program itself.
+spawn() { (exec "${wrapper[@]}" "$@") & }
+
+work=$(mktemp -d)
+export PENCILD_SOCKET=$work/pencild.sock
+unset XDG_RUNTIME_DIR
+daemon_pid=""
+background_pids=()
+
+stop_pencild() {
+    if [ -n "$daemon_pid" ]; then
+        kill -TERM "$daemon_pid" 2>/dev/null || true
+        wait "$daemon_pid" 2>/dev/null || true
+        daemon_pid=""
+    fi
+}
+cleanup() {
+    stop_pencild
+    for pid in "${background_pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    if [ -n "${PENCIL_TEST_KEEP:-}" ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# start_pencild ARGS...: pencild on $PENCILD_SOCKET with its state in $work/state;
+# returns once the socket is there. A subscriber under valgrind on a busy machine may fall
+# seconds behind (the demo pen sends 400 events a second), which the daemon must not
+# punish here by disconnecting it: its output bound and lag timeout are raised.
+# $extra_limits: more lines for the [Limits] section.
+start_pencild() {
+    mkdir -p "$work/state"
+    rm -f "$PENCILD_SOCKET"
+    printf '[Limits]\nOutputBufferSize=64M\nLagTimeout=1h\n%s\n' "${extra_limits:-}" >"$work/patient.conf"
+    "$pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --config "$work/patient.conf" --no-udev "$@" \
+        </dev/null 2>>"$work/pencild.log" &
+    daemon_pid=$!
+    wait_for "pencild's socket" 10 test -S "$PENCILD_SOCKET"
+}
+
+# wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds, at most SECONDS.
+wait_for() {
+    local what=$1 seconds=$2
+    shift 2
+    local deadline=$((SECONDS + seconds))
+    until "$@"; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "FAIL: waited ${seconds}s for $what" >&2
+            [ -f "$work/pencild.log" ] && sed 's/^/pencild: /' "$work/pencild.log" >&2
+            exit 1
+        fi
+        if [ -n "$daemon_pid" ] && ! kill -0 "$daemon_pid" 2>/dev/null && [ "$what" = "pencild's socket" ]; then
+            echo "FAIL: pencild exited before its socket appeared" >&2
+            sed 's/^/pencild: /' "$work/pencild.log" >&2
+            exit 1
+        fi
+        sleep 0.05
+    done
+}
+
+# The recordings: every *.events and *.evemu file, each with the .desc it needs (a
+# recording without a header takes the .desc whose name starts like its own, up to the
+# first dot: "Wacom Intuos4 6x9.stylus-tap.events" and "Wacom Intuos4 6x9 Pen.desc").
+# Prints "RECORDING<TAB>DESC" lines (DESC empty when the recording has a header).
+recordings() {
+    local dir=${PENCILD_RECORDINGS:-}
+    if [ -z "$dir" ] || [ ! -d "$dir" ]; then
+        cannot "the shared pen recordings are not found (set PENCILD_RECORDINGS)"
+    fi
+    local file base desc found=0
+    for file in "$dir"/*.events "$dir"/*.evemu; do
+        [ -f "$file" ] || continue
+        found=$((found + 1))
+        desc=""
+        if ! grep -q '^N:' "$file"; then
+            base=$(basename "$file")
+            for candidate in "$dir/${base%%.*}"*.desc; do
+                [ -f "$candidate" ] && desc=$candidate
+            done
+            if [ -z "$desc" ]; then
+                echo "FAIL: $file has no header and no .desc beside it" >&2
+                exit 1
+            fi
+        fi
+        printf '%s\t%s\n' "$file" "$desc"
+    done
+    [ "$found" -gt 0 ] || cannot "no recordings in $dir"
+}
+
+# write_recording FILE: the project's test pen (scripts/test-pen-recording.sh) with a
+# double-tap, a stroke and a squeeze, named $RECORDING_NAME.
+write_recording() {
+    "$here/../../../scripts/test-pen-recording.sh" --squeeze --name "${RECORDING_NAME:-Test Pen}" >"$1"
+}

@@ -1,0 +1,203 @@
+/*
+ * pencil-events [--no-reconnect] [--events T,T] [--devices D,D] [--removed N] [--focus]
+ *
+ * Prints every event libpencil yields, one JSON object a line, built from the
+ * library's accessors only (the form `pencilctl events` prints, plus "focus" and
+ * "synthetic" where they apply). Ends after the DISCONNECTED event (--no-reconnect) or
+ * the Nth deviceRemoved (--removed N). --focus claims focus first.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pencil.h"
+
+static char **split(char *list)
+{
+	size_t count = 1;
+	for (char *c = list; *c; c++)
+		count += *c == ',';
+	char **items = calloc(count + 1, sizeof(*items));
+	size_t i = 0;
+	for (char *item = strtok(list, ","); item; item = strtok(NULL, ","))
+		items[i++] = item;
+	return items;
+}
+
+static void add(struct json_object *object, const char *key, struct json_object *value)
+{
+	json_object_object_add(object, key, value);
+}
+
+static struct json_object *names(size_t count, const char *(*name)(const struct pencil_device *, size_t),
+				 const struct pencil_device *device)
+{
+	struct json_object *array = json_object_new_array();
+	for (size_t i = 0; i < count; i++)
+		json_object_array_add(array, json_object_new_string(name(device, i)));
+	return array;
+}
+
+static struct json_object *device_json(const struct pencil_device *device)
+{
+	struct json_object *object = json_object_new_object();
+	add(object, "id", json_object_new_string(pencil_device_get_id(device)));
+	add(object, "name", json_object_new_string(pencil_device_get_name(device)));
+	add(object, "bus", json_object_new_int(pencil_device_get_bus(device)));
+	add(object, "vendor", json_object_new_int(pencil_device_get_vendor(device)));
+	add(object, "product", json_object_new_int(pencil_device_get_product(device)));
+	add(object, "direct", json_object_new_boolean(pencil_device_is_direct(device)));
+	if (pencil_device_has_size(device)) {
+		add(object, "widthMillimeters", json_object_new_double(pencil_device_get_width_mm(device)));
+		add(object, "heightMillimeters", json_object_new_double(pencil_device_get_height_mm(device)));
+	}
+	add(object, "tools", names(pencil_device_get_tool_count(device), pencil_device_get_tool_name, device));
+	add(object, "axes", names(pencil_device_get_axis_count(device), pencil_device_get_axis_name, device));
+	add(object, "buttons", names(pencil_device_get_button_count(device), pencil_device_get_button_name, device));
+	return object;
+}
+
+static struct json_object *preferences_json(const struct pencil_preferences *preferences)
+{
+	struct json_object *object = json_object_new_object();
+	add(object, "doubleTapAction", json_object_new_string(pencil_preferences_get_double_tap_action_name(preferences)));
+	add(object, "squeezeAction", json_object_new_string(pencil_preferences_get_squeeze_action_name(preferences)));
+	add(object, "tapButton", json_object_new_string(pencil_preferences_get_tap_button_name(preferences)));
+	add(object, "squeezeButton", json_object_new_string(pencil_preferences_get_squeeze_button_name(preferences)));
+	add(object, "tapMaxDuration", json_object_new_int(pencil_preferences_get_tap_max_duration(preferences)));
+	add(object, "doubleTapInterval", json_object_new_int(pencil_preferences_get_double_tap_interval(preferences)));
+	add(object, "longPressDuration", json_object_new_int(pencil_preferences_get_long_press_duration(preferences)));
+	add(object, "doubleTapSlop", json_object_new_double(pencil_preferences_get_double_tap_slop(preferences)));
+	return object;
+}
+
+#define OPTIONAL(key, name)                                                              \
+	if (pencil_event_has_##name(event))                                              \
+		add(pose, key, json_object_new_double(pencil_event_get_##name(event)));
+
+static struct json_object *event_json(const struct pencil_event *event)
+{
+	struct json_object *object = json_object_new_object();
+	add(object, "type", json_object_new_string(pencil_event_get_type_name(event)));
+	add(object, "time", json_object_new_int64(pencil_event_get_time_usec(event)));
+	if (pencil_event_get_device(event))
+		add(object, "device", json_object_new_string(pencil_event_get_device(event)));
+	if (pencil_event_get_device_info(event))
+		add(object, "deviceInfo", device_json(pencil_event_get_device_info(event)));
+	if (pencil_event_has_tool(event)) {
+		struct json_object *tool = json_object_new_object();
+		add(tool, "type", json_object_new_string(pencil_event_get_tool_type_name(event)));
+		add(tool, "serial", json_object_new_int64(pencil_event_get_tool_serial(event)));
+		add(tool, "id", json_object_new_int64(pencil_event_get_tool_id(event)));
+		add(object, "tool", tool);
+	}
+	if (pencil_event_has_pose(event)) {
+		struct json_object *pose = json_object_new_object();
+		add(pose, "x", json_object_new_double(pencil_event_get_x(event)));
+		add(pose, "y", json_object_new_double(pencil_event_get_y(event)));
+		OPTIONAL("xMillimeters", x_mm)
+		OPTIONAL("yMillimeters", y_mm)
+		add(pose, "pressure", json_object_new_double(pencil_event_get_pressure(event)));
+		OPTIONAL("zOffset", z_offset)
+		OPTIONAL("tiltX", tilt_x)
+		OPTIONAL("tiltY", tilt_y)
+		OPTIONAL("azimuth", azimuth)
+		OPTIONAL("altitude", altitude)
+		OPTIONAL("roll", roll)
+		OPTIONAL("slider", slider)
+		OPTIONAL("wheel", wheel)
+		add(object, "pose", pose);
+	}
+	if (pencil_event_get_button(event) != PENCIL_BUTTON_NONE)
+		add(object, "button", json_object_new_string(pencil_event_get_button_name(event)));
+	if (pencil_event_get_phase(event) != PENCIL_PHASE_NONE)
+		add(object, "phase", json_object_new_string(pencil_event_get_phase_name(event)));
+	if (pencil_event_get_action(event) != PENCIL_ACTION_NONE)
+		add(object, "action", json_object_new_string(pencil_event_get_action_name(event)));
+	if (pencil_event_get_focus(event) != PENCIL_FOCUS_UNSET)
+		add(object, "focus", json_object_new_string(pencil_event_get_focus_name(event)));
+	if (pencil_event_get_preferences(event))
+		add(object, "preferences", preferences_json(pencil_event_get_preferences(event)));
+	if (pencil_event_is_synthetic(event))
+		add(object, "synthetic", json_object_new_boolean(1));
+	if (pencil_event_get_error(event))
+		add(object, "error", json_object_new_string(pencil_error_get_message(pencil_event_get_error(event))));
+	return object;
+}
+
+int main(int argc, char **argv)
+{
+	bool reconnect = true, focus = false;
+	char **events = NULL, **devices = NULL;
+	long removed_limit = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--no-reconnect") == 0)
+			reconnect = false;
+		else if (strcmp(argv[i], "--focus") == 0)
+			focus = true;
+		else if (strcmp(argv[i], "--events") == 0 && i + 1 < argc)
+			events = split(argv[++i]);
+		else if (strcmp(argv[i], "--devices") == 0 && i + 1 < argc)
+			devices = split(argv[++i]);
+		else if (strcmp(argv[i], "--removed") == 0 && i + 1 < argc)
+			removed_limit = strtol(argv[++i], NULL, 10);
+		else {
+			fprintf(stderr, "usage: pencil-events [--no-reconnect] [--events T,T] [--devices D,D] [--removed N] [--focus]\n");
+			return 64;
+		}
+	}
+	struct pencil *pencil = pencil_new();
+	if (!pencil)
+		return 1;
+	pencil_set_reconnect(pencil, reconnect);
+	int status = 0;
+	if (focus) {
+		struct pencil_error *error = NULL;
+		if (pencil_set_focused(pencil, true, &error) < 0) {
+			fprintf(stderr, "pencil-events: SetFocus: %s\n", pencil_error_get_message(error));
+			pencil_error_destroy(error);
+			status = 1;
+			goto done;
+		}
+	}
+	int result = pencil_monitor(pencil, (const char *const *)devices, (const char *const *)events);
+	if (result < 0 && !reconnect) {
+		fprintf(stderr, "pencil-events: cannot subscribe at %s: %s\n", pencil_get_socket_path(pencil), strerror(-result));
+		status = 1;
+		goto done;
+	}
+	long removed = 0;
+	bool done = false;
+	struct pollfd fd = {.fd = pencil_get_fd(pencil), .events = POLLIN};
+	while (!done) {
+		if (poll(&fd, 1, -1) < 0) {
+			status = 1;
+			break;
+		}
+		if ((result = pencil_dispatch(pencil)) < 0) {
+			fprintf(stderr, "pencil-events: dispatch: %s\n", strerror(-result));
+			status = 1;
+			break;
+		}
+		struct pencil_event *event;
+		while ((event = pencil_get_event(pencil))) {
+			struct json_object *object = event_json(event);
+			puts(json_object_to_json_string_ext(object, JSON_C_TO_STRING_PLAIN));
+			json_object_put(object);
+			enum pencil_event_type type = pencil_event_get_type(event);
+			if (type == PENCIL_EVENT_DISCONNECTED ||
+			    (type == PENCIL_EVENT_DEVICE_REMOVED && removed_limit > 0 && ++removed >= removed_limit))
+				done = true;
+			pencil_event_destroy(event);
+		}
+		fflush(stdout);
+	}
+done:
+	pencil_unref(pencil);
+	free(events);
+	free(devices);
+	return status;
+}

@@ -1,0 +1,66 @@
+"""pencild: pen, hover, double-tap and squeeze events from pencild, the tablet pen daemon.
+
+    import pencild
+
+    with pencild.Client() as client:
+        print(client.list_devices())
+    for event in pencild.monitor(events=["doubleTap", "squeeze"]):
+        print(event.type, event.action, event.focus)
+
+The socket is found as pencilctl finds it (``$PENCILD_SOCKET``, else
+``$XDG_RUNTIME_DIR/pencild.sock`` when it exists, else ``/run/pencild/pencild.sock``), or
+given. The protocol: pencild's docs/protocol and interfaces/org.pencild.Pen.varlink.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Optional
+
+from ._client import Client
+from ._errors import (
+    DaemonUnavailable, Disconnected, InvalidParameter, InvalidPreferences, MethodNotFound, NoSuchDevice,
+    PencildError, PermissionDenied, PreferencesNotSaved, ProtocolError, RemoteError, TooManyClients,
+)
+from ._monitor import Monitor
+from ._types import (
+    Action, Axis, Button, Device, Event, EventType, Focus, GestureButton, Phase, Pose, Preferences, Tool,
+    ToolType, WireName,
+)
+from ._wire import DEFAULT_MAX_MESSAGE_SIZE, SYSTEM_SOCKET, default_socket_path
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "Axis", "Button", "Client", "DEFAULT_MAX_MESSAGE_SIZE", "DaemonUnavailable", "Device",
+    "Disconnected", "Event", "EventType", "Focus", "GestureButton", "InvalidParameter", "InvalidPreferences",
+    "MethodNotFound", "Monitor", "NoSuchDevice", "PencildError", "PermissionDenied", "Phase", "Pose",
+    "Preferences", "PreferencesNotSaved", "ProtocolError", "RemoteError", "SYSTEM_SOCKET", "Tool",
+    "ToolType", "TooManyClients", "WireName", "default_socket_path", "get_preferences", "list_devices", "monitor",
+    "set_preferences",
+]
+
+
+def list_devices(socket_path: Optional[str] = None) -> List[Device]:
+    """The pens attached now (one call on a connection of its own)."""
+    with Client(socket_path) as client:
+        return client.list_devices()
+
+
+def get_preferences(socket_path: Optional[str] = None) -> Preferences:
+    """The calling user's gesture preferences."""
+    with Client(socket_path) as client:
+        return client.get_preferences()
+
+
+def set_preferences(preferences: Preferences, socket_path: Optional[str] = None) -> Preferences:
+    """Changes the fields of ``preferences`` that are set; the user's preferences after."""
+    with Client(socket_path) as client:
+        return client.set_preferences(preferences)
+
+
+def monitor(socket_path: Optional[str] = None, *, devices: Optional[Iterable[str]] = None,
+            events: Optional[Iterable[object]] = None, reconnect: bool = True) -> Monitor:
+    """Subscribes to pencild's events (all devices and types unless filtered). Iterate it
+    with ``for`` (blocking) or ``async for`` (asyncio), or watch ``fileno()`` and call
+    ``dispatch()``. See Monitor."""
+    return Monitor(socket_path, devices=devices, events=events, reconnect=reconnect)

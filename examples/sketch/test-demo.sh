@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# test-demo.sh BIN_DIR: `make test-demo`. Runs the sketch demo on a private Broadway display
+# (gtk4-broadwayd) against pencild replaying the Cintiq 22HDT recording, which ends with a
+# double-tap, and checks in the demo's log that its active window claimed the focus, that the
+# tool switched to the eraser on the double-tap, that a squeeze showed the palette and that
+# hover showed the brush preview; then, with another process holding the focus, that the demo
+# ignored every gesture. A prerequisite that is missing fails under CI=true; elsewhere the
+# test is skipped and says so.
+set -euo pipefail
+
+bin=${1:?usage: $0 BIN_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+
+cannot() {
+    if [ "${CI:-}" = true ]; then echo "test-demo: FAIL: cannot run: $*" >&2; exit 1; fi
+    echo "test-demo: skipped: $*" >&2
+    exit 0
+}
+[ -x "$bin/pencild" ] || { echo "test-demo: $bin/pencild is missing: build first" >&2; exit 1; }
+command -v gtk4-broadwayd >/dev/null || cannot "gtk4-broadwayd is not installed (apt-get install libgtk-4-bin)"
+python=$("$here/../../scripts/gi-python.sh") || cannot "PyGObject with GTK 4 is not installed"
+recording=${PENCILD_RECORDINGS:-}/"Wacom Cintiq 22HDT Pen.events"
+if [ -z "${PENCILD_RECORDINGS:-}" ] || [ ! -f "$recording" ]; then
+    cannot "the Cintiq 22HDT recording (set PENCILD_RECORDINGS)"
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds or the deadline passes.
+wait_for() {
+    local what=$1 seconds=$2 deadline
+    shift 2
+    deadline=$((SECONDS + seconds))
+    until "$@"; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "test-demo: FAIL: no $what within $seconds s" >&2
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+# A private display: its socket in a runtime folder of our own; the HTTP port is 8080 + the
+# display number, so a busy one is skipped.
+export XDG_RUNTIME_DIR=$work/runtime
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
+display=""
+for attempt in 1 2 3 4 5 6; do
+    candidate=$((40 + ($$ + attempt * 7) % 50))
+    gtk4-broadwayd ":$candidate" >"$work/broadwayd.log" 2>&1 &
+    broadway_pid=$!
+    if wait_for "broadwayd's socket" 10 test -S "$XDG_RUNTIME_DIR/broadway$((candidate + 1)).socket" 2>/dev/null &&
+        kill -0 "$broadway_pid" 2>/dev/null; then
+        pids+=("$broadway_pid")
+        display=$candidate
+        break
+    fi
+    kill "$broadway_pid" 2>/dev/null || true
+    wait "$broadway_pid" 2>/dev/null || true
+done
+[ -n "$display" ] || { echo "test-demo: FAIL: gtk4-broadwayd did not start: $(cat "$work/broadwayd.log")" >&2; exit 1; }
+echo "test-demo: broadwayd on :$display"
+
+failures=0
+# run_demo NAME [--wait-monitors N]: pencild replaying the recording on a fresh socket and the
+# demo on the display; returns once the demo's log is complete (pencild has left). The demo
+# stays running; its pid is $sketch_pid, its log $log.
+run_demo() {
+    local name=$1
+    shift
+    socket=$work/$name.sock
+    log=$work/$name.log
+    mkdir -p "$work/$name-state"
+    "$bin/pencild" --socket "$socket" --state-dir "$work/$name-state" --no-udev --replay "$recording" \
+        --speed max --exit-after-replay "$@" 2>"$work/$name-pencild.log" &
+    pids+=("$!")
+    wait_for "pencild socket" 20 test -S "$socket"
+    # The daemon answers once it has loaded the recording (a call that does not subscribe
+    # leaves the replay waiting).
+    answers() { PENCILD_SOCKET=$socket "$bin/pencilctl" devices 2>/dev/null | grep -q '^replay0'; }
+    wait_for "pencild's answer" 60 answers
+    GDK_BACKEND=broadway BROADWAY_DISPLAY=":$display" "$python" "$here/sketch.py" --socket "$socket" --log "$log" \
+        >"$work/$name.out" 2>&1 &
+    sketch_pid=$!
+    pids=("$sketch_pid" "${pids[@]}")
+}
+# finish NAME: waits for the end of the replay in the demo's log (deviceRemoved).
+finish() {
+    gone() { grep -q 'pen: replay0 gone' "$log" 2>/dev/null; }
+    if ! wait_for "end of the replay in the demo's log ($1)" 90 gone; then
+        echo "--- the demo's log:" >&2; cat "$log" >&2 || true
+        echo "--- its output:" >&2; cat "$work/$1.out" >&2
+        exit 1
+    fi
+}
+check() {
+    if grep -q -- "$1" "$log"; then echo "  ok: $2"; else echo "  FAIL: $2"; failures=$((failures + 1)); fi
+}
+check_not() {
+    if grep -q -- "$1" "$log"; then echo "  FAIL: $2"; failures=$((failures + 1)); else echo "  ok: $2"; fi
+}
+running() {
+    if kill -0 "$sketch_pid" 2>/dev/null; then
+        echo "  ok: the demo is still running"
+    else
+        echo "  FAIL: the demo exited"
+        failures=$((failures + 1))
+    fi
+}
+
+# wait_claimed: waits until the demo's window has claimed the focus.
+wait_claimed() {
+    claimed() { grep -q 'focus: claimed' "$log" 2>/dev/null; }
+    if ! wait_for "the demo's focus claim" 30 claimed; then
+        cat "$log" "$work"/*.out >&2
+        exit 1
+    fi
+}
+
+# The replay starts once a second client subscribes, after the demo's window has claimed
+# the focus: every gesture then comes with focus `this`.
+echo "test-demo: the demo alone, its window active"
+run_demo alone --wait-monitors 2
+wait_claimed
+PENCILD_SOCKET=$socket "$bin/pencilctl" monitor --events doubleTap >"$work/watcher.out" 2>&1 &
+pids+=("$!")
+finish alone
+check 'window: shown' "the window opened on the Broadway display"
+check 'focus: claimed (window active)' "the active window claimed the pen's focus"
+check 'pen: Wacom Cintiq 22HDT Pen' "the demo saw the replayed pen"
+check 'preferences: doubleTapAction=switchEraser' "the demo shows the user's preferences"
+check 'hover: preview shown' "hover events preview the brush"
+check 'palette: shown (squeeze showContextualPalette, focus this)' "a squeeze showed the palette"
+check_not 'focus none' "no gesture came without the focus"
+check 'tool: eraser (doubleTap switchEraser, focus this)' "the double-tap switched to the eraser"
+running
+alone_log=$log
+
+# Another process of the user claims the focus after the demo did: the demo sees `other`
+# and must not act. The replay starts once both have subscribed.
+echo "test-demo: another app holds the focus"
+run_demo other --wait-monitors 2
+wait_claimed
+PENCILD_SOCKET=$socket PYTHONPATH=$here/../../clients/python/src "$python" -c '
+import pencild
+client = pencild.Client()
+client.set_focused(True)
+for event in client.monitor(events=["doubleTap"], reconnect=False):
+    print("other app:", event.type, event.focus, flush=True)
+' >"$work/claimer.out" 2>&1 &
+pids+=("$!")
+finish other
+check 'ignored: doubleTap switchEraser (focus other)' "the double-tap was ignored: another app has the focus"
+check 'ignored: squeeze showContextualPalette (focus other)' "so were the squeezes"
+check_not 'tool: eraser' "the tool did not switch"
+check_not 'palette: shown' "the palette stayed hidden"
+if grep -q '^other app: doubleTap this$' "$work/claimer.out"; then
+    echo "  ok: the other app had the double-tap with focus this"
+else
+    echo "  FAIL: the other app's view: $(cat "$work/claimer.out")"
+    failures=$((failures + 1))
+fi
+running
+
+if [ "$failures" -gt 0 ]; then
+    for file in "$alone_log" "$log" "$work"/*.out; do echo "--- $file"; cat "$file"; done
+    exit 1
+fi
+echo "test-demo: passed"
+grep -v -e 'hover: preview' "$alone_log" "$log"
