@@ -29,10 +29,13 @@ test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck stra
 # The sketch demo: Python with PyGObject and GTK 4, cairo for its canvas.
 demo_packages=(python3 python3-gi python3-gi-cairo gir1.2-gtk-4.0)
 
-# make deb: debhelper, dpkg-dev, fakeroot; lintian checks the package; mmdebstrap builds
-# the guest's Debian from the archive apt uses; e2fsprogs writes it into an ext4 image;
-# qemu-system-x86 boots it with Debian's kernel (linux-image-amd64: its uinput module too).
-boot_packages=(debhelper dpkg-dev fakeroot lintian mmdebstrap e2fsprogs qemu-system-x86 linux-image-amd64 kmod)
+# make deb: debhelper, dpkg-dev, fakeroot; dh-python, python3-all, python3-setuptools and
+# pybuild-plugin-pyproject for python3-pencild; lintian checks the packages; mmdebstrap
+# builds the guest's Debian from the archive apt uses; e2fsprogs writes it into an ext4
+# image; qemu-system-x86 boots it with Debian's kernel (linux-image-amd64: its uinput
+# module too).
+boot_packages=(debhelper dpkg-dev fakeroot dh-python python3-all python3-setuptools pybuild-plugin-pyproject
+    lintian mmdebstrap e2fsprogs qemu-system-x86 linux-image-amd64 kmod)
 
 case $what in
     build) packages=("${build_packages[@]}") ;;
