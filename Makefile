@@ -3,6 +3,7 @@
 #   make run          build and show a pen live (real pens, or the demo pen)
 #   make test         everything: build, unit tests, packaging checks, the C client library, fuzzers, kernel tier
 #   make install      PREFIX=/usr/local by default; DESTDIR honoured
+#   make deb          the Debian packages, in .build/deb
 #
 # The targets run one after another: a Swift build already uses every core.
 
@@ -19,6 +20,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DOCDIR ?= $(PREFIX)/share/doc/pencild
+MANDIR ?= $(PREFIX)/share/man
 # Under /usr the distribution's directories apply; anywhere else the PREFIX's own
 # lib/systemd and lib/udev, which systemd and udev also search (for /usr/local).
 ifeq ($(PREFIX),/usr)
@@ -47,18 +49,47 @@ RECORDINGS_CANDIDATE := $(abspath $(CURDIR)/../shared/recordings)
 PENCILD_RECORDINGS ?= $(if $(wildcard $(RECORDINGS_CANDIDATE)/README.md),$(RECORDINGS_CANDIDATE),)
 export PENCILD_RECORDINGS
 
+# Man pages: scdoc sources in man/, built into .build/man.
+MAN_SOURCES := $(wildcard man/*.scd)
+MAN_PAGES := $(patsubst man/%.scd,.build/man/%,$(MAN_SOURCES))
+SCDOC ?= scdoc
+# Where `make deb` leaves the packages.
+DEB_DIR ?= .build/deb
+
 KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo \
-        test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-kernel demo bench fuzz install uninstall clean
+        test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS)
 
 build-debug:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+man: $(MAN_PAGES)
+
+.build/man/%: man/%.scd
+	@command -v $(SCDOC) >/dev/null || { echo "man pages: scdoc is missing (apt-get install scdoc)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
+
+# The Debian packages (debian/), with dpkg-buildpackage. Swift is not a Debian package,
+# so dpkg cannot check that build-dependency: it is checked here. Nothing is fetched
+# from the network. The packages end up in $(DEB_DIR).
+deb:
+	@command -v $(SWIFT) >/dev/null || { echo "make deb: $(SWIFT) is not on PATH: a Swift 6 toolchain is needed (swift.org)" >&2; exit 1; }
+	@command -v dpkg-buildpackage >/dev/null || { echo "make deb: dpkg-buildpackage is missing (make deps)" >&2; exit 1; }
+	dpkg-buildpackage -us -uc -b
+	@mkdir -p $(DEB_DIR)
+	@version=$$(dpkg-parsechangelog -S Version) && arch=$$(dpkg --print-architecture) && \
+	for file in $$(sed -n 's/^\([^ ]*\.d\?deb\) .*/\1/p' debian/files) \
+	            pencild_$${version}_$$arch.buildinfo pencild_$${version}_$$arch.changes; do \
+	    mv "../$$file" $(DEB_DIR)/ || exit 1; \
+	done
+	@ls -1 $(DEB_DIR)
 
 deps:
 	scripts/install-deps.sh build
@@ -78,7 +109,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-client-c test-fuzz test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-client-c test-fuzz test-boot test-kernel
 	@echo "make test: all passed"
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
@@ -150,6 +181,11 @@ uninstall-client-c:
 test-fuzz:
 	fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
+# The boot tier: the .deb installed in a Debian system booted with systemd as PID 1
+# (tests/boot/README.md). Its own VM, before the kernel tier's.
+test-boot:
+	bash tests/boot/run.sh
+
 # The kernel tier's suite installs what it needs and boots a VM; then the udev rule and
 # pencilctl record are checked in the VM with a virtual pen.
 test-kernel: build-debug
@@ -176,9 +212,9 @@ install: build
 	done
 	$(MAKE) --no-print-directory install-data install-client-c
 
-# Units, rules and documents only: what a package built elsewhere needs on top of the binaries.
+# Units, rules, documents and man pages only: what a package built elsewhere needs on top of the binaries.
 .PHONY: install-data
-install-data:
+install-data: man
 	install -d "$(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)" "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)" \
 	    "$(DESTDIR)$(UDEV_RULES_DIR)" "$(DESTDIR)$(DOCDIR)"
 	for mode in system user; do \
@@ -192,6 +228,10 @@ install-data:
 	install -m 0644 udev-rules/70-pencild.rules udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
 	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
 	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
+	for page in $(MAN_PAGES); do \
+	    section=$${page##*.}; \
+	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \
+	done
 
 # Where install puts things (the packaging checks read it).
 .PHONY: print-dirs
@@ -212,8 +252,11 @@ uninstall:
 	rm -f "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules" "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
+	for page in $(MAN_PAGES); do \
+	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
+	done
 	$(MAKE) --no-print-directory uninstall-client-c
 
 clean:
 	$(SWIFT) package clean
-	rm -rf fuzz/.build .build-asan .build-tsan $(C_BUILD_DIR) $(C_ASAN_BUILD_DIR) $(C_RELEASE_BUILD_DIR)
+	rm -rf fuzz/.build .build-asan .build-tsan .build/man $(C_BUILD_DIR) $(C_ASAN_BUILD_DIR) $(C_RELEASE_BUILD_DIR)

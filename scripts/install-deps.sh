@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# install-deps.sh [build|test|demo]
+# install-deps.sh [build|test|demo|boot]
 #
 # Installs the Debian packages pencild needs and that are missing: "build" (the
 # default) for building and running it, "test" for everything `make test` uses,
-# "demo" for `make demo` (the GTK 4 sketch demo).
+# "demo" for `make demo` (the GTK 4 sketch demo), "boot" for the boot tier
+# (tests/boot) and `make deb`.
 # Uses sudo when not run as root. Swift itself is not a Debian package: it must
 # already be on PATH.
 set -euo pipefail
@@ -11,7 +12,7 @@ set -euo pipefail
 what=${1:-build}
 
 # gcc, libjson-c-dev, meson, ninja-build: the C client library (clients/c), its JSON
-# parser and its build; scdoc: its man page, libpencil(3).
+# parser and its build; scdoc: its man page, libpencil(3), and pencild's (`make install` too).
 build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev gcc libjson-c-dev meson ninja-build scdoc)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
@@ -20,18 +21,28 @@ build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev gcc libjson-c
 # valgrind: the C client library's tests run under it (leaks and memory errors);
 # mypy: the Python client library's type hints (mypy --strict);
 # python3-gi, python3-gi-cairo, gir1.2-gtk-4.0: the GTK 4 sketch demo (PyGObject, cairo drawing);
-# libgtk-4-bin: broadwayd, the display the demo's test runs it on.
+# libgtk-4-bin: broadwayd, the display the demo's test runs it on;
+# man-db: renders the man pages (`man -l`) in the packaging checks.
 test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace valgrind
-    mypy python3-gi python3-gi-cairo gir1.2-gtk-4.0 libgtk-4-bin)
+    mypy python3-gi python3-gi-cairo gir1.2-gtk-4.0 libgtk-4-bin man-db)
 
 # The sketch demo: Python with PyGObject and GTK 4, cairo for its canvas.
 demo_packages=(python3 python3-gi python3-gi-cairo gir1.2-gtk-4.0)
 
+# make deb: debhelper, dpkg-dev, fakeroot; dh-python, python3-all, python3-setuptools and
+# pybuild-plugin-pyproject for python3-pencild; lintian checks the packages; mmdebstrap
+# builds the guest's Debian from the archive apt uses; e2fsprogs writes it into an ext4
+# image; qemu-system-x86 boots it with Debian's kernel (linux-image-amd64: its uinput
+# module too).
+boot_packages=(debhelper dpkg-dev fakeroot dh-python python3-all python3-setuptools pybuild-plugin-pyproject
+    lintian mmdebstrap e2fsprogs qemu-system-x86 linux-image-amd64 kmod)
+
 case $what in
     build) packages=("${build_packages[@]}") ;;
     demo) packages=("${build_packages[@]}" "${demo_packages[@]}") ;;
-    test) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
-    *) echo "usage: $0 [build|test|demo]" >&2; exit 2 ;;
+    test) packages=("${build_packages[@]}" "${test_packages[@]}" "${boot_packages[@]}") ;;
+    boot) packages=("${build_packages[@]}" "${boot_packages[@]}") ;;
+    *) echo "usage: $0 [build|test|demo|boot]" >&2; exit 2 ;;
 esac
 
 missing=()

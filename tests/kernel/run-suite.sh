@@ -16,12 +16,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$repo"
 
-loud() {
-    echo >&2
-    echo "########################################################################" >&2
-    echo "test-kernel: $*" >&2
-    echo "########################################################################" >&2
-}
+# shellcheck source=tests/loud.sh
+. "$repo/tests/loud.sh"
+loud() { banner test-kernel "$@"; }
 
 # 1. What the VM needs (root: apt and /usr/local/bin).
 if [ "$(id -u)" -eq 0 ]; then

@@ -8,6 +8,7 @@ Standard library only, so it runs on any Debian python3 inside the test VM.
       commands from stdin, one per line:
         stroke        proximity in, touch down, a short line, up, out
         stylus        press and release BTN_STYLUS while hovering
+        doubletap     two quick BTN_STYLUS clicks in one hover (a double-tap)
         sleep SECS    pause
       The device is destroyed at end of input.
 
@@ -136,13 +137,15 @@ class Pen:
         time.sleep(0.02)
         self.emit((EV_KEY, BTN_TOOL_PEN, 0))
 
-    def stylus_click(self):
+    def stylus_click(self, clicks=1):
+        """Hovers, clicks BTN_STYLUS `clicks` times (two: a double-tap), leaves."""
         self.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000),
                   (EV_KEY, BTN_TOOL_PEN, 1))
-        time.sleep(0.02)
-        self.emit((EV_KEY, BTN_STYLUS, 1))
-        time.sleep(0.02)
-        self.emit((EV_KEY, BTN_STYLUS, 0))
+        for _ in range(clicks):
+            time.sleep(0.02)
+            self.emit((EV_KEY, BTN_STYLUS, 1))
+            time.sleep(0.02)
+            self.emit((EV_KEY, BTN_STYLUS, 0))
         time.sleep(0.02)
         self.emit((EV_KEY, BTN_TOOL_PEN, 0))
 
@@ -168,6 +171,8 @@ def cmd_pen(args):
                 pen.stroke()
             elif words[0] == "stylus":
                 pen.stylus_click()
+            elif words[0] == "doubletap":
+                pen.stylus_click(clicks=2)
             elif words[0] == "sleep":
                 time.sleep(float(words[1]))
             else:

@@ -7,6 +7,8 @@
 #   - udev reads 70-pencild.rules without a complaint;
 #   - `make uninstall` removes every file it installed;
 #   - shellcheck on the shell scripts;
+#   - the man pages build with scdoc and list what `--help` lists (pencild's options,
+#     pencilctl's commands and their options) and the configuration keys pencild accepts;
 #   - the clients against a running pencild (tests/packaging/client.sh).
 # A check that cannot run here says so; under CI (CI=true) that is a failure.
 set -euo pipefail
@@ -81,6 +83,7 @@ check_install() {
         "$user_dir/pencil-actions.service"
         "$rules_dir/70-pencild.rules" "$rules_dir/71-pencil-actions-uinput.rules"
         "$prefix/share/doc/pencild/examples/actions.conf"
+        "$prefix/share/man/man8/pencild.8" "$prefix/share/man/man1/pencilctl.1" "$prefix/share/man/man5/pencild.conf.5"
     )
     local missing=0 file
     for file in "${expected[@]}"; do
@@ -94,7 +97,7 @@ check_install() {
         local exec_start program
         exec_start=$(sed -n 's/^ExecStart=//p' "$root$file")
         program=$(basename "$file" .service)
-        if [ "$exec_start" = "$prefix/bin/$program" ]; then
+        if [ "${exec_start%% *}" = "$prefix/bin/$program" ]; then
             pass "$(basename "$(dirname "$file")")/$program.service: ExecStart=$exec_start"
         else
             fail "$file: ExecStart=$exec_start, expected $prefix/bin/$program"
@@ -170,12 +173,84 @@ check_udev_rule() {
 check_shell() {
     section "shell scripts"
     if ! command -v shellcheck >/dev/null; then cannot "shellcheck is not installed (apt-get install shellcheck)"; return; fi
-    local scripts=(.ci/run scripts/*.sh tests/packaging/*.sh clients/c/tests/*.sh clients/python/*.sh examples/sketch/*.sh)
+    local scripts=(.ci/run scripts/*.sh tests/*.sh tests/packaging/*.sh tests/boot/*.sh clients/c/tests/*.sh clients/python/*.sh examples/sketch/*.sh)
     [ -d fuzz ] && scripts+=(fuzz/*.sh)
     if shellcheck --severity=warning "${scripts[@]}"; then
         pass "shellcheck: ${#scripts[@]} scripts"
     else
         fail "shellcheck"
+    fi
+}
+
+# compare_lists LABEL WHAT-THE-PROGRAM-SAYS WHAT-THE-PAGE-SAYS: one item a line each.
+compare_lists() {
+    local label=$1 program=$2 page=$3
+    if [ -z "$program" ]; then fail "$label: nothing found in the program's own list"; return; fi
+    local missing extra
+    missing=$(comm -23 <(sort -u <<<"$program") <(sort -u <<<"$page"))
+    extra=$(comm -13 <(sort -u <<<"$program") <(sort -u <<<"$page"))
+    if [ -z "$missing$extra" ]; then
+        pass "$label: $(sort -u <<<"$program" | wc -l) items agree"
+    else
+        fail "$label: not in the man page: ${missing:-none}; only in the man page: ${extra:-none}"
+    fi
+}
+
+check_man_pages() {
+    section "man pages"
+    if ! command -v scdoc >/dev/null; then cannot "scdoc is not installed (apt-get install scdoc)"; return; fi
+    if ! make --no-print-directory -s man >"$work/man.log" 2>&1; then
+        fail "make man:"$'\n'"$(cat "$work/man.log")"; return
+    fi
+    local page
+    for page in .build/man/pencild.8 .build/man/pencilctl.1 .build/man/pencild.conf.5; do
+        [ -s "$page" ] || fail "not built: $page"
+    done
+    if ! command -v man >/dev/null; then
+        cannot "man is not installed (apt-get install man-db): the pages' rendering is not checked"
+    else
+        for page in .build/man/pencild.8 .build/man/pencilctl.1 .build/man/pencild.conf.5; do
+            if MANWIDTH=80 man -l "$page" 2>"$work/man-render.log" | grep -q '^NAME'; then
+                pass "man renders $(basename "$page")"
+            else
+                fail "man cannot render $page: $(cat "$work/man-render.log")"
+            fi
+        done
+    fi
+    local bin
+    bin=$(swift build --show-bin-path)
+
+    # pencild: the options of --help and of OPTIONS in pencild(8).
+    compare_lists "pencild(8) options" \
+        "$("$bin/pencild" --help | grep -oE '^ +--[a-z-]+' | tr -d ' ')" \
+        "$(sed -n '/^# OPTIONS/,/^# /p' man/pencild.8.scd | grep -oE '^\*--[a-z-]+\*' | tr -d '*')"
+
+    # pencilctl: each command with its options ("monitor --json"), and each command alone.
+    local usage
+    usage=$("$bin/pencilctl" --help)
+    compare_lists "pencilctl(1) commands and options" \
+        "$(sed -n 's/^  pencilctl //p' <<<"$usage" | while read -r command rest; do
+               echo "$command"
+               grep -oE -- '--[a-z-]+' <<<"$rest" | sed "s/^/$command /"
+           done)" \
+        "$(sed -n '/^# COMMANDS/,/^# /p' man/pencilctl.1.scd | grep -E '^\*[a-z]' | grep -v '^\*help\*' |
+           while read -r line; do
+               command=$(sed -E 's/^\*([a-z]+).*/\1/' <<<"$line")
+               echo "$command"
+               grep -oE -- '--[a-z-]+' <<<"$line" | sed "s/^/$command /"
+           done)"
+
+    # pencild.conf(5): the keys the daemon's parser knows, section by section...
+    compare_lists "pencild.conf(5) keys" \
+        "$(grep -oE 'case \("[A-Za-z]+", "[A-Za-z]+"\)' Sources/PencilDaemon/Configuration.swift |
+           sed -E 's/case \("([A-Za-z]+)", "([A-Za-z]+)"\)/\1 \2/')" \
+        "$(awk '/^# \[/ { section = substr($2, 2, length($2) - 2) } section && /^\*[A-Za-z]+=\*$/ { gsub(/[*=]/, ""); print section, $0 }' man/pencild.conf.5.scd)"
+    # ...and the page's example is a file pencild accepts.
+    sed -n '/^# EXAMPLE/,/^# /p' man/pencild.conf.5.scd | sed -n '/^```$/,/^```$/p' | grep -v '^```$' >"$work/example.conf"
+    if [ -s "$work/example.conf" ] && "$bin/pencild" --config "$work/example.conf" --version >"$work/example.log" 2>&1; then
+        pass "pencild accepts pencild.conf(5)'s example"
+    else
+        fail "pencild refuses pencild.conf(5)'s example: $(cat "$work/example.log" 2>/dev/null)"
     fi
 }
 
@@ -195,6 +270,7 @@ check_shell
 check_udev_rule
 check_install /usr/local
 check_install /usr
+check_man_pages
 check_clients
 
 if [ "$failures" -gt 0 ]; then

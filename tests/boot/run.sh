@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# run.sh: the boot tier (`make test-boot`), from the host.
+#
+# pencild the way a user's machine runs it: built into a .deb (`make deb`, checked by
+# lintian), installed in a minimal Debian system (mmdebstrap, from the archive apt already
+# uses, cached in .build/boot-cache), booted with Debian's kernel and systemd as PID 1 under
+# qemu's software emulation. Inside, scenario.sh checks socket activation, the dynamic user
+# and sandbox, a udev-started service and a virtual pen, access rules, preferences across a
+# restart, a clean stop, the watchdog, the user unit and removal, one line per check on the
+# second serial port; then the guest powers off. The run fails, loudly, when a check fails,
+# when the VM does not boot or when the scenario does not finish in time.
+#
+# Environment: BOOT_TIMEOUT (seconds for the VM, default 900), BOOT_SKIP_BUILD=1 (use the
+# .deb already in .build/deb), BOOT_RESULTS (default .build/boot-results), BOOT_CACHE (where
+# the root file system is kept, default .build/boot-cache: a CI with a fresh clone each time
+# can point it at a folder it keeps), BOOT_KERNEL.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$repo"
+
+# shellcheck source=tests/loud.sh
+. "$repo/tests/loud.sh"
+loud() { banner test-boot "$@"; }
+now() { date +%s.%N; }
+since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }
+run_start=$(now)
+
+if [ "$(id -u)" -ne 0 ]; then
+    # mmdebstrap, chroot and the image's file ownerships need root.
+    if [ "${CI:-}" = true ]; then loud "FAILED: the boot tier needs root: it did NOT run"; exit 1; fi
+    echo "test-boot: skipped: needs root (mmdebstrap, chroot); run it as root"
+    exit 0
+fi
+
+# 1. What the tier needs, then the package.
+scripts/install-deps.sh boot || { loud "FAILED: its dependencies could not be installed (above): the boot tier did NOT run"; exit 1; }
+if [ "${BOOT_SKIP_BUILD:-0}" != 1 ]; then
+    make --no-print-directory deb || { loud "FAILED: make deb failed (above): the boot tier did NOT run"; exit 1; }
+fi
+version=$(dpkg-parsechangelog -S Version)
+arch=$(dpkg --print-architecture)
+deb=$repo/.build/deb/pencild_${version}_$arch.deb
+[ -f "$deb" ] || { loud "FAILED: $deb is not built"; exit 1; }
+
+echo "test-boot: lintian"
+lintian_out=$(lintian --pedantic "$repo/.build/deb/pencild_${version}_$arch.changes" 2>&1 | grep -v '^running with root privileges') || true
+[ -z "$lintian_out" ] || sed 's/^/  /' <<<"$lintian_out"
+if grep -q '^E:' <<<"$lintian_out"; then loud "FAILED: lintian reports errors (above)"; exit 1; fi
+echo "  ok: no lintian errors ($(grep -c '^W:' <<<"$lintian_out" || true) warnings, the accepted ones are overridden, with reasons, in debian/pencild.lintian-overrides)"
+
+# 2. The root file system: a minimal Debian with systemd, what the scenario uses and what
+# the package depends on, cached under a key made of all that.
+kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)}
+[ -n "$kernel" ] && [ -r "$kernel" ] || { loud "FAILED: no kernel in /boot (scripts/install-deps.sh boot installs linux-image-amd64)"; exit 1; }
+kver=${kernel#/boot/vmlinuz-}
+initrd=/boot/initrd.img-$kver
+[ -r "$initrd" ] || { loud "FAILED: no $initrd for $kernel"; exit 1; }
+sources=/etc/apt/sources.list.d/debian.sources
+[ -r "$sources" ] || { loud "FAILED: $sources (the archive to build the guest from) is missing"; exit 1; }
+suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -E 's/[[:space:]]*\(.*//; s/[[:space:]]//g; s/\|.*//' | grep -v '^$')
+packages=$(printf '%s\n' systemd systemd-sysv udev dbus kmod libpam-systemd python3 $depends | sort -u | paste -sd, -)
+key=$( { echo "$suite $packages"; cat "$sources"; mmdebstrap --version; } | sha256sum | cut -c1-16)
+cache=${BOOT_CACHE:-$repo/.build/boot-cache}
+tarball=$cache/root-$suite-$key.tar
+if [ -f "$tarball" ]; then
+    echo "test-boot: root file system from the cache ($(basename "$tarball"))"
+else
+    echo "test-boot: building the root file system ($suite: $packages)"
+    mkdir -p "$cache"
+    t=$(now)
+    # (mmdebstrap chooses the output's format by its name's ending: keep .tar last.)
+    partial=$cache/partial-$key.tar
+    mmdebstrap --variant=minbase --include="$packages" "$suite" "$partial" "$sources" >"$cache/mmdebstrap.log" 2>&1 ||
+        { tail -n 30 "$cache/mmdebstrap.log" >&2; rm -rf "$partial"; loud "FAILED: mmdebstrap could not build the root file system: the boot tier did NOT run"; exit 1; }
+    mv "$partial" "$tarball"
+    find "$cache" -name 'root-*.tar' ! -name "$(basename "$tarball")" -delete   # older keys
+    echo "test-boot: root file system built in $(since "$t") s"
+fi
+
+# 3. The image: the cached root, the kernel's uinput and evdev modules, the package
+# installed (its postinst enables the socket; nothing runs in a chroot), the test users
+# and the scenario as a unit that powers off when done.
+results=${BOOT_RESULTS:-$repo/.build/boot-results}
+rm -rf "$results"
+mkdir -p "$results"
+root=$results/root
+image=$results/disk.img
+mkdir -p "$root"
+t=$(now)
+tar -C "$root" -xf "$tarball"
+for module in drivers/input/misc/uinput.ko drivers/input/evdev.ko; do
+    install -D -m 0644 "/lib/modules/$kver/kernel/$module" "$root/lib/modules/$kver/kernel/$module"
+done
+cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
+depmod -b "$root" "$kver"
+
+mkdir -p "$root/root/boot-test"
+install -m 0644 "$deb" "$root/root/boot-test/pencild.deb"
+install -m 0644 tests/kernel/virtual_pen.py "$root/root/boot-test/"
+install -m 0755 "$here/scenario.sh" "$root/root/boot-test/"
+install -m 0644 "$here/pencild-boot-test.service" "$root/etc/systemd/system/"
+ln -s ../pencild-boot-test.service "$root/etc/systemd/system/multi-user.target.wants/"
+# The person at the seat: logged in on tty1 by getty, in no group of pencild's.
+mkdir -p "$root/etc/systemd/system/getty@tty1.service.d"
+printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin seated --noclear %%I $TERM\n' \
+    >"$root/etc/systemd/system/getty@tty1.service.d/autologin.conf"
+echo pencild-boot-test >"$root/etc/hostname"
+# The image is thrown away after the run: dpkg need not sync each file it writes.
+echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/boot-test-unsafe-io"
+chroot "$root" sh -e -c '
+    useradd --create-home --groups input penuser
+    useradd --create-home outsider
+    useradd --create-home seated
+    useradd --create-home lingerer
+    mkdir -p /var/lib/systemd/linger
+    touch /var/lib/systemd/linger/lingerer
+    dpkg -i /root/boot-test/pencild.deb' >"$results/image.log" 2>&1 ||
+    { cat "$results/image.log" >&2; loud "FAILED: the package does not install in the image (above)"; exit 1; }
+size_mb=$(( $(du -sm "$root" | cut -f1) + 512 ))
+mke2fs -q -t ext4 -d "$root" "$image" "${size_mb}M" || { loud "FAILED: mke2fs could not make the image"; exit 1; }
+rm -rf "$root"
+echo "test-boot: image ready in $(since "$t") s (${size_mb} MiB, kernel $kver)"
+
+# 4. Boot. The first serial port is the console, the second the scenario's results.
+console=$results/console.log
+report=$results/results.log
+: >"$report"
+timeout_s=${BOOT_TIMEOUT:-900}
+echo "test-boot: booting (qemu, software emulation, timeout ${timeout_s}s); console: $console"
+boot_start=$(now)
+set +e
+timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1G -smp 2 \
+    -kernel "$kernel" -initrd "$initrd" \
+    -append "root=/dev/vda rw console=ttyS0 panic=1 systemd.show_status=1" \
+    -drive "file=$image,format=raw,if=virtio,cache=unsafe" \
+    -display none -nic none -no-reboot \
+    -serial "file:$console" -serial "file:$report" </dev/null >"$results/qemu.log" 2>&1 &
+qemu_pid=$!
+trap 'kill "$qemu_pid" 2>/dev/null' INT TERM
+# Each result as it comes, with the time since the VM started.
+tail -n +1 -F --pid="$qemu_pid" "$report" 2>/dev/null | while IFS= read -r line; do
+    printf '  [%6ss] %s\n' "$(since "$boot_start")" "${line#BOOT-TEST }"
+done &
+tail_pid=$!
+wait "$qemu_pid"
+qemu_status=$?
+wait "$tail_pid" 2>/dev/null
+set -e
+vm_s=$(since "$boot_start")
+
+passed=$(grep -c '^BOOT-TEST PASS' "$report" || true)
+failed=$(grep -c '^BOOT-TEST FAIL' "$report" || true)
+boot_line=$(sed -n 's/^BOOT-TEST INFO boot: //p' "$report" | tr -d '\r')
+echo "test-boot: figures: VM ran ${vm_s} s (qemu exit $qemu_status); guest boot: ${boot_line:-unknown}; whole tier $(since "$run_start") s"
+
+if ! grep -q '^BOOT-TEST INFO scenario started' "$report"; then
+    tail -n 40 "$console" | sed 's/^/    /' >&2
+    if [ "$qemu_status" -eq 124 ] || [ "$qemu_status" -eq 137 ]; then
+        loud "FAILED: the VM did not boot to the scenario within ${timeout_s}s (console above, and in $console)"
+    else
+        loud "FAILED: the VM did not boot (qemu exited with $qemu_status; console above, and in $console)"
+    fi
+    exit 1
+fi
+if ! grep -q '^BOOT-TEST DONE' "$report"; then
+    tail -n 30 "$console" | sed 's/^/    /' >&2
+    loud "FAILED: the scenario did not finish (qemu exited with $qemu_status after ${vm_s}s; $passed checks passed, $failed failed before).
+Results: $report, console: $console"
+    exit 1
+fi
+if [ "$failed" -gt 0 ]; then
+    loud "FAILED: $failed of $((passed + failed)) checks failed:
+$(grep '^BOOT-TEST FAIL' "$report")
+Results (with pencild's journal): $report, console: $console"
+    exit 1
+fi
+echo "test-boot: PASS ($passed checks; results in $report)"

@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# Inside the booted Debian system (run by pencild-boot-test.service, as root, with
+# systemd as PID 1 and pencild installed from its .deb): a user's machine, checked
+# the way its owner would meet it. Each check prints "BOOT-TEST PASS name: detail" or
+# "BOOT-TEST FAIL name: detail" on standard output (the unit sends it to the second
+# serial port, read by tests/boot/run.sh), then the system powers off.
+#
+# The files run.sh put in /root/boot-test: pencild.deb, virtual_pen.py.
+set -uo pipefail
+
+files=/root/boot-test
+work=$(mktemp -d)
+chmod 755 "$work"
+start=$(date +%s.%N)
+passed=0
+failed=0
+
+say() { echo "BOOT-TEST $*"; }
+pass() { passed=$((passed + 1)); say "PASS $1: ${*:2}"; }
+fail() { failed=$((failed + 1)); say "FAIL $1: ${*:2}"; }
+check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds.
+    local name=$1 detail=$2
+    shift 2
+    if "$@" >/dev/null; then pass "$name" "$detail"; else fail "$name" "$detail"; fi
+}
+elapsed() { awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }
+# wait_for SECONDS COMMAND...: polls COMMAND (no event to wait on) until it succeeds.
+wait_for() {
+    local deadline=$(($(date +%s) + $1))
+    shift
+    until "$@"; do
+        [ "$(date +%s)" -lt "$deadline" ] || return 1
+        sleep 0.2
+    done
+}
+prop() { systemctl show -P "$2" "$1"; }
+# as USER COMMAND...: COMMAND as USER with that user's groups, no login session (setpriv
+# does not go through PAM) and a clean environment.
+as() {
+    local user=$1
+    shift
+    env -i PATH=/usr/bin:/bin HOME="/home/$user" LANG=C.UTF-8 \
+        setpriv --reuid="$user" --regid="$user" --init-groups --inh-caps=-all -- "$@" 3>&-
+}
+journal_since() { journalctl -q -o cat --no-pager "$@"; }
+
+say "INFO scenario started: $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
+# This unit is part of the boot (ordered after multi-user.target), so the boot is not
+# "finished" while it runs: the time multi-user.target was reached stands for it.
+reached=$(systemctl show -P ActiveEnterTimestampMonotonic multi-user.target)
+say "INFO boot: multi-user.target reached $(awk -v u="$reached" 'BEGIN { printf "%.1f", u / 1e6 }') s after the kernel started"
+say "INFO failed units: $(systemctl list-units --failed --plain --no-legend | cut -d' ' -f1 | tr '\n' ' ')"
+
+# --- 1. After boot: the socket listens, nothing else runs. --------------------------
+check socket-enabled "pencild.socket is $(systemctl is-enabled pencild.socket) (enabled by the package)" \
+    test "$(systemctl is-enabled pencild.socket)" = enabled
+check socket-active "pencild.socket is $(systemctl is-active pencild.socket) after boot" \
+    test "$(systemctl is-active pencild.socket)" = active
+check service-idle "pencild.service is $(systemctl is-active pencild.service) until a client comes" \
+    test "$(systemctl is-active pencild.service)" = inactive
+check socket-file "$(stat -c '%A %U:%G' /run/pencild/pencild.sock 2>&1) /run/pencild/pencild.sock" \
+    test "$(stat -c '%a %G' /run/pencild/pencild.sock 2>/dev/null)" = "666 input"
+
+# --- 2. The first connection starts the service, sandboxed. ------------------------
+if pencilctl devices --json >"$work/devices.json" 2>"$work/devices.err"; then
+    pass first-connection "root's pencilctl devices (ListDevices) answered: $(tr -d '\n' <"$work/devices.json" | cut -c1-80)"
+else
+    fail first-connection "pencilctl devices: $(cat "$work/devices.err")"
+fi
+check activated "pencild.service is $(systemctl is-active pencild.service) after the first connection" \
+    test "$(systemctl is-active pencild.service)" = active
+pid=$(prop pencild.service MainPID)
+status=/proc/$pid/status
+uid=$(awk '/^Uid:/ { print $3 }' "$status")
+input_gid=$(getent group input | cut -d: -f3)
+check dynamic-user "DynamicUser=$(prop pencild.service DynamicUser), pid $pid runs as uid $uid ($(getent passwd "$uid" | cut -d: -f1))" \
+    bash -c '[ "$1" = yes ] && [ "$2" -ge 61184 ] && [ "$2" -le 65519 ]' _ "$(prop pencild.service DynamicUser)" "$uid"
+check input-group "groups of pid $pid: $(awk '/^Groups:/ { $1 = ""; print }' "$status") (input is $input_gid)" \
+    grep -qE "^Groups:.*\\b$input_gid\\b" "$status"
+check no-capabilities "$(grep -E '^Cap(Eff|Prm|Bnd|Amb):' "$status" | tr -s '\t\n' '  ')" \
+    bash -c '! grep -E "^Cap(Eff|Prm|Bnd|Amb):" "$1" | grep -qv "0000000000000000"' _ "$status"
+check capability-bounding-set "CapabilityBoundingSet=$(prop pencild.service CapabilityBoundingSet)" \
+    test -z "$(prop pencild.service CapabilityBoundingSet)"
+filter=$(prop pencild.service SystemCallFilter)
+check syscall-filter "$(grep -E '^(Seccomp|Seccomp_filters|NoNewPrivs):' "$status" | tr -s '\t\n' '  ')SystemCallFilter= lists $(wc -w <<<"$filter") calls" \
+    bash -c 'grep -q "^Seccomp:[[:space:]]*2" "$1" && grep -q "^NoNewPrivs:[[:space:]]*1" "$1" && [ -n "$2" ] && ! grep -qw reboot <<<"$2"' _ "$status" "$filter"
+check sandbox "ProtectSystem=$(prop pencild.service ProtectSystem) DevicePolicy=$(prop pencild.service DevicePolicy) PrivateTmp=$(prop pencild.service PrivateTmp) RestrictAddressFamilies=$(prop pencild.service RestrictAddressFamilies)" \
+    test "$(prop pencild.service ProtectSystem)/$(prop pencild.service DevicePolicy)/$(prop pencild.service PrivateTmp)" = strict/closed/yes
+
+# --- 3. Who may connect. -------------------------------------------------------------
+# The call pencilctl makes, written by hand so that the error's name shows.
+as outsider python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect("/run/pencild/pencild.sock")
+s.sendall(b"{\"method\":\"org.pencild.Pen.ListDevices\",\"parameters\":{}}\0")
+reply = b""
+while not reply.endswith(b"\0"):
+    chunk = s.recv(4096)
+    if not chunk:
+        break
+    reply += chunk
+print(reply.rstrip(b"\0").decode())' >"$work/outsider.out" 2>&1
+check outsider-denied "uid $(id -u outsider), not in input, no session: $(cut -c1-120 "$work/outsider.out")" \
+    grep -q '"error" *: *"org.pencild.Pen.PermissionDenied"' "$work/outsider.out"
+check input-member-served "penuser (group input) lists devices" as penuser pencilctl devices --json
+
+# The seated user: autologin on tty1 gives "seated" (not in input) an active session.
+if wait_for 90 bash -c '[ "$(loginctl show-user seated -P State 2>/dev/null)" = active ]'; then
+    pass seated-session "$(loginctl list-sessions --no-legend | tr -s ' ' | tr '\n' ';')"
+    check seated-served "seated (active session on seat0, not in input) lists devices" as seated pencilctl devices --json
+else
+    fail seated-session "no active session for seated: $(loginctl list-sessions --no-legend 2>&1 | tr '\n' ';') getty: $(systemctl is-active getty@tty1.service)"
+fi
+
+# --- 4. A pen appears: udev starts the enabled service. -----------------------------
+systemctl stop pencild.service
+systemctl enable pencild.service 2>/dev/null
+check service-enabled "pencild.service is $(systemctl is-enabled pencild.service), $(systemctl is-active pencild.service) before the pen" \
+    test "$(systemctl is-enabled pencild.service)/$(systemctl is-active pencild.service)" = enabled/inactive
+modprobe uinput
+mkfifo "$work/pen.fifo"
+python3 "$files/virtual_pen.py" pen --name "Boot Test Pen" --node-file "$work/node" <"$work/pen.fifo" >"$work/pen.log" 2>&1 &
+pen_pid=$!
+exec 3>"$work/pen.fifo"
+wait_for 30 test -s "$work/node" || fail pen "no virtual pen: $(cat "$work/pen.log")"
+node=$(cat "$work/node" 2>/dev/null)
+udevadm settle --timeout=60
+event=${node##*/}
+check udev-tags "$node: $(udevadm info -q property "$node" | grep -E '^(ID_INPUT_TABLET|TAGS|SYSTEMD_WANTS)=' | tr '\n' ' ')" \
+    bash -c 'udevadm info -q property "$1" | grep -q "^SYSTEMD_WANTS=.*pencild-pen.target"' _ "$node"
+if wait_for 60 bash -c '[ "$(systemctl is-active pencild.service)" = active ]'; then
+    pass udev-starts-service "pencild.service started by the pen: pencild-pen.target is $(systemctl is-active pencild-pen.target); $(journal_since -u pencild.service -n 1)"
+else
+    fail udev-starts-service "pencild.service is $(systemctl is-active pencild.service), pencild-pen.target $(systemctl is-active pencild-pen.target)"
+fi
+if [ -n "$node" ]; then
+    check seated-uaccess "seated reads $node through its uaccess ACL" \
+        as seated python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY))' "$node"
+fi
+
+# A client as penuser (group input, no session) follows the pen.
+# (One simple command, so that $! is pencilctl itself; 3>&-: the pen's input stays
+# with this script alone, so that closing it ends the pen.)
+env -i PATH=/usr/bin:/bin HOME=/home/penuser setpriv --reuid=penuser --regid=penuser --init-groups --inh-caps=-all -- \
+    pencilctl monitor --json >"$work/monitor.json" 2>"$work/monitor.err" 3>&- &
+monitor_pid=$!
+if wait_for 60 grep -q "\"deviceAdded\".*\"$event\"\\|\"$event\".*\"deviceAdded\"" "$work/monitor.json"; then
+    pass monitor-subscribed "penuser's Monitor sees $event: $(grep -m1 deviceAdded "$work/monitor.json" | cut -c1-100)"
+else
+    fail monitor-subscribed "no deviceAdded for $event: $(cat "$work/monitor.err" "$work/monitor.json" | head -c 300)"
+fi
+echo stroke >&3
+echo doubletap >&3
+if wait_for 60 grep -q '"doubleTap"' "$work/monitor.json"; then
+    tap=$(grep -m1 '"doubleTap"' "$work/monitor.json")
+    check double-tap "penuser got $(grep -c . "$work/monitor.json") events; $(cut -c1-160 <<<"$tap")" \
+        grep -q '"switchEraser"' <<<"$tap"
+else
+    fail double-tap "no doubleTap; got: $(grep -oE '"type":"[a-zA-Z]+"' "$work/monitor.json" | sort | uniq -c | tr -s ' \n' ' ')"
+fi
+check pen-events "tipDown, motion and tipUp reached penuser" \
+    bash -c 'grep -q "\"tipDown\"" "$1" && grep -q "\"motion\"" "$1" && grep -q "\"tipUp\"" "$1"' _ "$work/monitor.json"
+kill "$monitor_pid" 2>/dev/null
+wait "$monitor_pid" 2>/dev/null
+
+# --- 5. Preferences survive a restart, in the dynamic user's state directory. -------
+as penuser pencilctl prefs set doubleTapAction=showColorPalette doubleTapInterval=350 >/dev/null
+systemctl restart pencild.service
+prefs=$(as penuser pencilctl prefs get --json 2>&1)
+check prefs-survive-restart "after systemctl restart (pid $(prop pencild.service MainPID), was $pid): $(cut -c1-140 <<<"$prefs")" \
+    bash -c 'grep -q "\"showColorPalette\"" <<<"$1" && grep -q "\"doubleTapInterval\" *: *350" <<<"$1"' _ "$prefs"
+penuser_uid=$(id -u penuser)
+check state-directory "/var/lib/pencild -> $(readlink /var/lib/pencild); $(stat -c '%a' /var/lib/private) /var/lib/private; $(ls /var/lib/private/pencild 2>&1 | tr '\n' ' ')" \
+    bash -c '[ "$(readlink /var/lib/pencild)" = private/pencild ] && [ "$(stat -c %a /var/lib/private)" = 700 ] && [ -s "/var/lib/private/pencild/$1.json" ]' _ "$penuser_uid"
+
+# --- 6. A clean stop, and the watchdog. -----------------------------------------------
+systemd-analyze set-log-level debug
+systemctl stop pencild.service
+systemd-analyze set-log-level info
+stop_note=$(journal_since -u pencild.service -g 'STOPPING=1' -n 1)
+check clean-stop "Result=$(prop pencild.service Result) ExecMainStatus=$(prop pencild.service ExecMainStatus); ${stop_note:-no STOPPING=1 notification}" \
+    bash -c '[ "$1" = success ] && [ "$2" = 0 ] && [ -n "$3" ]' _ "$(prop pencild.service Result)" "$(prop pencild.service ExecMainStatus)" "$stop_note"
+
+pencilctl devices >/dev/null 2>&1
+stopped_pid=$(prop pencild.service MainPID)
+watchdog_start=$(date +%s)
+kill -STOP "$stopped_pid"
+if wait_for 120 bash -c 'p=$(systemctl show -P MainPID pencild.service); [ "$p" != 0 ] && [ "$p" != "$1" ] && [ "$(systemctl is-active pencild.service)" = active ]' _ "$stopped_pid"; then
+    pass watchdog "pid $stopped_pid stopped with SIGSTOP; after $(($(date +%s) - watchdog_start)) s pid $(prop pencild.service MainPID) serves ($(journal_since -u pencild.service -g 'atchdog' -n 1 | cut -c1-80))"
+else
+    fail watchdog "pencild.service is $(systemctl is-active pencild.service), MainPID $(prop pencild.service MainPID) after SIGSTOP of $stopped_pid"
+fi
+check watchdog-serves "the restarted pencild answers" pencilctl devices --json
+
+# --- 7. The user unit: a lingering user's own daemon. ---------------------------------
+lingerer_uid=$(id -u lingerer)
+if wait_for 60 test -S "/run/user/$lingerer_uid/systemd/private"; then
+    as lingerer env XDG_RUNTIME_DIR="/run/user/$lingerer_uid" systemctl --user enable --now pencild.socket >"$work/user.log" 2>&1
+    as lingerer env XDG_RUNTIME_DIR="/run/user/$lingerer_uid" pencilctl devices >>"$work/user.log" 2>&1
+    user_status=$?
+    user_pid=$(as lingerer env XDG_RUNTIME_DIR="/run/user/$lingerer_uid" systemctl --user show -P MainPID pencild.service)
+    user_uid=$(awk '/^Uid:/ { print $3 }' "/proc/$user_pid/status" 2>/dev/null)
+    check user-unit "lingerer's socket $(stat -c %a "/run/user/$lingerer_uid/pencild.sock" 2>&1); its pencild pid $user_pid runs as uid $user_uid (lingerer is $lingerer_uid; the system one is $(prop pencild.service MainPID))" \
+        bash -c '[ "$1" = 0 ] && [ "$2" = "$3" ] && [ "$4" != "$(systemctl show -P MainPID pencild.service)" ]' _ "$user_status" "$user_uid" "$lingerer_uid" "$user_pid"
+else
+    fail user-unit "no user manager for lingerer: user@$lingerer_uid.service is $(systemctl is-active "user@$lingerer_uid.service")"
+fi
+
+# --- 8. The journal: no seccomp or permission errors from pencild's whole run. ------------
+errors=$(journal_since -u pencild.service -u pencild.socket | grep -iE 'seccomp|operation not permitted|permission denied|EPERM|EACCES|bad system call|core dump')
+kernel=$(journal_since -k | grep -E 'audit.*type=1326|seccomp' | grep -i pencild)
+check journal-clean "${errors:-no pencild errors}${kernel:+; kernel: $kernel}" test -z "$errors$kernel"
+
+# --- 9. Removal and purge (the pen still plugged in). ------------------------------------
+current_tags() { udevadm info -q property "$node" | sed -n 's/^CURRENT_TAGS=//p'; }
+t=$(date +%s)
+apt-get remove -y -q pencild >"$work/remove.log" 2>&1
+check apt-remove "$(($(date +%s) - t)) s; socket $(systemctl is-active pencild.socket), service $(systemctl is-active pencild.service), /run/pencild/pencild.sock $(test -e /run/pencild/pencild.sock && echo left || echo gone), state kept: $(ls /var/lib/private/pencild 2>&1 | tr '\n' ' ')" \
+    bash -c '[ "$(systemctl is-active pencild.socket)" != active ] && [ "$(systemctl is-active pencild.service)" != active ] && [ ! -e /run/pencild/pencild.sock ] && [ -d /var/lib/private/pencild ]'
+udevadm trigger --action=change "$node"
+udevadm settle --timeout=60
+check udev-rule-removed "after remove and a change event, $node has CURRENT_TAGS=$(current_tags)" \
+    bash -c '! grep -q :pencild: <<<"$1"' _ "$(current_tags)"
+t=$(date +%s)
+apt-get install -y -q "$files/pencild.deb" >"$work/install.log" 2>&1
+install_status=$?
+check apt-install "$(($(date +%s) - t)) s; apt-get install: exit $install_status; pencild.socket $(systemctl is-active pencild.socket) right after (started by postinst)" \
+    test "$install_status/$(systemctl is-active pencild.socket)" = 0/active
+udevadm settle --timeout=60
+check udev-rule-reloaded "after installation (postinst reloads the rules and replays tablets), $node has CURRENT_TAGS=$(current_tags)" \
+    bash -c 'grep -q :pencild: <<<"$1"' _ "$(current_tags)"
+exec 3>&-
+timeout 30 tail --pid="$pen_pid" -f /dev/null || fail pen "the virtual pen did not end: $(cat "$work/pen.log")"
+t=$(date +%s)
+apt-get purge -y -q pencild >"$work/purge.log" 2>&1
+check apt-purge "$(($(date +%s) - t)) s; after purge: $(ls -d /var/lib/private/pencild /var/lib/pencild 2>&1 | tr '\n' ' ')" \
+    bash -c '[ ! -e /var/lib/private/pencild ] && [ ! -e /var/lib/pencild ] && [ ! -e /lib/systemd/system/pencild.service ] && [ "$(systemctl is-active pencild.socket)" != active ] && [ "$(systemctl is-active pencild.service)" != active ]'
+
+if [ "$failed" -gt 0 ]; then
+    say "INFO pencild's journal:"
+    journal_since -u pencild.service -u pencild.socket | tail -n 60 | sed 's/^/BOOT-TEST LOG /'
+    for log in "$work"/*.log "$work"/*.err; do
+        [ -s "$log" ] && tail -n 15 "$log" | sed "s|^|BOOT-TEST LOG $(basename "$log"): |"
+    done
+fi
+say "DONE $passed passed, $failed failed, scenario took $(elapsed) s"
