@@ -34,6 +34,7 @@ public struct ActionsOptions: Equatable, Sendable {
           --key-interval MS    milliseconds between the key changes of a chord (default: 10)
           --max-commands N     command bindings running at once (default: 4)
           --verbose            say what each gesture does
+          --help               print this help and exit
         """
 
     public enum Parsed: Equatable, Sendable {

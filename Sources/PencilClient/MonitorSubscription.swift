@@ -15,8 +15,10 @@ package final class MonitorSubscription {
     /// The largest message accepted from the daemon: an event is a few hundred bytes.
     package static let defaultMaximumMessageSize = 1024 * 1024
 
-    /// Connects and sends `Monitor` with the filters (nil: everything).
-    package init(path: String, devices: [String]?, events: [String]?,
+    /// Connects and sends `Monitor` with the filters (nil: everything). `claimingFocus` first
+    /// sends a oneway `SetFocus(true)` on the same connection: the claim is the process's and
+    /// lasts while the connection does (no reply comes to mix with the stream).
+    package init(path: String, devices: [String]?, events: [String]?, claimingFocus: Bool = false,
                  maximumMessageSize: Int = defaultMaximumMessageSize) throws(VarlinkClientError) {
         self.path = path
         framer = MessageFramer(maximumMessageSize: maximumMessageSize)
@@ -28,7 +30,11 @@ package final class MonitorSubscription {
         var parameters: [(String, JSONValue)] = []
         if let devices { parameters.append(("devices", .array(devices.map(JSONValue.string)))) }
         if let events { parameters.append(("events", .array(events.map(JSONValue.string)))) }
-        let call = VarlinkCall(method: PenInterface.Method.monitor.qualifiedName, parameters: .object(parameters), more: true).encoded
+        var call = VarlinkCall(method: PenInterface.Method.monitor.qualifiedName, parameters: .object(parameters), more: true).encoded
+        if claimingFocus {
+            call = VarlinkCall(method: PenInterface.Method.setFocus.qualifiedName, parameters: .object([("focused", .bool(true))]),
+                               oneway: true).encoded + call
+        }
         do {
             // Never SIGPIPE: the process is an app's.
             try UnixSocket.sendAll(descriptor, call)

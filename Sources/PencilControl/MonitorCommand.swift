@@ -6,17 +6,19 @@ import Varlink
 import Glibc
 #endif
 
-/// `pencilctl monitor [--json] [--device ID]... [--events TYPE,...]`: prints the daemon's
-/// events as they come, one line each: readable by default, the protocol's JSON with
-/// `--json`. When the daemon goes away it waits for it and subscribes again; it ends at
+/// `pencilctl monitor [--json] [--focus] [--device ID]... [--events TYPE,...]`: prints the
+/// daemon's events as they come, one line each: readable by default, the protocol's JSON with
+/// `--json`. `--focus` claims the user's focus for as long as it runs (protocol.md, "Which app
+/// acts"), to try what apps and pencil-actions do. When the daemon goes away it waits for it and subscribes again; it ends at
 /// Ctrl-C or SIGTERM. A daemon that is not there at the start is an error (69).
 public enum MonitorCommand: PencilCommand {
     public static let name = "monitor"
-    public static let usage = "monitor [--json] [--device ID]... [--events TYPE,...]"
+    public static let usage = "monitor [--json] [--focus] [--device ID]... [--events TYPE,...]"
     public static let summary = "print pen and gesture events from pencild as they happen (Ctrl-C ends)"
 
     struct Options: Equatable {
         var json = false
+        var focus = false
         var devices: [String]?
         var events: [String]?
     }
@@ -34,6 +36,8 @@ public enum MonitorCommand: PencilCommand {
             switch argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument {
             case "--json":
                 options.json = true
+            case "--focus":
+                options.focus = true
             case "--device":
                 guard let id = value(), !id.isEmpty else { return .failure(UsageProblem("--device needs a device id")) }
                 options.devices = (options.devices ?? []) + [id]
@@ -65,7 +69,7 @@ public enum MonitorCommand: PencilCommand {
         var writer = JSONWriter(capacity: 1024)
         let loop: MonitorLoop
         do {
-            loop = try MonitorLoop(path: path, devices: options.devices, events: options.events)
+            loop = try MonitorLoop(path: path, devices: options.devices, events: options.events, claimingFocus: options.focus)
         } catch {
             io.errors.line("pencilctl monitor: \(error)")
             return ExitCode.software
@@ -108,6 +112,8 @@ final class MonitorLoop {
     let path: String
     let devices: [String]?
     let events: [String]?
+    /// Claim the user's focus on every subscription (`monitor --focus`).
+    let claimingFocus: Bool
     private let epoll: Epoll
     private let signals: SignalFD
     private var stream: MonitorSubscription?
@@ -130,17 +136,18 @@ final class MonitorLoop {
     /// view uses it for a redraw it has put off.
     var waitLimit: (() -> Int32)?
 
-    init(path: String, devices: [String]?, events: [String]?, extraSignals: [Int32] = []) throws(Errno) {
+    init(path: String, devices: [String]?, events: [String]?, claimingFocus: Bool = false, extraSignals: [Int32] = []) throws(Errno) {
         self.path = path
         self.devices = devices
         self.events = events
+        self.claimingFocus = claimingFocus
         epoll = try Epoll(capacity: 8)
         signals = try SignalFD(signals: [SIGINT, SIGTERM] + extraSignals)
         try epoll.add(signals.descriptor, events: .readable, token: Token.signal.rawValue)
     }
 
     private func subscribe() throws(VarlinkClientError) {
-        let stream = try MonitorSubscription(path: path, devices: devices, events: events)
+        let stream = try MonitorSubscription(path: path, devices: devices, events: events, claimingFocus: claimingFocus)
         do {
             try epoll.add(stream.descriptor, events: .readable, token: Token.stream.rawValue)
         } catch {

@@ -184,6 +184,7 @@ struct ClientOptionsTests {
     @Test("monitor's options", arguments: [
         (["--json", "--device", "event7", "--events", "doubleTap, squeeze"], true),
         (["--device=event3", "--device", "replay0"], true),
+        (["--focus", "--json"], true),
         (["--events", "doubletap"], false),
         (["--device"], false),
         (["extra"], false),
@@ -194,6 +195,8 @@ struct ClientOptionsTests {
             #expect(valid)
             if arguments.first == "--json" {
                 #expect(options.json && options.devices == ["event7"] && options.events == ["doubleTap", "squeeze"])
+            } else if arguments.first == "--focus" {
+                #expect(options.focus && options.json && options.devices == nil)
             } else {
                 #expect(options.devices == ["event3", "replay0"])
             }

@@ -84,6 +84,7 @@ check_install() {
         "$rules_dir/70-pencild.rules" "$rules_dir/71-pencil-actions-uinput.rules"
         "$prefix/share/doc/pencild/examples/actions.conf"
         "$prefix/share/man/man8/pencild.8" "$prefix/share/man/man1/pencilctl.1" "$prefix/share/man/man5/pencild.conf.5"
+        "$prefix/share/man/man1/pencil-actions.1"
     )
     local missing=0 file
     for file in "${expected[@]}"; do
@@ -203,13 +204,13 @@ check_man_pages() {
         fail "make man:"$'\n'"$(cat "$work/man.log")"; return
     fi
     local page
-    for page in .build/man/pencild.8 .build/man/pencilctl.1 .build/man/pencild.conf.5; do
+    for page in .build/man/pencild.8 .build/man/pencilctl.1 .build/man/pencild.conf.5 .build/man/pencil-actions.1; do
         [ -s "$page" ] || fail "not built: $page"
     done
     if ! command -v man >/dev/null; then
         cannot "man is not installed (apt-get install man-db): the pages' rendering is not checked"
     else
-        for page in .build/man/pencild.8 .build/man/pencilctl.1 .build/man/pencild.conf.5; do
+        for page in .build/man/pencild.8 .build/man/pencilctl.1 .build/man/pencild.conf.5 .build/man/pencil-actions.1; do
             if MANWIDTH=80 man -l "$page" 2>"$work/man-render.log" | grep -q '^NAME'; then
                 pass "man renders $(basename "$page")"
             else
@@ -224,6 +225,11 @@ check_man_pages() {
     compare_lists "pencild(8) options" \
         "$("$bin/pencild" --help | grep -oE '^ +--[a-z-]+' | tr -d ' ')" \
         "$(sed -n '/^# OPTIONS/,/^# /p' man/pencild.8.scd | grep -oE '^\*--[a-z-]+\*' | tr -d '*')"
+
+    # pencil-actions: the options of --help and of OPTIONS in pencil-actions(1).
+    compare_lists "pencil-actions(1) options" \
+        "$("$bin/pencil-actions" --help | grep -oE '^ +--[a-z-]+' | tr -d ' ')" \
+        "$(sed -n '/^# OPTIONS/,/^# /p' man/pencil-actions.1.scd | grep -oE '^\*--[a-z-]+\*' | tr -d '*')"
 
     # pencilctl: each command with its options ("monitor --json"), and each command alone.
     local usage
