@@ -2,7 +2,10 @@ import Foundation
 import PencilInput
 import PencilProtocol
 import PencilSystem
+#if canImport(Testing)
+// On the search path when tests are built (see Prerequisite.swift).
 import Testing
+#endif
 
 // Running the real programs in tests: pencild on a socket of its own, pencilctl, and
 // recordings written for them. Shared by every test target that talks to a daemon.
@@ -80,9 +83,11 @@ public final class RunningDaemon {
 
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+
     /// Whether a test has already checked how this daemon ended.
     private var exitChecked = false
 
+#if canImport(Testing)
     /// SIGTERM, then waits for the exit, and checks it: a clean exit (status 0) with no
     /// sanitizer report in the log, so that an ASan or TSan report from the daemon fails the
     /// test that ran it. Returns the exit status. Checks once: a second call only returns it.
@@ -135,6 +140,8 @@ public final class RunningDaemon {
         }
         return nil
     }
+
+#endif
 
     deinit {
         if process.isRunning { process.terminate(); process.waitUntilExit() }

@@ -75,7 +75,7 @@ struct EventSequenceTests {
         #expect(before.first?.type == .deviceAdded && before.contains { $0.type == .proximityIn })
         #expect(before.suffix(2).map(\.type) == [.tipDown, .squeeze] && before.last?.phase == .began)
         kill(first.process.processIdentifier, SIGKILL)
-        first.waitForExit()
+        first.waitForExit(expecting: nil)
 
         // What was open is closed, in the contract's order, at the time of the last event;
         // buttonDown was filtered out, yet its buttonUp comes (the library subscribed to it).
@@ -119,7 +119,7 @@ struct EventSequenceTests {
         } catch {
             thrown = error
         }
-        daemon.waitForExit()
+        daemon.waitForExit(expecting: nil)
         if case .disconnected? = thrown {} else { Issue.record("expected .disconnected, got \(String(describing: thrown))") }
         #expect(events.last?.type == .deviceRemoved)
         #expect(Self.unbalanced(events).isEmpty, "every opener has its closer: \(Self.unbalanced(events))")
