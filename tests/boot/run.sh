@@ -50,6 +50,31 @@ lintian_out=$(lintian --pedantic "$repo/.build/deb/pencild_${version}_$arch.chan
 if grep -q '^E:' <<<"$lintian_out"; then loud "FAILED: lintian reports errors (above)"; exit 1; fi
 echo "  ok: no lintian errors ($(grep -c '^W:' <<<"$lintian_out" || true) warnings, the accepted ones are overridden, with reasons, in debian/pencild.lintian-overrides)"
 
+echo "test-boot: what each package holds"
+contents_ok=1
+while read -r package path; do
+    file=$repo/.build/deb/${package}_${version}_$arch.deb
+    [ "$package" = python3-pencild ] && file=$repo/.build/deb/${package}_${version}_all.deb
+    if dpkg-deb -c "$file" | awk '{ print $6 }' | grep -qx "\.$path"; then
+        echo "  ok: $package holds $path"
+    else
+        echo "  FAIL: $package does not hold $path"; contents_ok=0
+    fi
+done <<'EOF_CONTENTS'
+pencild /usr/bin/pencild
+pencild /usr/bin/pencilctl
+pencild /lib/udev/rules.d/70-pencild.rules
+pencild /lib/systemd/system/pencild.socket
+pencild /usr/share/man/man8/pencild.8.gz
+pencil-actions /usr/bin/pencil-actions
+pencil-actions /lib/udev/rules.d/71-pencil-actions-uinput.rules
+pencil-actions /usr/lib/systemd/user/pencil-actions.service
+pencil-actions /usr/share/man/man1/pencil-actions.1.gz
+libpencil-dev /usr/include/pencil.h
+python3-pencild /usr/lib/python3/dist-packages/pencild/__init__.py
+EOF_CONTENTS
+[ "$contents_ok" = 1 ] || { loud "FAILED: a package lacks a file (above)"; exit 1; }
+
 # 2. The root file system: a minimal Debian with systemd, what the scenario uses and what
 # the package depends on, cached under a key made of all that.
 kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)}
