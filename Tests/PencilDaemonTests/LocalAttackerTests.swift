@@ -82,13 +82,7 @@ struct LocalAttackerTests {
         for message in data.split(b"\\0"):
             if message: print("then", message.decode(), flush=True)
         """
-        let user = Process()
-        user.executableURL = URL(fileURLWithPath: Self.setpriv)
-        user.arguments = ["--reuid=1000", "--regid=1000", "--clear-groups", Self.systemPython, "-c", script, daemon.socketPath]
-        let input = Pipe(), output = Pipe()
-        user.standardInput = input
-        user.standardOutput = output
-        try user.run()
+        let (user, input, output) = try Self.python(script, as: ["--reuid=1000", "--regid=1000", "--clear-groups"], daemon)
         let first = Self.readLine(output.fileHandleForReading)
         #expect(first.contains("\"devices\""), "\(first)")
 
@@ -146,13 +140,7 @@ struct LocalAttackerTests {
         print(served, refused, flush=True)
         sys.stdin.readline()
         """
-        let attacker = Process()
-        attacker.executableURL = URL(fileURLWithPath: Self.setpriv)
-        attacker.arguments = ["--reuid=65534", "--regid=65534", "--groups=\(Self.accessGroup)", Self.systemPython, "-c", script, daemon.socketPath]
-        let input = Pipe(), output = Pipe()
-        attacker.standardInput = input
-        attacker.standardOutput = output
-        try attacker.run()
+        let (attacker, input, output) = try Self.python(script, as: Self.nobodyInAccessGroup, daemon)
         let counts = Self.readLine(output.fileHandleForReading).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(counts == [32, 168], "served and refused: \(counts)")
         // While nobody holds its 32 connections, root is answered at once, again and again.
@@ -188,12 +176,7 @@ struct LocalAttackerTests {
         except (BrokenPipeError, ConnectionResetError):
             pass
         """
-        let attacker = Process()
-        attacker.executableURL = URL(fileURLWithPath: Self.setpriv)
-        attacker.arguments = ["--reuid=65534", "--regid=65534", "--groups=\(Self.accessGroup)", Self.systemPython, "-c", script, daemon.socketPath]
-        let output = Pipe()
-        attacker.standardOutput = output
-        try attacker.run()
+        let (attacker, _, output) = try Self.python(script, as: Self.nobodyInAccessGroup, daemon)
         #expect(Self.readLine(output.fileHandleForReading).contains("flooding"))
         let flooded = try Self.measure(daemon)
         // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
@@ -205,6 +188,22 @@ struct LocalAttackerTests {
         #expect(flooded.p99 <= quiet.p99 + 50_000, "GetInfo p99: \(quiet.p99) µs quiet, \(flooded.p99) µs flooded")
         #expect(flooded.gap <= quiet.gap + 50_000, "largest gap: \(quiet.gap) µs quiet, \(flooded.gap) µs flooded")
         #expect(daemon.stop() == 0)
+    }
+
+    /// nobody, a member of the access group by its process's groups only.
+    static let nobodyInAccessGroup = ["--reuid=65534", "--regid=65534", "--groups=\(accessGroup)"]
+
+    /// `script` in the system's Python as the user `identity` (setpriv's options) names, with
+    /// the daemon's socket as its argument; its standard input and output are pipes.
+    static func python(_ script: String, as identity: [String], _ daemon: RunningDaemon) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: setpriv)
+        process.arguments = identity + [systemPython, "-c", script, daemon.socketPath]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        return (process, input, output)
     }
 
     /// One line a child printed (what it has printed up to its first newline).
