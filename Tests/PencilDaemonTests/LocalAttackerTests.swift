@@ -190,6 +190,39 @@ struct LocalAttackerTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test("a process that dropped its groups is not let in as a member of a group its user is in",
+          .requires(needs))
+    func droppedGroupsAreDropped() throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // In the daemon's own mount namespace, the user database says nobody is in group 4244.
+        let groups = directory + "/group"
+        let original = try String(contentsOfFile: "/etc/group", encoding: .utf8)
+        try (original + "pencil-test:x:4244:nobody\n").write(toFile: groups, atomically: true, encoding: .utf8)
+        let config = directory + "/pencild.conf"
+        try "[Daemon]\nAccessGroup=4244\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let script = "mount --bind \"$0\" /etc/group && exec \"$@\""
+        let daemon = try RunningDaemon(["--config", config], directory: directory,
+                                       launcher: [Self.unshare, "--mount", "--propagation", "private", "/bin/sh", "-c", script, groups])
+        defer { daemon.stop() }
+        let probe = """
+        import socket, sys
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sys.argv[1])
+        try:
+            s.sendall(b'{"method":"org.pencild.Pen.ListDevices"}\\0')
+        except BrokenPipeError:
+            pass
+        print(s.recv(4096).rstrip(b"\\0").decode())
+        """
+        // The kernel says this process has no supplementary groups: that is the truth.
+        let dropped = try runProgram(Self.setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", Self.systemPython, "-c", probe, daemon.socketPath])
+        #expect(dropped.output.contains("org.pencild.Pen.PermissionDenied"), "\(dropped.output)")
+        // With the group in its process's groups, the same user is served.
+        let member = try runProgram(Self.setpriv, ["--reuid=65534", "--regid=65534", "--groups=4244", Self.systemPython, "-c", probe, daemon.socketPath])
+        #expect(member.output.contains("\"devices\""), "\(member.output)")
+    }
+
     /// nobody, a member of the access group by its process's groups only.
     static let nobodyInAccessGroup = ["--reuid=65534", "--regid=65534", "--groups=\(accessGroup)"]
 
