@@ -76,7 +76,10 @@ struct LocalAttackerTests {
             pass
         data = b""
         while True:
-            chunk = s.recv(65536)
+            try:
+                chunk = s.recv(65536)
+            except ConnectionResetError:  # closed with our unread calls in it: the end
+                break
             if not chunk: break
             data += chunk
         for message in data.split(b"\\0"):
@@ -132,7 +135,10 @@ struct LocalAttackerTests {
                 pass
             reply = b""
             while not reply.endswith(b"\\0"):
-                chunk = s.recv(4096)
+                try:
+                    chunk = s.recv(4096)
+                except ConnectionResetError:  # refused, with our call unread: the end
+                    break
                 if not chunk: break
                 reply += chunk
             if b"TooManyClients" in reply: refused += 1
@@ -211,9 +217,10 @@ struct LocalAttackerTests {
         s.connect(sys.argv[1])
         try:
             s.sendall(b'{"method":"org.pencild.Pen.ListDevices"}\\0')
-        except BrokenPipeError:
-            pass
-        print(s.recv(4096).rstrip(b"\\0").decode())
+            print(s.recv(4096).rstrip(b"\\0").decode())
+        except (BrokenPipeError, ConnectionResetError):
+            # Refused at accept: the reply waits unread, whatever became of our call.
+            print(s.recv(4096).rstrip(b"\\0").decode())
         """
         // The kernel says this process has no supplementary groups: that is the truth.
         let dropped = try runProgram(Self.setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", Self.systemPython, "-c", probe, daemon.socketPath])
