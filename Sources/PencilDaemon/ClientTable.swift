@@ -85,5 +85,4 @@ struct ClientTable {
         return true
     }
 
-    func connectionCount(ofUser uid: UInt32) -> Int { countByUID[uid, default: 0] }
 }

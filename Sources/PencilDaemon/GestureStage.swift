@@ -44,7 +44,6 @@ struct UserGestureStages: PenFrameStage {
     private var uids: [UInt32] = []
     private var recognizers: [GestureRecognizer?] = []
 
-    var isEmpty: Bool { uids.isEmpty }
     func contains(_ uid: UInt32) -> Bool { uids.contains(uid) }
 
     /// `state`: the pen as it stands now, for a user who starts monitoring mid-stroke.
