@@ -26,6 +26,9 @@ final class EmbeddedDaemon: ClientTransport {
     private(set) var now: Int64
     private var pending: [Connection] = []
     private var clients: [ObjectIdentifier: EmbeddedClient] = [:]
+    private let logLines = LogLines()
+    /// What the daemon logged, one line each, level prefix included (`<4>...`).
+    var log: [String] { logLines.lines }
 
     init(replays: [Configuration.Replay] = [], speed: Double? = 1, waitForMonitors: Int = 1, demo: Bool = false,
          access: any AccessPolicy = TestAccess(allowed: [0, 1000, 1001]), limits: Limits = Limits(), now: Int64 = 1_000_000_000) throws {
@@ -37,10 +40,11 @@ final class EmbeddedDaemon: ClientTransport {
         configuration.replayWaitsForMonitors = waitForMonitors
         configuration.demo = demo
         configuration.limits = limits
-        configuration.logLevel = .warning
+        configuration.logLevel = .info
         self.now = now
-        service = PenService(configuration: configuration, logger: Logger(level: .warning), access: access,
-                             preferences: PreferencesStore(directory: configuration.stateDirectory, logger: Logger(level: .warning)))
+        let logger = Logger(level: .info, sink: { [logLines] in logLines.append($0) })
+        service = PenService(configuration: configuration, logger: logger, access: access,
+                             preferences: PreferencesStore(directory: configuration.stateDirectory, logger: logger))
         service.transport = self
         try service.start(now: now)
         pump()
@@ -125,6 +129,17 @@ final class EmbeddedDaemon: ClientTransport {
     func stopWatching(_ descriptor: FileDescriptor) {}
 }
 
+/// The daemon's log lines, kept in memory.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var lines: [String] { lock.withLock { stored } }
+    func append(_ line: [UInt8]) {
+        let text = String(decoding: line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...], as: UTF8.self)
+        lock.withLock { stored.append(text) }
+    }
+}
+
 struct RefusedClient: Error {
     var reply: JSONValue
 }
@@ -189,8 +204,11 @@ final class EmbeddedClient {
 
     /// The stream's events so far (replies that carry `event`).
     var events: [Event] {
-        messages.compactMap { $0["parameters"]?["event"] }.compactMap { try? Event(json: $0) }
+        eventValues.compactMap { try? Event(json: $0) }
     }
+
+    /// The same events as the wire had them.
+    var eventValues: [JSONValue] { messages.compactMap { $0["parameters"]?["event"] } }
 
     /// Error names of the replies so far.
     var errors: [String] { messages.compactMap { $0["error"]?.stringValue } }
