@@ -34,30 +34,6 @@ struct ReplayTests {
         }
     }
 
-    @Test("--speed 1 and --speed max give the same events, timers included")
-    func speedDoesNotChangeEvents() throws {
-        var streams: [[JSONValue]] = []
-        for speed in ["1", "max"] {
-            let directory = RunningDaemon.makeTemporaryDirectory()
-            let recording = try writeSession(in: directory)
-            let daemon = try RunningDaemon(["--replay", recording, "--speed", speed], directory: directory)
-            defer { daemon.stop(); daemon.removeDirectory() }
-            var stream = try daemon.client(timeoutMilliseconds: 10_000).stream("org.pencild.Pen.Monitor")
-            let start = Date()
-            streams.append(try monitorEvents(&stream))
-            if speed == "1" {
-                // Real time: the session lasts about 2.6 s.
-                #expect(Date().timeIntervalSince(start) > 2.0)
-            }
-        }
-        #expect(streams[0].count > 50)
-        #expect(firstDifference(streams[0], streams[1]) == nil, "\(firstDifference(streams[0], streams[1]) ?? "")")
-        // The forced proximity-out fired on the recording's clock at both speeds: 500 ms after
-        // the last frame of the still hover.
-        let outs = streams[0].filter { $0["type"] == .string("proximityOut") }
-        #expect(outs.count >= 2)
-    }
-
     @Test("--exit-after-replay: every client gets deviceRemoved, then pencild exits 0")
     func exitAfterReplay() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
@@ -78,63 +54,6 @@ struct ReplayTests {
         #expect(connectionCloses(removalsOnly))
         #expect(daemon.waitForExit() == 0, "\(daemon.log)")
         #expect(daemon.log.contains("every replay has ended"))
-    }
-
-    @Test("playback starts when the Nth Monitor subscribes, not before")
-    func waitForMonitors() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        let recording = try writeSession(in: directory)
-        let daemon = try RunningDaemon(["--replay", recording, "--speed", "max", "--wait-monitors", "2"], directory: directory)
-        defer { daemon.stop(); daemon.removeDirectory() }
-        // The device is there from the start, whether or not anyone watches.
-        let lister = try daemon.client()
-        #expect(try lister.call("org.pencild.Pen.ListDevices")["devices"]?.arrayValue?.first?["id"] == .string("replay0"))
-        let first = try daemon.client(timeoutMilliseconds: 400)
-        var firstStream = try first.stream("org.pencild.Pen.Monitor")
-        let added = try #require(try firstStream.next()?["event"])
-        #expect(added["type"] == .string("deviceAdded"))
-        // One monitor of two: nothing plays, however long it waits.
-        let waited = Result { () throws(VarlinkClientError) -> JSONValue? in try firstStream.next() }
-        guard case .failure(.timedOut) = waited else {
-            Issue.record("the replay played before the second Monitor: \(waited)")
-            return
-        }
-        let second = try daemon.client()
-        var secondStream = try second.stream("org.pencild.Pen.Monitor")
-        let expected = try pencilctlEvents(recording)
-        let secondEvents = try monitorEvents(&secondStream)
-        #expect(firstDifference(secondEvents, expected) == nil, "\(firstDifference(secondEvents, expected) ?? "")")
-        // The first client's wait timed out, but its stream is intact: the rest follows.
-        let firstEvents = [added] + (try monitorEvents(&firstStream))
-        #expect(firstDifference(firstEvents, expected) == nil, "\(firstDifference(firstEvents, expected) ?? "")")
-    }
-
-    @Test("a Monitor that subscribes mid-stroke first catches up: deviceAdded, proximityIn, tipDown, then the live stream")
-    func catchUpMidStroke() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        let recording = try writeSession(in: directory, strokeMs: 1_500)
-        let daemon = try RunningDaemon(["--replay", recording, "--speed", "1"], directory: directory)
-        defer { daemon.stop(); daemon.removeDirectory() }
-        let early = try daemon.client(timeoutMilliseconds: 10_000)
-        var earlyStream = try early.stream("org.pencild.Pen.Monitor")
-        var earlyEvents: [JSONValue] = []
-        while earlyEvents.last?["type"] != .string("motion") {
-            earlyEvents.append(try #require(try earlyStream.next()?["event"]))
-        }
-        let late = try daemon.client(timeoutMilliseconds: 10_000)
-        var lateStream = try late.stream("org.pencild.Pen.Monitor")
-        let lateEvents = try monitorEvents(&lateStream)
-        earlyEvents += try monitorEvents(&earlyStream)
-        #expect(Array(types(lateEvents).prefix(3)) == ["deviceAdded", "proximityIn", "tipDown"], "\(types(lateEvents).prefix(6))")
-        // The catch-up carries the tool in proximity and the current pose; what follows is
-        // exactly the early client's stream from that moment on.
-        let caughtUp = Array(lateEvents.dropFirst(3))
-        let tail = Array(earlyEvents.suffix(caughtUp.count))
-        #expect(firstDifference(caughtUp, tail) == nil, "\(firstDifference(caughtUp, tail) ?? "")")
-        #expect(lateEvents[1]["tool"] == earlyEvents.first { $0["type"] == .string("proximityIn") }?["tool"])
-        let before = earlyEvents[earlyEvents.count - caughtUp.count - 1]
-        #expect(lateEvents[2]["pose"] == before["pose"], "the catch-up's tipDown carries the pose of the last event before it")
-        #expect(earlyEvents.count - caughtUp.count > 3, "the late client subscribed after the stroke had begun")
     }
 
     static let setpriv = "/usr/bin/setpriv"

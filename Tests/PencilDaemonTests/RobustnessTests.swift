@@ -90,10 +90,11 @@ struct RobustnessTests {
             var leaving: [VarlinkClient] = []
             for _ in 0..<20 {
                 let client = try daemon.client()
-                _ = try client.stream("org.pencild.Pen.Monitor")
+                var stream = try client.stream("org.pencild.Pen.Monitor")
+                // Streaming has begun: the demo pen's events follow this one, unread.
+                #expect(try stream.next()?["event"] != nil)
                 leaving.append(client)
             }
-            usleep(50_000)
             // Gone without a word, with events unread, some in the middle of sending a call.
             for (index, client) in leaving.enumerated() {
                 if index % 3 == 0 { try? client.sendRaw(Array(#"{"method":"org.pencild"#.utf8)) }

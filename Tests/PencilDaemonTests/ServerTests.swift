@@ -98,19 +98,6 @@ struct ServerTests {
         #expect(try client.readReply().parameters["parameter"] == .string("more"))
     }
 
-    @Test("a client that sends half a message and stalls is dropped after the request timeout")
-    func stalledRequest() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        let config = directory + "/pencild.conf"
-        try "[Limits]\nRequestTimeout=300ms\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try RunningDaemon(["--config", config], directory: directory)
-        defer { daemon.stop(); daemon.removeDirectory() }
-        let client = try daemon.client()
-        try client.sendRaw(Array("{\"method\":\"org.pencild".utf8))
-        #expect(connectionCloses(client))
-        #expect(daemon.log.contains("did not finish it"))
-    }
-
     // As root: the daemon keeps MaxClientsPerUser of its MaxClients places for root
     // (ClientTable.admit), so with MaxClients=2 another user gets no place at all.
     @Test("clients over the limit are refused politely (needs root: the daemon keeps places for root)", .requires(.root))

@@ -49,6 +49,8 @@ final class InProcessDaemon: Sendable {
     let directory: String
     private let thread: Mutex<pthread_t?> = Mutex(nil)
     private let exitCode: Mutex<Int32?> = Mutex(nil)
+    /// Signalled once the daemon's thread is done, whichever way.
+    private let finished = DispatchSemaphore(value: 0)
 
     init(access: SwitchableSessions, demo: Bool) throws {
         directory = RunningDaemon.makeTemporaryDirectory()
@@ -67,9 +69,11 @@ final class InProcessDaemon: Sendable {
                 ready.signal()
                 let code = daemon.run()
                 exitCode.withLock { $0 = code }
+                finished.signal()
             } catch {
                 started.withLock { $0 = "\(error)" }
                 exitCode.withLock { $0 = -1 }
+                finished.signal()
                 ready.signal()
             }
         }.start()
@@ -79,7 +83,9 @@ final class InProcessDaemon: Sendable {
 
     func stop() {
         if let thread = thread.withLock({ $0 }) { pthread_kill(thread, SIGTERM) }
-        for _ in 0..<500 where exitCode.withLock({ $0 }) == nil { usleep(10_000) }
+        // Waits for the daemon's thread to end (at most 5 s: a hung daemon must not hang the suite).
+        let ended = finished.wait(timeout: .now() + 5) == .success
+        #expect(ended && exitCode.withLock({ $0 }) == 0, "the daemon's thread ended \(ended ? "with \(exitCode.withLock { $0 } ?? -1)" : "not at all")")
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
