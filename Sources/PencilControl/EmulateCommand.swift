@@ -279,17 +279,17 @@ struct EmulationPlan {
                                                               clock: Clock) throws(Errno) -> EmulationResult {
         let start = clock.now()
         var player = RecordingPlayer(EvemuRecording(description: DeviceDescription(name: ""), events: events),
-                                     speed: speed, startingAt: start)
+                                     speed: speed, startingAt: HostTime(microseconds: start))
         var result = EmulationResult()
         var failure: Errno?
         var lastWrite = start
-        while failure == nil, let due = player.nextDueTime {
+        while failure == nil, let due = player.nextDueTime?.microseconds {
             if speed.factor.isFinite {
                 clock.sleep(until: due)
                 let now = clock.now()
                 result.lateness = max(result.lateness, now - due)
             }
-            _ = player.read(at: due, limit: Int.max) { item in
+            _ = player.read(at: HostTime(microseconds: due), limit: Int.max) { item in
                 guard failure == nil, case .event(let event) = item else { return }
                 do throws(Errno) {
                     try output.write(event)

@@ -1,3 +1,5 @@
+import PencilSystem
+
 /// Log lines that a client can cause, rate-limited per uid: a flood of connections or bad
 /// messages from one user cannot fill the journal. Suppressed lines are counted, and the count
 /// is logged when the user's window ends (a deadline the loop delivers) or with their next line.
@@ -11,7 +13,7 @@ struct ClientLog {
     let maximumUsers = 1024
 
     private struct Account {
-        var windowStart: Int64
+        var windowStart: HostTime
         var lines = 0
         var suppressed = 0
     }
@@ -24,7 +26,7 @@ struct ClientLog {
         self.window = window
     }
 
-    mutating func log(_ level: LogLevel, uid: UInt32, now: Int64, _ message: @autoclosure () -> String) {
+    mutating func log(_ level: LogLevel, uid: UInt32, now: HostTime, _ message: @autoclosure () -> String) {
         guard level <= logger.level else { return }
         var account = accounts[uid] ?? Account(windowStart: now)
         if now - account.windowStart >= window {
@@ -42,12 +44,12 @@ struct ClientLog {
     }
 
     /// When a window with suppressed lines ends.
-    var nextDeadline: Int64? {
+    var nextDeadline: HostTime? {
         accounts.values.lazy.filter { $0.suppressed > 0 }.map { $0.windowStart + window }.min()
     }
 
     /// Logs the counts of windows that have ended, and forgets quiet users.
-    mutating func fireDue(now: Int64) {
+    mutating func fireDue(now: HostTime) {
         for (uid, account) in accounts where now - account.windowStart >= window {
             reportSuppressed(uid: uid, account)
             accounts[uid] = nil
@@ -59,7 +61,7 @@ struct ClientLog {
         logger.warning("uid \(uid): \(account.suppressed) more log line\(account.suppressed == 1 ? "" : "s") from this user's clients suppressed in \(window / 1_000_000) s")
     }
 
-    private mutating func makeRoom(now: Int64) {
+    private mutating func makeRoom(now: HostTime) {
         fireDue(now: now)
         if accounts.count >= maximumUsers, let oldest = accounts.min(by: { $0.value.windowStart < $1.value.windowStart }) {
             reportSuppressed(uid: oldest.key, oldest.value)

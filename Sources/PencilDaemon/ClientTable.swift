@@ -49,7 +49,7 @@ struct ClientTable {
         return .admitted
     }
 
-    mutating func insert(peer: PeerCredentials, maximumRequestSize: Int, now: Int64) -> Connection {
+    mutating func insert(peer: PeerCredentials, maximumRequestSize: Int, now: HostTime) -> Connection {
         let slot: Int
         if let reused = free.popLast() {
             slot = reused

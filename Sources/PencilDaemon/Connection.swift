@@ -17,11 +17,11 @@ final class Connection {
     var output = OutputBuffer()
     var monitor: MonitorSubscription?
     /// The last time the client sent a message or we finished a reply (for the idle timeout).
-    var lastActivity: Int64
+    var lastActivity: HostTime
     /// When the message in progress started arriving (for the request timeout).
-    var partialSince: Int64?
+    var partialSince: HostTime?
     /// When the output went over its bound.
-    var laggingSince: Int64?
+    var laggingSince: HostTime?
     /// Complete messages may wait in the framer: the client used its share of this turn.
     var hasBacklog = false
     /// A call's reply waits for a coalesced preferences write: later calls wait behind it,
@@ -38,7 +38,7 @@ final class Connection {
     /// What the daemon's epoll watches for on the socket now.
     var watchedEvents: Epoll.Events = .readable
 
-    init(slot: Int, generation: UInt16, peer: PeerCredentials, maximumRequestSize: Int, now: Int64) {
+    init(slot: Int, generation: UInt16, peer: PeerCredentials, maximumRequestSize: Int, now: HostTime) {
         self.slot = slot
         self.generation = generation
         self.peer = peer

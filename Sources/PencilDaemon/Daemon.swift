@@ -26,12 +26,12 @@ public final class Daemon {
     private let sessionNotifier: FileDescriptor?
 
     /// Accepting stopped (out of descriptors) until this time or until a client closes.
-    private var acceptPausedUntil: Int64?
+    private var acceptPausedUntil: HostTime?
     private var connectionsWithOutput: [Connection] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var running = true
     private var watchdogInterval: Int64?
-    private var nextWatchdog: Int64?
+    private var nextWatchdog: HostTime?
 
     /// epoll tokens: fixed ones, then clients (slot and generation) and devices in ranges of their own.
     private enum Token {
@@ -81,7 +81,7 @@ public final class Daemon {
             throw DaemonError("cannot set up the event loop: \(error)")
         }
         service.transport = self
-        try service.start(now: MonotonicClock.now())
+        try service.start(now: HostTime.now())
     }
 
     /// Systemd's socket if it passed one, else a socket of our own at `configuration.socketPath`.
@@ -129,12 +129,12 @@ public final class Daemon {
     /// Runs until SIGTERM/SIGINT, or until replays end with --exit-after-replay. Returns the exit code.
     public func run() -> Int32 {
         watchdogInterval = ServiceManager.watchdogInterval()
-        let now = MonotonicClock.now()
+        let now = HostTime.now()
         if let interval = watchdogInterval { nextWatchdog = now + interval / 2 }
         ServiceManager.notify("READY=1\nSTATUS=\(statusText())")
         logger.notice("pencild \(Self.version) ready (\(service.devices.count) device\(service.devices.count == 1 ? "" : "s"))")
         while running {
-            let now = MonotonicClock.now()
+            let now = HostTime.now()
             handleDueDeadlines(now: now)
             if service.hasBacklog { service.continueBacklogs(now: now) }
             flushConnections(now: now)
@@ -145,7 +145,7 @@ public final class Daemon {
             if !running { break }
             let deadline = earliestDeadline()
             var timeout: Int32 = -1
-            if service.hasBacklog || (deadline.map { $0 <= MonotonicClock.now() } ?? false) {
+            if service.hasBacklog || (deadline.map { $0 <= HostTime.now() } ?? false) {
                 timeout = 0
             } else {
                 do { try timer.arm(at: deadline) } catch { logger.error("cannot arm the timer: \(error)") }
@@ -158,7 +158,7 @@ public final class Daemon {
                 logger.error("epoll_wait failed: \(error)")
                 return 1
             }
-            flushConnections(now: MonotonicClock.now())
+            flushConnections(now: HostTime.now())
         }
         shutDown()
         return 0
@@ -170,7 +170,7 @@ public final class Daemon {
     }
 
     private func handle(token: UInt64, events: Epoll.Events) {
-        let now = MonotonicClock.now()
+        let now = HostTime.now()
         switch token {
         case Token.listener: acceptClients(now: now)
         case Token.timer: timer.acknowledge()
@@ -202,11 +202,11 @@ public final class Daemon {
         }
     }
 
-    private func earliestDeadline() -> Int64? {
+    private func earliestDeadline() -> HostTime? {
         [acceptPausedUntil, nextWatchdog, service.nextDeadline()].compactMap { $0 }.min()
     }
 
-    private func handleDueDeadlines(now: Int64) {
+    private func handleDueDeadlines(now: HostTime) {
         if let until = acceptPausedUntil, until <= now { resumeAccepting() }
         if let next = nextWatchdog, next <= now, let interval = watchdogInterval {
             ServiceManager.notify("WATCHDOG=1")
@@ -217,7 +217,7 @@ public final class Daemon {
 
     // MARK: Clients
 
-    private func acceptClients(now: Int64) {
+    private func acceptClients(now: HostTime) {
         while acceptPausedUntil == nil {
             let fd: FileDescriptor?
             do {
@@ -257,7 +257,7 @@ public final class Daemon {
         }
     }
 
-    private func pauseAccepting(until time: Int64) {
+    private func pauseAccepting(until time: HostTime) {
         acceptPausedUntil = time
         epoll.remove(listener)
     }
@@ -268,7 +268,7 @@ public final class Daemon {
         do { try epoll.add(listener, events: .readable, token: Token.listener) } catch { logger.error("cannot watch the listening socket again: \(error)") }
     }
 
-    private func readFrom(_ connection: Connection, now: Int64) {
+    private func readFrom(_ connection: Connection, now: HostTime) {
         guard !connection.closed, let descriptor = connection.descriptor else { return }
         let count: Int
         do {
@@ -304,7 +304,7 @@ public final class Daemon {
 
     // MARK: Output
 
-    private func flushConnections(now: Int64) {
+    private func flushConnections(now: HostTime) {
         while let connection = connectionsWithOutput.popLast() {
             connection.needsFlush = false
             flush(connection, now: now)
@@ -312,7 +312,7 @@ public final class Daemon {
     }
 
     /// Sends what the socket takes now; watches for room (EPOLLOUT) only while output remains.
-    private func flush(_ connection: Connection, now: Int64) {
+    private func flush(_ connection: Connection, now: HostTime) {
         guard !connection.closed, let descriptor = connection.descriptor else { return }
         while !connection.output.isEmpty {
             let result = connection.output.withPendingBytes { raw in
@@ -336,17 +336,17 @@ public final class Daemon {
         ServiceManager.notify("STOPPING=1\nSTATUS=shutting down")
         // Close what is open on every device so that every client sees its closing events.
         service.closeDevices()
-        flushConnections(now: MonotonicClock.now())
+        flushConnections(now: HostTime.now())
         // Give clients a short while to take their last events, without blocking on any one.
-        let deadline = MonotonicClock.now() + 1_000_000
+        let deadline = HostTime.now() + 1_000_000
         while service.clients.connections.contains(where: { !$0.output.isEmpty }) {
-            let now = MonotonicClock.now()
+            let now = HostTime.now()
             guard now < deadline else { break }
             try? epoll.wait(timeoutMilliseconds: Int32(max(1, (deadline - now) / 1000))) { token, events in
                 guard token >= Token.clientBase, token < Token.deviceBase else { return }
                 let slot = Int(token & 0xffff), generation = UInt16(truncatingIfNeeded: token >> 16)
                 guard let connection = self.service.clients.connection(slot: slot, generation: generation) else { return }
-                if events.contains(.writable) { self.flush(connection, now: MonotonicClock.now()) }
+                if events.contains(.writable) { self.flush(connection, now: HostTime.now()) }
                 if events.contains(.hangUp) || events.contains(.error) { self.service.close(connection) }
             }
         }

@@ -33,9 +33,9 @@ final class PenDevice {
     let isReplay: Bool
     var droppedLog = LogRateLimiter(interval: DeviceHub.droppedLogInterval)
     /// The time of the device's last frame or timer (its own clock).
-    var lastTime: Int64
+    var lastTime: DeviceTime
 
-    init(id: String, description: DeviceDescription, source: DeviceSource, isReplay: Bool, startTime: Int64) {
+    init(id: String, description: DeviceDescription, source: DeviceSource, isReplay: Bool, startTime: DeviceTime) {
         self.id = id
         pipeline = PenPipeline(tracker: PenTracker(description: description, id: id), stage: UserGestureStages())
         self.source = source
@@ -44,6 +44,21 @@ final class PenDevice {
     }
 
     var info: DeviceInfo { pipeline.tracker.deviceInfo }
+
+    /// The pipeline's next timer, on the device's clock.
+    var nextDeadline: DeviceTime? { pipeline.nextDeadline.map(DeviceTime.init(microseconds:)) }
+
+    /// Fires the pipeline's timers due by `time`, and notes the time of the last one fired.
+    func advance(to time: DeviceTime, into output: inout UserEvents) {
+        if let timer = nextDeadline, timer <= time { lastTime = max(lastTime, timer) }
+        pipeline.advance(to: time.microseconds, into: &output)
+    }
+
+    /// Feeds one event of the device, on its clock.
+    func feed(_ event: InputEvent, into output: inout UserEvents) {
+        pipeline.feed(event, into: &output)
+        lastTime = DeviceTime(of: event)
+    }
 
     var live: LiveDevice? {
         if case .live(let device, _) = source { return device }
@@ -68,7 +83,7 @@ final class DeviceHub {
     weak var delegate: (any DeviceHubDelegate)?
     private(set) var devices: [PenDevice] = []
     /// The host time of the call being handled: readers' output bounds are judged by it.
-    private(set) var now: Int64 = 0
+    private(set) var now = HostTime(microseconds: 0)
     private var preferencesByUser: [UInt32: Preferences] = [:]
     private var replaysStarted = false
     private var output = UserEvents()
@@ -96,21 +111,27 @@ final class DeviceHub {
     func contains(_ id: String) -> Bool { devices.contains { $0.id == id } }
     var replaysFinished: Bool { !devices.contains { $0.isReplay } }
 
-    func start(now: Int64) throws(DaemonError) {
+    func start(now: HostTime) throws(DaemonError) {
         self.now = now
         for (index, replay) in configuration.replays.enumerated() {
             let recording = try loadRecording(replay)
             add(PenDevice(id: "replay\(index)", description: recording.description, source: .waitingReplay(recording, loops: false),
-                          isReplay: true, startTime: recording.events.first?.time ?? now))
+                          isReplay: true, startTime: Self.startTime(of: recording, now: now)))
         }
         if configuration.demo {
             let demo = DemoPen.recording()
             let recording = EvemuRecording(description: demo.description, events: demo.events)
             add(PenDevice(id: "demo0", description: demo.description, source: .waitingReplay(recording, loops: true),
-                          isReplay: false, startTime: demo.events.first?.time ?? now))
+                          isReplay: false, startTime: Self.startTime(of: recording, now: now)))
         }
         if configuration.replayWaitsForMonitors == 0 { startPlayback(now: now) }
         if configuration.liveDevices { startLiveDevices(now: now) }
+    }
+
+    /// A replayed device's clock starts at its recording's first event; an empty recording has
+    /// no clock of its own, and takes the host's.
+    private static func startTime(of recording: EvemuRecording, now: HostTime) -> DeviceTime {
+        recording.events.first.map(DeviceTime.init(of:)) ?? DeviceTime(sameInstantAs: now)
     }
 
     private func loadRecording(_ replay: Configuration.Replay) throws(DaemonError) -> EvemuRecording {
@@ -127,12 +148,12 @@ final class DeviceHub {
             device.pipeline.stage.add(uid: uid, device: device.info, preferences: preferences, state: device.pipeline.tracker.state)
         }
         devices.append(device)
-        device.pipeline.start(at: device.lastTime, into: &output)
+        device.pipeline.start(at: device.lastTime.microseconds, into: &output)
         emit()
         logger.info("device \(device.id): \(device.info.name)")
     }
 
-    private func startPlayback(now: Int64) {
+    private func startPlayback(now: HostTime) {
         guard !replaysStarted else { return }
         replaysStarted = true
         let speed = configuration.replaySpeed.flatMap { PlaybackSpeed(factor: $0) } ?? .asFastAsPossible
@@ -141,12 +162,12 @@ final class DeviceHub {
             device.source = .replay(RecordingPlayer(recording, speed: loops ? .realTime : speed, startingAt: now, loops: loops))
             // Host time of the recording's start, so that a reader can tell when each event was due.
             if !loops, let first = recording.events.first {
-                logger.info("\(device.id) plays: recorded time \(first.time) at host time \(now) (CLOCK_MONOTONIC, µs)")
+                logger.info("\(device.id) plays: recorded time \(first.time) at host time \(now.microseconds) (CLOCK_MONOTONIC, µs)")
             }
         }
     }
 
-    func monitorsSubscribed(count: Int, now: Int64) {
+    func monitorsSubscribed(count: Int, now: HostTime) {
         self.now = now
         if count >= configuration.replayWaitsForMonitors { startPlayback(now: now) }
     }
@@ -165,20 +186,21 @@ final class DeviceHub {
         for device in devices { device.pipeline.stage.remove(uid: uid) }
     }
 
-    func updatePreferences(uid: UInt32, _ preferences: Preferences, now: Int64) {
+    func updatePreferences(uid: UInt32, _ preferences: Preferences, now: HostTime) {
         self.now = now
         guard preferencesByUser[uid] != nil else { return }
         preferencesByUser[uid] = preferences
         for device in devices {
-            device.pipeline.stage.update(uid: uid, preferences: preferences, at: device.lastTime, into: &output)
+            device.pipeline.stage.update(uid: uid, preferences: preferences, at: device.lastTime.microseconds, into: &output)
             emit()
         }
     }
 
-    func catchUpEvents(uid: UInt32, now: Int64) -> [Event] {
+    func catchUpEvents(uid: UInt32, now: HostTime) -> [Event] {
         var events: [Event] = []
         for device in devices {
-            let time = device.live != nil ? now : device.lastTime
+            // A live device's pose is as of now; a replay's as of its last event.
+            let time = device.live != nil ? DeviceTime(sameInstantAs: now).microseconds : device.lastTime.microseconds
             events.append(Event(type: .deviceAdded, time: time, device: device.id, deviceInfo: device.info))
             events += device.pipeline.catchUpEvents(at: time)
             events += device.pipeline.stage.catchUpEvents(of: uid, at: time)
@@ -194,21 +216,21 @@ final class DeviceHub {
     // MARK: Time
 
     /// The earliest host time at which some device has work.
-    func nextDeadline() -> Int64? {
-        var earliest: Int64?
-        func consider(_ time: Int64?) {
+    func nextDeadline() -> HostTime? {
+        var earliest: HostTime?
+        func consider(_ time: HostTime?) {
             if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
         }
         let fullSpeedPaused = !(delegate?.deviceHubMayPlayAtFullSpeed(self) ?? true)
         for device in devices {
             switch device.source {
             case .live:
-                consider(device.pipeline.nextDeadline)
+                consider(device.nextDeadline.map(HostTime.init(sameInstantAs:)))
             case .replay(let player):
                 // A paused full-speed replay is resumed by the loop once its readers have drained.
                 if !player.speed.factor.isFinite, fullSpeedPaused { continue }
-                consider(player.nextDueTime ?? player.hostTime(forRecordedTime: device.lastTime))
-                consider(device.pipeline.nextDeadline.map(player.hostTime(forRecordedTime:)))
+                consider(player.nextDueTime ?? player.hostTime(for: device.lastTime))
+                consider(device.nextDeadline.map(player.hostTime(for:)))
             case .waitingReplay, .ended:
                 continue
             }
@@ -216,18 +238,18 @@ final class DeviceHub {
         return earliest
     }
 
-    func fireDue(now: Int64) {
+    func fireDue(now: HostTime) {
         self.now = now
         for device in devices {
             switch device.source {
             case .replay: play(device, now: now)
             case .live:
-                guard let timer = device.pipeline.nextDeadline, timer <= now else { continue }
+                let deviceNow = DeviceTime(sameInstantAs: now)
+                guard let timer = device.nextDeadline, timer <= deviceNow else { continue }
                 // Frames the kernel stamped before the deadline come first: they may cancel it.
                 read(device, now: now)
                 if device.live != nil {
-                    device.pipeline.advance(to: now, into: &output)
-                    device.lastTime = max(device.lastTime, timer)
+                    device.advance(to: deviceNow, into: &output)
                     emit()
                 }
             case .waitingReplay, .ended:
@@ -239,7 +261,7 @@ final class DeviceHub {
 
     /// Plays what is due by `now`: timers due before the next event fire at their deadlines (the
     /// pipeline fires those due by an event's time before it).
-    private func play(_ device: PenDevice, now: Int64) {
+    private func play(_ device: PenDevice, now: HostTime) {
         guard var player = device.player else { return }
         let fullSpeed = !player.speed.factor.isFinite
         var status = SourceStatus.more
@@ -250,8 +272,7 @@ final class DeviceHub {
             budget -= batch
             status = player.read(at: now, limit: batch) { item in
                 guard case .event(let event) = item else { return }
-                device.pipeline.feed(event, into: &output)
-                device.lastTime = event.time
+                device.feed(event, into: &output)
                 emit()
             }
         }
@@ -264,13 +285,12 @@ final class DeviceHub {
             return
         }
         if status == .drained {
-            if let timer = device.pipeline.nextDeadline, player.hostTime(forRecordedTime: timer) <= now {
+            if let timer = device.nextDeadline, player.hostTime(for: timer) <= now {
                 // Every deadline due by now, each at its time; the next event is not due yet,
                 // and the deadlines at or after it fire when it is fed.
-                var until = max(timer, player.recordedTime(atHostTime: now))
-                if let next = player.nextEventTime { until = min(until, next &- 1) }
-                device.pipeline.advance(to: until, into: &output)
-                device.lastTime = max(device.lastTime, timer)
+                var until = max(timer, player.deviceTime(at: now))
+                if let next = player.nextEventTime { until = min(until, next - 1) }
+                device.advance(to: until, into: &output)
                 emit()
             }
         }
@@ -290,7 +310,7 @@ final class DeviceHub {
 
     // MARK: Live devices
 
-    private func startLiveDevices(now: Int64) {
+    private func startLiveDevices(now: HostTime) {
         let watcher: UdevWatcher
         do {
             watcher = try UdevWatcher()
@@ -310,7 +330,7 @@ final class DeviceHub {
     }
 
     /// A device udev enumerated or reported: open it, drop it, or leave it.
-    private func consider(_ node: InputNode, now: Int64) {
+    private func consider(_ node: InputNode, now: HostTime) {
         let existing = devices.first { $0.live != nil && $0.id == node.kernelName }
         if node.action == .remove {
             if let existing { unplug(existing, reason: "udev reports it removed") }
@@ -333,7 +353,7 @@ final class DeviceHub {
         }
     }
 
-    private func open(_ node: InputNode, now: Int64) {
+    private func open(_ node: InputNode, now: HostTime) {
         guard let path = node.devnode else { return }
         let source: LiveDevice
         do {
@@ -359,7 +379,7 @@ final class DeviceHub {
         let token = nextToken
         nextToken += 1
         let device = PenDevice(id: node.kernelName, description: source.description, source: .live(source, token: token),
-                               isReplay: false, startTime: now)
+                               isReplay: false, startTime: DeviceTime(sameInstantAs: now))
         do {
             try delegate?.deviceHub(self, watch: source.fileDescriptor, token: token)
         } catch {
@@ -371,7 +391,7 @@ final class DeviceHub {
     }
 
     /// udev has news, or a live device has input.
-    func handleReadable(token: UInt64, now: Int64) {
+    func handleReadable(token: UInt64, now: HostTime) {
         self.now = now
         if token == Self.udevToken {
             for node in udev?.receive() ?? [] { consider(node, now: now) }
@@ -383,14 +403,13 @@ final class DeviceHub {
 
     /// Reads what the kernel has queued for a live device, firing its timers that fall between
     /// frames at their deadlines.
-    private func read(_ device: PenDevice, now: Int64) {
+    private func read(_ device: PenDevice, now: HostTime) {
         guard let source = device.live else { return }
         do {
             _ = try source.read(limit: readLimit) { item in
                 switch item {
                 case .event(let event):
-                    device.pipeline.feed(event, into: &output)
-                    device.lastTime = event.time
+                    device.feed(event, into: &output)
                     emit()
                 case .resynchronisation:
                     device.pipeline.beginResynchronisation()

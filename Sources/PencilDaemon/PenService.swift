@@ -55,7 +55,7 @@ final class PenService {
         devices.delegate = self
     }
 
-    func start(now: Int64) throws(DaemonError) {
+    func start(now: HostTime) throws(DaemonError) {
         try devices.start(now: now)
     }
 
@@ -76,7 +76,7 @@ final class PenService {
 
     /// A client connected. One that may not use pencild is told so at once and never counts
     /// against any limit.
-    func admit(peer: PeerCredentials, now: Int64) -> Admission {
+    func admit(peer: PeerCredentials, now: HostTime) -> Admission {
         if let refusal = access.refusal(for: peer) {
             clientLog.log(.notice, uid: peer.uid, now: now, "a client (uid \(peer.uid), pid \(peer.pid)) may not use pencild: \(refusal); it gets PermissionDenied")
             return .refused(reply: encodedError(VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName)))
@@ -93,7 +93,7 @@ final class PenService {
     }
 
     /// The client hung up, or its transport failed.
-    func disconnected(_ connection: Connection, now: Int64) {
+    func disconnected(_ connection: Connection, now: HostTime) {
         clientLog.log(.debug, uid: connection.peer.uid, now: now, "\(connection.label) disconnected")
         close(connection)
     }
@@ -110,7 +110,7 @@ final class PenService {
 
     /// Sessions changed: every connection whose peer may no longer use pencild gets
     /// PermissionDenied (a stream's last reply) and is closed, streaming or not.
-    func sessionsChanged(now: Int64) {
+    func sessionsChanged(now: HostTime) {
         for connection in Array(clients.connections) where !connection.closeAfterFlush {
             guard let refusal = access.refusal(for: connection.peer) else { continue }
             clientLog.log(.notice, uid: connection.peer.uid, now: now, "\(connection.label) may no longer use pencild: \(refusal); it is closed")
@@ -135,7 +135,7 @@ final class PenService {
     // MARK: Input
 
     /// Bytes from the client.
-    func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection, now: Int64) {
+    func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection, now: HostTime) {
         guard !connection.closed, !connection.closeAfterFlush else { return }
         connection.framer.append(bytes)
         processMessages(of: connection, now: now)
@@ -145,7 +145,7 @@ final class PenService {
     var hasBacklog: Bool { !backlogged.isEmpty }
 
     /// The next turn of every client whose calls wait.
-    func continueBacklogs(now: Int64) {
+    func continueBacklogs(now: HostTime) {
         let waiting = backlogged
         backlogged.removeAll()
         for connection in waiting {
@@ -156,7 +156,7 @@ final class PenService {
 
     /// Handles the client's complete messages: at most `callsPerTurn`, and none while its
     /// replies pile up unread or a reply waits for a preferences write.
-    private func processMessages(of connection: Connection, now: Int64) {
+    private func processMessages(of connection: Connection, now: HostTime) {
         var handled = 0
         while !connection.closed, !connection.closeAfterFlush, !connection.awaitingDeferredReply,
               connection.output.queuedReplyCount < configuration.limits.maximumQueuedRequests {
@@ -199,7 +199,7 @@ final class PenService {
         transport?.readingChanged(connection)
     }
 
-    private func handleMessage(_ message: ArraySlice<UInt8>, from connection: Connection, now: Int64) {
+    private func handleMessage(_ message: ArraySlice<UInt8>, from connection: Connection, now: HostTime) {
         let call: VarlinkCall
         do {
             call = try VarlinkCall.parse(message)
@@ -269,7 +269,7 @@ final class PenService {
         }
     }
 
-    private func handlePenCall(_ call: VarlinkCall, from connection: Connection, now: Int64) {
+    private func handlePenCall(_ call: VarlinkCall, from connection: Connection, now: HostTime) {
         guard let method = PenInterface.Method(rawValue: call.methodName) else {
             replyError(connection, call, .methodNotFound(call.method))
             return
@@ -291,7 +291,7 @@ final class PenService {
         }
     }
 
-    private func startMonitor(_ call: VarlinkCall, for connection: Connection, now: Int64) {
+    private func startMonitor(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
         guard call.more else {
             replyError(connection, call, .expectedMore)
             return
@@ -345,7 +345,7 @@ final class PenService {
         }
     }
 
-    private func setFocus(_ call: VarlinkCall, for connection: Connection, now: Int64) {
+    private func setFocus(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
         guard let focused = call.parameters["focused"]?.boolValue else {
             replyError(connection, call, .invalidParameter("focused"))
             return
@@ -358,7 +358,7 @@ final class PenService {
 
     // MARK: Preferences
 
-    private func setPreferences(_ call: VarlinkCall, for connection: Connection, now: Int64) {
+    private func setPreferences(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
         guard let given = call.parameters["preferences"], !given.isNull else {
             replyError(connection, call, .invalidParameter("preferences"))
             return
@@ -402,7 +402,7 @@ final class PenService {
     }
 
     /// Writes `value` for `uid` now, and answers the calls that wait for it.
-    private func write(_ value: Preferences, uid: UInt32, waiters: [Connection], now: Int64) {
+    private func write(_ value: Preferences, uid: UInt32, waiters: [Connection], now: HostTime) {
         writes.wrote(uid: uid, at: now)
         do {
             try preferences.store(value, for: uid)
@@ -420,11 +420,11 @@ final class PenService {
             resume(waiter, now: now) { self.replyPreferences(waiter, value) }
         }
         devices.updatePreferences(uid: uid, value, now: now)
-        deliver([Event(type: .preferencesChanged, time: now, preferences: value)], toUser: uid, now: now)
+        deliver([Event(type: .preferencesChanged, time: now.microseconds, preferences: value)], toUser: uid, now: now)
     }
 
     /// A waiting call is answered: the client's later calls may be handled again.
-    private func resume(_ connection: Connection, now: Int64, _ answer: () -> Void) {
+    private func resume(_ connection: Connection, now: HostTime, _ answer: () -> Void) {
         guard !connection.closed else { return }
         answer()
         connection.awaitingDeferredReply = false
@@ -470,7 +470,7 @@ final class PenService {
     }
 
     /// The transport sent some of the connection's output.
-    func didSend(_ connection: Connection, now: Int64) {
+    func didSend(_ connection: Connection, now: HostTime) {
         guard !connection.closed else { return }
         if connection.output.pendingByteCount <= behindThreshold { connection.laggingSince = nil }
         if connection.output.isEmpty {
@@ -490,9 +490,9 @@ final class PenService {
 
     /// The earliest time at which something is due: a device, a client's time-out, a
     /// coalesced write, a log summary.
-    func nextDeadline() -> Int64? {
-        var earliest: Int64?
-        func consider(_ time: Int64?) {
+    func nextDeadline() -> HostTime? {
+        var earliest: HostTime?
+        func consider(_ time: HostTime?) {
             if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
         }
         consider(devices.nextDeadline())
@@ -514,7 +514,7 @@ final class PenService {
             && focus.holder(of: connection.peer.uid) != connection.peer.pid
     }
 
-    func fireDeadlines(now: Int64) {
+    func fireDeadlines(now: HostTime) {
         devices.fireDue(now: now)
         for (uid, pending) in writes.takeDue(now: now) {
             write(pending.value, uid: uid, waiters: pending.waiters.filter { !$0.closed }, now: now)
@@ -537,7 +537,7 @@ final class PenService {
     }
 
     /// A device's descriptor (or udev's) is readable.
-    func deviceReadable(token: UInt64, now: Int64) {
+    func deviceReadable(token: UInt64, now: HostTime) {
         devices.handleReadable(token: token, now: now)
     }
 
@@ -567,7 +567,7 @@ final class PenService {
         clients.connections.contains { $0.monitor != nil && $0.output.pendingByteCount > behindThreshold }
     }
 
-    private func send(_ event: Event, to connection: Connection, holder: Int32?, now: Int64) {
+    private func send(_ event: Event, to connection: Connection, holder: Int32?, now: HostTime) {
         var event = event
         if event.focus != nil { event.focus = FocusClaims.focus(holder: holder, receiver: connection.peer.pid) }
         encode(event)
@@ -581,7 +581,7 @@ final class PenService {
         }
     }
 
-    private func append(to connection: Connection, coalescing key: CoalescingKey?, now: Int64) {
+    private func append(to connection: Connection, coalescing key: CoalescingKey?, now: HostTime) {
         let limit = configuration.limits.outputBufferSize
         // Motion replaces motion only for a client past its whole bound: one that keeps up gets
         // every event, whatever the pace of the replay.
@@ -610,7 +610,7 @@ final class PenService {
     /// Sends `events` to the monitors of `uid` (every monitor when nil) that want them. An
     /// event is encoded once for all its readers, except a gesture's, whose focus differs by
     /// reader.
-    func deliver(_ events: [Event], toUser uid: UInt32?, now: Int64) {
+    func deliver(_ events: [Event], toUser uid: UInt32?, now: HostTime) {
         guard !clients.isEmpty else { return }
         for event in events {
             if event.focus != nil, let uid {
@@ -662,39 +662,39 @@ struct PreferencesWrites {
     struct Pending {
         var value: Preferences
         var waiters: [Connection]
-        var due: Int64
+        var due: HostTime
     }
 
     private var pendingByUser: [UInt32: Pending] = [:]
-    private var lastWrite: [UInt32: Int64] = [:]
+    private var lastWrite: [UInt32: HostTime] = [:]
 
     func pending(of uid: UInt32) -> Preferences? { pendingByUser[uid]?.value }
 
-    func mayWrite(uid: UInt32, now: Int64, interval: Int64) -> Bool {
+    func mayWrite(uid: UInt32, now: HostTime, interval: Int64) -> Bool {
         guard let last = lastWrite[uid] else { return true }
         return now - last >= interval
     }
 
-    func nextWrite(uid: UInt32, interval: Int64) -> Int64 {
-        (lastWrite[uid] ?? 0) + interval
+    func nextWrite(uid: UInt32, interval: Int64) -> HostTime {
+        (lastWrite[uid] ?? HostTime(microseconds: 0)) + interval
     }
 
-    mutating func wrote(uid: UInt32, at now: Int64) {
+    mutating func wrote(uid: UInt32, at now: HostTime) {
         lastWrite[uid] = now
         // Users who have not written for a while need no entry.
         if lastWrite.count > 1024 { lastWrite = lastWrite.filter { now - $0.value < 1_000_000 } }
     }
 
-    mutating func `defer`(_ value: Preferences, uid: UInt32, waiter: Connection?, due: Int64) {
+    mutating func `defer`(_ value: Preferences, uid: UInt32, waiter: Connection?, due: HostTime) {
         var pending = pendingByUser[uid] ?? Pending(value: value, waiters: [], due: due)
         pending.value = value
         if let waiter { pending.waiters.append(waiter) }
         pendingByUser[uid] = pending
     }
 
-    var nextDue: Int64? { pendingByUser.values.lazy.map(\.due).min() }
+    var nextDue: HostTime? { pendingByUser.values.lazy.map(\.due).min() }
 
-    mutating func takeDue(now: Int64) -> [(UInt32, Pending)] {
+    mutating func takeDue(now: HostTime) -> [(UInt32, Pending)] {
         let due = pendingByUser.filter { $0.value.due <= now }
         for uid in due.keys { pendingByUser[uid] = nil }
         return due.map { ($0.key, $0.value) }

@@ -120,7 +120,7 @@ final class UdevWatcher {
 /// Allows one log line per `interval`: SYN_DROPPED can come in floods, the log should not.
 struct LogRateLimiter {
     let interval: Int64
-    private var lastLogged: Int64?
+    private var lastLogged: HostTime?
     /// Occurrences since the last line.
     private(set) var suppressed = 0
 
@@ -128,7 +128,7 @@ struct LogRateLimiter {
 
     /// Whether a line may be written at `now`, and how many occurrences were held back since
     /// the last line.
-    mutating func shouldLog(at now: Int64) -> (allowed: Bool, heldBack: Int) {
+    mutating func shouldLog(at now: HostTime) -> (allowed: Bool, heldBack: Int) {
         if let lastLogged, now - lastLogged < interval {
             suppressed += 1
             return (false, 0)

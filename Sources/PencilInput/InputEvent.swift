@@ -1,3 +1,5 @@
+import PencilSystem
+
 /// One evdev event with its timestamp in microseconds (CLOCK_MONOTONIC live, the recorded
 /// time in a recording).
 public struct InputEvent: Equatable, Sendable {
@@ -15,4 +17,9 @@ public struct InputEvent: Equatable, Sendable {
 
     public var isSynReport: Bool { type == EventCode.EV_SYN && code == EventCode.SYN_REPORT }
     public var isSynDropped: Bool { type == EventCode.EV_SYN && code == EventCode.SYN_DROPPED }
+}
+
+extension DeviceTime {
+    /// The time of an event as it was read or recorded.
+    public init(of event: InputEvent) { self.init(microseconds: event.time) }
 }

@@ -64,7 +64,7 @@ public final class LiveDevice: PenEventSource {
     /// the device's real state from libevdev's sync mode, ending with a SYN_REPORT; a sync
     /// is always read to its end, whatever the limit. Returns `.drained` at EAGAIN; throws
     /// ENODEV when the device was unplugged, and any other read error.
-    public func read(at hostTime: Int64 = 0, limit: Int, _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus {
+    public func read(at hostTime: HostTime = HostTime(microseconds: 0), limit: Int, _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus {
         guard let context = device else { throw Errno.noDevice }
         var event = input_event()
         return try Self.drain(limit: limit, droppedCount: &droppedCount, next: { sync in
@@ -154,7 +154,7 @@ extension PenEventSource {
     /// Reads what is available at `hostTime` through `pipeline`, appending the protocol's
     /// events in order: timers due by an event's time fire before it (at their deadlines), a
     /// resynchronisation is handed to the tracker.
-    public mutating func read<Stage: PenFrameStage>(at hostTime: Int64, limit: Int, pipeline: inout PenPipeline<Stage>,
+    public mutating func read<Stage: PenFrameStage>(at hostTime: HostTime, limit: Int, pipeline: inout PenPipeline<Stage>,
                                                     into output: inout Stage.Output) throws(Errno) -> SourceStatus {
         try read(at: hostTime, limit: limit) { item in
             switch item {

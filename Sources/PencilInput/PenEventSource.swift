@@ -28,9 +28,9 @@ public protocol PenEventSource {
     /// The device's capabilities.
     var description: DeviceDescription { get }
 
-    /// Hands the items available at `hostTime` (CLOCK_MONOTONIC, µs) to `handle`, in order, at
+    /// Hands the items available at `hostTime` to `handle`, in order, at
     /// most `limit` of them. A live device reads what the kernel has queued and ignores
     /// `hostTime`; a replay hands out the events due by then. Errors are the device's (ENODEV
     /// when it was unplugged).
-    mutating func read(at hostTime: Int64, limit: Int, _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus
+    mutating func read(at hostTime: HostTime, limit: Int, _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus
 }

@@ -17,8 +17,13 @@ public final class TimerFD {
 
     deinit { descriptor.close() }
 
-    /// Arms the timer at `deadline` (CLOCK_MONOTONIC µs), or disarms it when nil. A deadline in the
-    /// past fires at once. Does nothing when already armed there.
+    /// Arms the timer at `deadline`, or disarms it when nil. A deadline in the past fires at
+    /// once. Does nothing when already armed there.
+    public func arm(at deadline: HostTime?) throws(Errno) {
+        try arm(at: deadline?.microseconds)
+    }
+
+    /// Arms the timer at `deadline` (CLOCK_MONOTONIC µs), or disarms it when nil.
     public func arm(at deadline: Int64?) throws(Errno) {
         guard deadline != armedDeadline else { return }
         var spec = itimerspec()

@@ -166,8 +166,8 @@ struct AccessAndLimitsTests {
         let peer = PeerCredentials(pid: 1, uid: 1000, gid: 1000)
         var seen = Set<UInt64>()
         for _ in 0..<1_000 {
-            let a = table.insert(peer: peer, maximumRequestSize: 1024, now: 0)
-            let b = table.insert(peer: peer, maximumRequestSize: 1024, now: 0)
+            let a = table.insert(peer: peer, maximumRequestSize: 1024, now: HostTime(microseconds: 0))
+            let b = table.insert(peer: peer, maximumRequestSize: 1024, now: HostTime(microseconds: 0))
             seen.insert(UInt64(a.generation) << 16 | UInt64(a.slot))
             table.remove(a)
             table.remove(b)
@@ -191,11 +191,11 @@ struct LogLineTests {
     func rateLimitPerUID() {
         let lines = LineCollector()
         var log = ClientLog(logger: Logger(level: .debug, sink: { lines.append($0) }), burst: 5, window: 10_000_000)
-        for index in 0..<1000 { log.log(.warning, uid: 65534, now: Int64(index), "bad message \(index)") }
-        log.log(.warning, uid: 1000, now: 2000, "another user")
+        for index in 0..<1000 { log.log(.warning, uid: 65534, now: HostTime(microseconds: Int64(index)), "bad message \(index)") }
+        log.log(.warning, uid: 1000, now: HostTime(microseconds: 2000), "another user")
         #expect(lines.count == 6)
-        #expect(log.nextDeadline == 10_000_000)
-        log.fireDue(now: 10_000_000)
+        #expect(log.nextDeadline == HostTime(microseconds: 10_000_000))
+        log.fireDue(now: HostTime(microseconds: 10_000_000))
         #expect(lines.last?.contains("995 more log lines") == true)
     }
 }

@@ -1,5 +1,6 @@
 @testable import PencilDaemon
 import PencilProtocol
+import PencilSystem
 import PencilTestSupport
 import Testing
 import Varlink
@@ -126,8 +127,8 @@ struct BackpressureTests {
         limits.lagTimeout = 1_000_000
         let daemon = try EmbeddedDaemon(demo: true, limits: limits)
         let (reader, stalled) = try readerAndStalled(daemon)
-        var behindSince: Int64?
-        var closedAt: Int64?
+        var behindSince: HostTime?
+        var closedAt: HostTime?
         for _ in 0..<(20 * 20) where closedAt == nil {
             daemon.advance(by: 50_000)
             if behindSince == nil, stalled.connection.output.pendingByteCount > limits.outputBufferSize / 2 { behindSince = daemon.now }

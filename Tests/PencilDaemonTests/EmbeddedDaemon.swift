@@ -23,7 +23,7 @@ final class TestAccess: AccessPolicy, @unchecked Sendable {
 final class EmbeddedDaemon: ClientTransport {
     let service: PenService
     let directory: String
-    private(set) var now: Int64
+    private(set) var now: HostTime
     private var pending: [Connection] = []
     private var clients: [ObjectIdentifier: EmbeddedClient] = [:]
     private let logLines = LogLines()
@@ -31,7 +31,7 @@ final class EmbeddedDaemon: ClientTransport {
     var log: [String] { logLines.lines }
 
     init(replays: [Configuration.Replay] = [], speed: Double? = 1, waitForMonitors: Int = 1, demo: Bool = false,
-         access: any AccessPolicy = TestAccess(allowed: [0, 1000, 1001]), limits: Limits = Limits(), now: Int64 = 1_000_000_000) throws {
+         access: any AccessPolicy = TestAccess(allowed: [0, 1000, 1001]), limits: Limits = Limits(), now: HostTime = HostTime(microseconds: 1_000_000_000)) throws {
         directory = RunningDaemon.makeTemporaryDirectory()
         var configuration = Configuration(mode: .user, socketPath: directory + "/unused.sock", stateDirectory: directory + "/state")
         configuration.liveDevices = false

@@ -110,11 +110,11 @@ struct HostileInputTests {
         let events = [InputEvent(time: 0, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0),
                       InputEvent(time: 1_000_000_000_000_000_000, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)]
         var player = RecordingPlayer(EvemuRecording(description: description, events: events),
-                                     speed: try #require(PlaybackSpeed(factor: 0.1)), startingAt: 1_000_000)
+                                     speed: try #require(PlaybackSpeed(factor: 0.1)), startingAt: HostTime(microseconds: 1_000_000))
         var handed = 0
-        _ = player.read(at: 2_000_000, limit: 10) { _ in handed += 1 }
+        _ = player.read(at: HostTime(microseconds: 2_000_000), limit: 10) { _ in handed += 1 }
         #expect(handed == 1)
-        #expect(player.nextDueTime == .max)
-        #expect(player.recordedTime(atHostTime: .max) > 0)
+        #expect(player.nextDueTime == .distantFuture)
+        #expect(player.deviceTime(at: .distantFuture) > DeviceTime(microseconds: 0))
     }
 }

@@ -1,6 +1,7 @@
 @testable import PencilDaemon
 import PencilTestSupport
 import Testing
+import PencilSystem
 
 /// Which nodes pencild opens, and how often it complains: the pure rules behind live devices.
 /// Opening real nodes is the kernel tier's (tests/kernel/): this host has no /dev/uinput.
@@ -31,12 +32,12 @@ struct LiveDeviceRulesTests {
         // 1 kHz of drops for 25 s.
         for millisecond in Int64(0)..<25_000 {
             let time = 1_000_000 + millisecond * 1_000
-            let (allowed, heldBack) = limiter.shouldLog(at: time)
+            let (allowed, heldBack) = limiter.shouldLog(at: HostTime(microseconds: time))
             if allowed { lines.append((time, heldBack)) }
         }
         #expect(lines.map(\.time) == [1_000_000, 11_000_000, 21_000_000])
         #expect(lines.map(\.heldBack) == [0, 9_999, 9_999])
         // After a quiet spell the next drop is logged at once.
-        #expect(limiter.shouldLog(at: 60_000_000).allowed)
+        #expect(limiter.shouldLog(at: HostTime(microseconds: 60_000_000)).allowed)
     }
 }

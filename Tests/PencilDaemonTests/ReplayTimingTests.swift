@@ -1,6 +1,7 @@
 import Foundation
 @testable import PencilDaemon
 import PencilProtocol
+import PencilSystem
 import PencilTestSupport
 import Testing
 import Varlink
@@ -41,7 +42,7 @@ struct ReplayTimingTests {
         let watcher = try realTime.client()
         watcher.call("org.pencild.Pen.Monitor", more: true)
         // Each event with the virtual time it arrived at, in 1 ms steps.
-        var arrivals: [(event: JSONValue, at: Int64)] = []
+        var arrivals: [(event: JSONValue, at: HostTime)] = []
         let step: Int64 = 1_000
         let start = realTime.now
         while !Self.hasRemoval(watcher), realTime.now - start < 60_000_000 {

@@ -1,5 +1,6 @@
 import Testing
 import PencilInput
+import PencilSystem
 import PencilProtocol
 import PencilTestSupport
 
@@ -108,7 +109,7 @@ struct RecordingConformanceTests {
 /// deadline (the player's next event, or a tracker timer mapped to host time).
 enum PlayerHarness {
     static func play(_ recording: EvemuRecording, speed: PlaybackSpeed, limit: Int = 100) -> [Event] {
-        let hostStart: Int64 = 7_000_000
+        let hostStart = HostTime(microseconds: 7_000_000)
         var player = RecordingPlayer(recording, speed: speed, startingAt: hostStart)
         var pipeline = PenPipeline(description: player.description, id: "replay0")
         var events: [Event] = []

@@ -1,5 +1,6 @@
 import Testing
 import PencilInput
+import PencilSystem
 import PencilTestSupport
 
 @Suite("Recording player")
@@ -17,7 +18,7 @@ struct RecordingPlayerTests {
         InputEvent(time: 7_000_000, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0),
     ])
 
-    static func times(_ player: inout RecordingPlayer, at host: Int64, limit: Int = 100) -> ([Int64], SourceStatus) {
+    static func times(_ player: inout RecordingPlayer, at host: HostTime, limit: Int = 100) -> ([Int64], SourceStatus) {
         var times: [Int64] = []
         let status = player.read(at: host, limit: limit) { item in
             if case .event(let event) = item { times.append(event.time) }
@@ -27,45 +28,45 @@ struct RecordingPlayerTests {
 
     @Test("at real time the first event is due at the start, the rest after their recorded delays")
     func realTime() {
-        var player = RecordingPlayer(Self.recording, speed: .realTime, startingAt: 100)
-        #expect(player.nextDueTime == 100)
-        #expect(Self.times(&player, at: 100) == ([5_000_000, 5_000_000], .drained))
-        #expect(player.nextDueTime == Int64(100 + 10_000))
+        var player = RecordingPlayer(Self.recording, speed: .realTime, startingAt: host(100))
+        #expect(player.nextDueTime == host(100))
+        #expect(Self.times(&player, at: host(100)) == ([5_000_000, 5_000_000], .drained))
+        #expect(player.nextDueTime == host(100 + 10_000))
         // A millisecond early: nothing is due.
-        #expect(Self.times(&player, at: 100 + 9_000) == ([], .drained))
-        #expect(Self.times(&player, at: 100 + 10_000) == ([5_010_000, 5_010_000], .drained))
-        #expect(player.nextDueTime == Int64(100 + 1_010_000))
-        #expect(Self.times(&player, at: 100 + 1_500_000) == ([6_010_000, 6_010_000], .drained))
-        #expect(Self.times(&player, at: 100 + 2_000_000) == ([7_000_000], .finished))
+        #expect(Self.times(&player, at: host(100 + 9_000)) == ([], .drained))
+        #expect(Self.times(&player, at: host(100 + 10_000)) == ([5_010_000, 5_010_000], .drained))
+        #expect(player.nextDueTime == host(100 + 1_010_000))
+        #expect(Self.times(&player, at: host(100 + 1_500_000)) == ([6_010_000, 6_010_000], .drained))
+        #expect(Self.times(&player, at: host(100 + 2_000_000)) == ([7_000_000], .finished))
         #expect(player.nextDueTime == nil && player.isFinished)
     }
 
     @Test("at double speed delays are halved; events keep their recorded times")
     func doubleSpeed() {
-        var player = RecordingPlayer(Self.recording, speed: PlaybackSpeed(factor: 2)!, startingAt: 0)
-        _ = Self.times(&player, at: 0)
-        #expect(player.nextDueTime == 5_000)
-        _ = Self.times(&player, at: 5_000)
-        #expect(player.nextDueTime == 505_000)
-        #expect(player.hostTime(forRecordedTime: 5_500_000) == 250_000)
+        var player = RecordingPlayer(Self.recording, speed: PlaybackSpeed(factor: 2)!, startingAt: host(0))
+        _ = Self.times(&player, at: host(0))
+        #expect(player.nextDueTime == host(5_000))
+        _ = Self.times(&player, at: host(5_000))
+        #expect(player.nextDueTime == host(505_000))
+        #expect(player.hostTime(for: device(5_500_000)) == host(250_000))
     }
 
     @Test("as fast as possible everything is due at once, but a read hands out at most its limit")
     func fastestWithLimit() {
-        var player = RecordingPlayer(Self.recording, speed: .asFastAsPossible, startingAt: 42)
-        #expect(player.nextDueTime == 42)
-        #expect(Self.times(&player, at: 42, limit: 4) == ([5_000_000, 5_000_000, 5_010_000, 5_010_000], .more))
+        var player = RecordingPlayer(Self.recording, speed: .asFastAsPossible, startingAt: host(42))
+        #expect(player.nextDueTime == host(42))
+        #expect(Self.times(&player, at: host(42), limit: 4) == ([5_000_000, 5_000_000, 5_010_000, 5_010_000], .more))
         #expect(player.remainingCount == 3)
-        #expect(player.nextDueTime == 42)
-        #expect(Self.times(&player, at: 42, limit: 4) == ([6_010_000, 6_010_000, 7_000_000], .finished))
+        #expect(player.nextDueTime == host(42))
+        #expect(Self.times(&player, at: host(42), limit: 4) == ([6_010_000, 6_010_000, 7_000_000], .finished))
     }
 
     @Test("a recorded timer maps to host time: the forced proximity-out 500 ms after the last frame")
     func timerOnHostClock() {
-        let player = RecordingPlayer(Self.recording, speed: PlaybackSpeed(factor: 0.5)!, startingAt: 1_000)
-        #expect(player.hostTime(forRecordedTime: 6_010_000 + 500_000) == 1_000 + 3_020_000)
+        let player = RecordingPlayer(Self.recording, speed: PlaybackSpeed(factor: 0.5)!, startingAt: host(1_000))
+        #expect(player.hostTime(for: device(6_010_000 + 500_000)) == host(1_000 + 3_020_000))
         // Times before the start (never produced by a recording) are due at once.
-        #expect(player.hostTime(forRecordedTime: 0) == 1_000)
+        #expect(player.hostTime(for: device(0)) == host(1_000))
     }
 
     @Test("only positive speeds exist", arguments: [0.0, -1.0, Double.nan])
@@ -76,9 +77,9 @@ struct RecordingPlayerTests {
     @Test("an empty recording is finished from the start")
     func empty() {
         var player = RecordingPlayer(EvemuRecording(description: Self.recording.description, events: []),
-                                     speed: .realTime, startingAt: 0)
+                                     speed: .realTime, startingAt: host(0))
         #expect(player.nextDueTime == nil)
-        #expect(Self.times(&player, at: 0) == ([], .finished))
+        #expect(Self.times(&player, at: host(0)) == ([], .finished))
     }
 
     @Test("the player's events, timers included, match the offline replay at any speed")
@@ -90,3 +91,7 @@ struct RecordingPlayerTests {
         #expect(PlayerHarness.play(Self.recording, speed: .asFastAsPossible, limit: 3) == offline)
     }
 }
+
+/// Times in microseconds on each clock, for reading the expectations above.
+private func host(_ microseconds: Int64) -> HostTime { HostTime(microseconds: microseconds) }
+private func device(_ microseconds: Int64) -> DeviceTime { DeviceTime(microseconds: microseconds) }
