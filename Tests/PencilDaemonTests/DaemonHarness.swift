@@ -35,3 +35,28 @@ func connectionCloses(_ client: VarlinkClient) -> Bool {
         }
     }
 }
+
+extension RunningDaemon {
+    /// Waits until the daemon sleeps in epoll_wait with nothing left to do, as the kernel
+    /// reports it (/proc/PID/wchan), up to 10 s: the start of a window in which an idle daemon
+    /// must not wake. False when it never got there.
+    func waitUntilAsleep() -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        let path = "/proc/\(process.processIdentifier)/wchan"
+        while Date() < deadline {
+            let channel = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            // A kernel that hides wait channels shows "0": then the sleep state alone must do.
+            if channel.contains("epoll_wait") || channel.contains("ep_poll") { return true }
+            if channel == "0" || channel.isEmpty, isSleeping { return true }
+            usleep(1_000)
+        }
+        return false
+    }
+
+    /// Whether the daemon's process is in interruptible sleep (state S in /proc/PID/stat).
+    private var isSleeping: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: end)...].split(separator: " ").first == "S"
+    }
+}

@@ -130,13 +130,14 @@ struct ServerTests {
         defer { daemon.stop(); daemon.removeDirectory() }
         let client = try daemon.client()
         _ = try client.call("org.pencild.Pen.ListDevices")
-        usleep(200_000)
+        #expect(daemon.waitUntilAsleep(), "the daemon never settled in epoll_wait")
         func switches() throws -> Int {
             let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)
             let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
             return Int(line?.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? -1
         }
         let before = try switches()
+        // The window: an idle daemon sleeps through it.
         usleep(1_500_000)
         let after = try switches()
         #expect(before >= 0 && after == before, "the daemon woke \(after - before) times while idle")

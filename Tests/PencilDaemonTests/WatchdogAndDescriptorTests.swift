@@ -70,7 +70,7 @@ struct WatchdogAndDescriptorTests {
         // 24 descriptors: stdio, epoll, timer, signals and the listener leave room for ~17 clients.
         let daemon = try RunningDaemon(directory: directory, launcher: [Self.prlimit, "--nofile=24:24"])
         defer { daemon.stop(); daemon.removeDirectory() }
-        usleep(100_000)
+        #expect(daemon.waitUntilAsleep(), "the daemon never settled in epoll_wait")
         var clients: [VarlinkClient] = []
         for _ in 0..<30 { clients.append(try daemon.client(timeoutMilliseconds: 500)) }
         // The first clients are served; later ones wait in the listen backlog.
@@ -85,6 +85,7 @@ struct WatchdogAndDescriptorTests {
         #expect(daemon.log.contains("out of file descriptors"))
         // While it cannot accept, it wakes only for the back-off: little CPU, few wake-ups.
         let before = try ProcessCounters(pid: daemon.process.processIdentifier)
+        // The window: a daemon out of descriptors wakes only for its back-off in it.
         usleep(1_000_000)
         let after = try ProcessCounters(pid: daemon.process.processIdentifier)
         let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
