@@ -1,4 +1,5 @@
 import CEvdev
+import PencilDevices
 import PencilInput
 import PencilSystem
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PencilControl
+import PencilDevices
 import PencilInput
 import PencilSystem
 import PencilTestSupport

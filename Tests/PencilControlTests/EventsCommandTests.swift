@@ -2,6 +2,7 @@ import GestureRecognizer
 import Foundation
 import Testing
 @testable import PencilControl
+import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilTestSupport
