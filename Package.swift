@@ -54,7 +54,7 @@ let package = Package(
         // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
         .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev"]),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CEvdev"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
         // Test harness: real devices' capabilities as data, and pen scripts that read like
         // what a person does with the pen.
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem"]),
