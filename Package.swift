@@ -55,9 +55,12 @@ let package = Package(
         .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev"]),
         // pencilctl's commands.
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
-        // Test harness: real devices' capabilities as data, and pen scripts that read like
-        // what a person does with the pen.
-        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem"]),
+        // Test harness: pen scripts that read like what a person does with the pen, the shared
+        // recordings, a real pencild; with the devices' table.
+        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem", "PencilTestDevices"]),
+        // Real devices' capabilities as data (`TestDevice`): for the tests through
+        // PencilTestSupport, and for pencil-bench's recordings.
+        .target(name: "PencilTestDevices", dependencies: ["PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         // The per-user service that performs preferred actions for apps that do not subscribe.
@@ -69,7 +72,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         // The benchmarks' workloads: linked into pencil-bench and its tests, never into the daemon.
         .target(name: "PencilBenchmarks", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
-        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "PencilDevices", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
+        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "PencilDevices", "PencilTestDevices", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
         .testTarget(name: "JSONTests", dependencies: ["PencilTestSupport", "JSON"]),
         .testTarget(name: "PencilProtocolTests", dependencies: ["PencilTestSupport", "PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilDevices", "PencilProtocol"]),
