@@ -32,8 +32,13 @@ let package = Package(
         .target(name: "JSON"),
         // The protocol's value types and their JSON form: shared by every layer.
         .target(name: "PencilProtocol", dependencies: ["JSON"], linkerSettings: [.linkedLibrary("m")]),
-        // Devices, recordings, frames, normalisation, pen transitions.
-        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem", "CEvdev"]),
+        // The pure core of pen input: device descriptions, evemu recordings from bytes, frames,
+        // normalisation, pen transitions, the pipeline, the player. No I/O, no libevdev
+        // (PencilSystem for its Errno and clock types only).
+        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem"]),
+        // Pen input's I/O: live evdev devices (libevdev), uinput virtual devices, recordings
+        // read from files.
+        .target(name: "PencilDevices", dependencies: ["PencilInput", "PencilSystem", "CEvdev"]),
         // Pure gesture logic: double-tap, squeeze, preferences.
         .target(name: "GestureRecognizer", dependencies: ["PencilProtocol", "PencilInput"]),
         // Varlink wire format: NUL framing, a bounded JSON reader, messages.
@@ -41,18 +46,21 @@ let package = Package(
         // The daemon: event loop, OS layer, device manager, server, preferences store.
         .target(
             name: "PencilDaemon",
-            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
+            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
         ),
         // The client library: typed, tolerant values, the event sequence that survives a
         // daemon restart, the socket look-up that pencilctl shares.
         .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
         // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
-        .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilClient", "Varlink", "CEvdev"]),
+        .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev"]),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CEvdev"]),
-        // Test harness: real devices' capabilities as data, and pen scripts that read like
-        // what a person does with the pen.
-        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
+        // Test harness: pen scripts that read like what a person does with the pen, the shared
+        // recordings, a real pencild; with the devices' table.
+        .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem", "PencilTestDevices"]),
+        // Real devices' capabilities as data (`TestDevice`): for the tests through
+        // PencilTestSupport, and for pencil-bench's recordings.
+        .target(name: "PencilTestDevices", dependencies: ["PencilInput"]),
         .executableTarget(name: "pencild", dependencies: ["PencilDaemon"]),
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         // The per-user service that performs preferred actions for apps that do not subscribe.
@@ -64,16 +72,17 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         // The benchmarks' workloads: linked into pencil-bench and its tests, never into the daemon.
         .target(name: "PencilBenchmarks", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
-        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
+        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "PencilDevices", "PencilTestDevices", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
         .testTarget(name: "JSONTests", dependencies: ["PencilTestSupport", "JSON"]),
         .testTarget(name: "PencilProtocolTests", dependencies: ["PencilTestSupport", "PencilProtocol"]),
-        .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilProtocol"]),
-        .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "PencilBenchmarks", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilDevices", "PencilProtocol"]),
+        .testTarget(name: "PencilDevicesTests", dependencies: ["PencilTestSupport", "PencilDevices", "PencilInput", "PencilProtocol", "PencilSystem"]),
+        .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "PencilBenchmarks", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
-        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
         .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilClient", "PencilProtocol", "PencilSystem"]),
-        .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilProtocol"]),
+        .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilDevices", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import PencilDevices
 import PencilInput
 import PencilSystem
 

@@ -186,50 +186,6 @@ public func pencilctlEvents(_ recording: String, description: String? = nil, pre
     return try result.output.split(separator: "\n").map { line in try JSONReader.parse(String(line)) }
 }
 
-/// Writes a device and its events as evemu-record would (header and `E:` lines), so that a
-/// test can hand pencild and pencilctl the same small recording.
-public enum EvemuText {
-    public static func recording(_ device: DeviceDescription, _ events: [InputEvent]) -> String {
-        var lines: [String] = []
-        lines.append("N: \(device.name)")
-        lines.append("I: \(hex(device.bus, 4)) \(hex(device.vendor, 4)) \(hex(device.product, 4)) \(hex(device.version, 4))")
-        lines += bitmaskLines(prefix: "P:", bits: Set(device.properties), minimumBytes: 8)
-        let types = Set(device.codes.filter { !$0.value.isEmpty }.keys).union([EventCode.EV_SYN])
-        lines += bitmaskLines(prefix: "B: 00", bits: types, minimumBytes: 8)
-        for type in device.codes.keys.sorted() where type != EventCode.EV_SYN {
-            lines += bitmaskLines(prefix: "B: \(hex(Int(type), 2))", bits: device.codes[type] ?? [], minimumBytes: 8)
-        }
-        for code in device.absInfo.keys.sorted() where device.hasAbs(code) {
-            let info = device.absInfo[code]!
-            lines.append("A: \(hex(Int(code), 2)) \(info.minimum) \(info.maximum) \(info.fuzz) \(info.flat) \(info.resolution)")
-        }
-        for event in events {
-            let seconds = event.time / 1_000_000, micros = event.time % 1_000_000
-            let fraction = padded(String(micros), to: 6)
-            lines.append("E: \(seconds).\(fraction) \(hex(Int(event.type), 4)) \(hex(Int(event.code), 4)) \(event.value)")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func hex(_ value: Int, _ width: Int) -> String {
-        String(padded(String(value, radix: 16), to: width).suffix(width))
-    }
-
-    private static func padded(_ text: String, to width: Int) -> String {
-        text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-
-    /// Lines of 8 bytes each, as evemu writes a bitmask.
-    private static func bitmaskLines(prefix: String, bits: Set<UInt16>, minimumBytes: Int) -> [String] {
-        let byteCount = max(minimumBytes, ((Int(bits.max() ?? 0) / 8) / 8 + 1) * 8)
-        var bytes = [UInt8](repeating: 0, count: byteCount)
-        for bit in bits { bytes[Int(bit) / 8] |= 1 << (bit % 8) }
-        return stride(from: 0, to: byteCount, by: 8).map { start in
-            prefix + " " + bytes[start..<start + 8].map { hex(Int($0), 2) }.joined(separator: " ")
-        }
-    }
-}
-
 /// A person's few seconds with an Intuos5 pen: hover, a stroke, a double-click of the lower
 /// button, a squeeze of the upper one, a long hold of the lower one, a still hover long enough
 /// for the forced proximity-out, and leaving. Enough for every timer and gesture.

@@ -1,4 +1,6 @@
+import PencilInput
 import PencilSystem
+import PencilTestDevices
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -146,51 +148,34 @@ enum DaemonBenchmark {
 
     // MARK: The recording
 
-    /// A pen that comes in, draws circles with changing pressure for `frames` ms, and leaves.
+    /// A pen that comes in, draws circles with changing pressure for `frames` ms, and leaves:
+    /// an AES pen of the tests' device table, written by the project's evemu writer.
     static func writeRecording(to path: String, frames: Int) throws(Errno) {
-        var text = """
-        N: pencil-bench 1 kHz pen
-        I: 0003 056a 0000 0000
-        P: 00 00 00 00 00 00 00 00
-        B: 00 0b 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 01 1c 00 00 00 00 00 00
-        B: 03 03 00 00 01 00 00 00 00
-        A: 00 0 20000 0 0 100
-        A: 01 0 12500 0 0 100
-        A: 18 0 2047 0 0 0
-
-        """
+        var events: [InputEvent] = []
+        events.reserveCapacity(frames * 4 + 8)
         var time: Int64 = 1_000_000
-        func line(_ type: Int, _ code: Int, _ value: Int) {
-            let fraction = String(time % 1_000_000)
-            text += "E: \(time / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction) \(hex4(type)) \(hex4(code)) \(value)\n"
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int) {
+            events.append(InputEvent(time: time, type: type, code: code, value: Int32(value)))
         }
-        line(1, 0x140, 1); line(3, 0, 10_000); line(3, 1, 6_000); line(0, 0, 0)
+        func frameEnd() { add(EventCode.EV_SYN, EventCode.SYN_REPORT, 0) }
+        add(EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1); add(EventCode.EV_ABS, EventCode.ABS_X, 10_000)
+        add(EventCode.EV_ABS, EventCode.ABS_Y, 6_000); frameEnd()
         for frame in 0..<frames {
             time += frameInterval
             let angle = Double(frame) / 500 * Double.pi
-            line(3, 0, 10_000 + Int(4_000 * cos(angle)))
-            line(3, 1, 6_000 + Int(4_000 * sin(angle)))
-            line(3, 0x18, 600 + (frame % 800))
-            line(0, 0, 0)
+            add(EventCode.EV_ABS, EventCode.ABS_X, 10_000 + Int(4_000 * cos(angle)))
+            add(EventCode.EV_ABS, EventCode.ABS_Y, 6_000 + Int(4_000 * sin(angle)))
+            add(EventCode.EV_ABS, EventCode.ABS_PRESSURE, 600 + (frame % 800))
+            frameEnd()
         }
         time += frameInterval
-        line(3, 0x18, 0); line(0, 0, 0)
+        add(EventCode.EV_ABS, EventCode.ABS_PRESSURE, 0); frameEnd()
         time += frameInterval
-        line(1, 0x140, 0); line(0, 0, 0)
+        add(EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 0); frameEnd()
+        let text = EvemuWriter.recording(TestDevice.hid4800Pen.description, events)
         let fd = try FileDescriptor.open(path, [.writeOnly, .create, .truncate, .closeOnExec])
         defer { fd.close() }
         try fd.writeAll(Array(text.utf8))
-    }
-
-    static func hex4(_ value: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     // MARK: Helpers

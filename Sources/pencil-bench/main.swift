@@ -1,6 +1,7 @@
 import PencilBenchmarks
 import CAllocationCounter
 import GestureRecognizer
+import PencilDevices
 import PencilInput
 import PencilSystem
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import GestureRecognizer
+import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilTestSupport

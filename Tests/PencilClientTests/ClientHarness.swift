@@ -12,7 +12,7 @@ import Testing
 func writePenSession(in directory: String) throws -> String {
     let session = penSession()
     let path = directory + "/session.events"
-    try EvemuText.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
+    try EvemuWriter.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
 
@@ -31,7 +31,7 @@ func writeHeldPen(in directory: String) throws -> String {
     pen.lift()
     pen.leave()
     let path = directory + "/held.events"
-    try EvemuText.recording(pen.device, pen.events).write(toFile: path, atomically: true, encoding: .utf8)
+    try EvemuWriter.recording(pen.device, pen.events).write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
 

@@ -2,6 +2,7 @@ import GestureRecognizer
 import Foundation
 import Testing
 @testable import PencilControl
+import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilTestSupport
@@ -17,23 +18,14 @@ private struct TemporaryFile {
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-private let penHeader = """
-    N: Test Pen
-    I: 0018 056a 4800 0100
-    P: 02 00 00 00 00 00 00 00
-    B: 00 0b 00 00 00 00 00 00 00
-    B: 01 00 00 00 00 00 00 00 00
-    B: 01 00 00 00 00 00 00 00 00
-    B: 01 00 00 00 00 00 00 00 00
-    B: 01 00 00 00 00 00 00 00 00
-    B: 01 00 00 00 00 00 00 00 00
-    B: 01 03 1c 00 00 00 00 00 00
-    B: 03 03 00 00 01 00 00 00 00
-    A: 00 0 21696 4 0 100
-    A: 01 0 13560 4 0 100
-    A: 18 0 2047 0 0 0
+/// The pen the recordings here are made with, and its header as `evemu-record` writes it.
+private let pen = TestDevice.hid4800Pen.description
+private let penHeader = EvemuWriter.header(pen)
 
-    """
+/// The 1-based line of `text` that starts with `prefix`.
+private func lineNumber(in text: String, startingWith prefix: String) -> Int? {
+    text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix(prefix) }.map { $0 + 1 }
+}
 
 /// A pen comes in, touches down, moves, lifts and leaves.
 private let stroke = """
@@ -74,7 +66,7 @@ struct EventsCommandTests {
         let events = try decodedEvents(result.output)
         #expect(events.map(\.type) == [.deviceAdded, .proximityIn, .hover, .hover, .tipDown, .motion, .tipUp, .hover,
                                        .hover, .proximityOut, .deviceRemoved])
-        #expect(events.first?.deviceInfo?.name == "Test Pen")
+        #expect(events.first?.deviceInfo?.name == pen.name)
         #expect(events.allSatisfy { $0.device == "replay0" })
         let recording = try EvemuRecording.load(path: file.path)
         #expect(events == PenPipeline.penEvents(of: recording).asOnTheWire)
@@ -111,27 +103,36 @@ struct EventsCommandTests {
     @Test("a malformed file exits 65 with file:line: what is wrong, and prints no events")
     func malformedFile() throws {
         let broken = stroke.replacingOccurrences(of: "E: 10.020000 0003 0000 1100", with: "E: 10.020000 00x3 0000 1100")
-        let file = try TemporaryFile("broken.evemu", contents: penHeader + broken)
+        let text = penHeader + broken
+        let file = try TemporaryFile("broken.evemu", contents: text)
         defer { file.remove() }
         let result = run(["events", file.path])
         #expect(result.status == 65)
         #expect(result.output == "")
-        // The header is 14 lines; the broken event is the stroke's seventh.
-        #expect(result.errors == "\(file.path):21: bad hex in event type\n")
+        let line = try #require(lineNumber(in: text, startingWith: "E: 10.020000 00x3"))
+        #expect(line > lineNumber(in: text, startingWith: "E: ")!)
+        #expect(result.errors == "\(file.path):\(line): bad hex in event type\n")
     }
 
     @Test("an absurd axis range exits 65 on its line")
     func absurdRange() throws {
-        let file = try TemporaryFile("range.evemu", contents: penHeader.replacingOccurrences(of: "A: 18 0 2047 0 0 0", with: "A: 18 2047 0 0 0 0") + stroke)
+        var reversed = pen
+        reversed.absInfo[EventCode.ABS_PRESSURE] = AbsInfo(minimum: 2047, maximum: 0)
+        let header = EvemuWriter.header(reversed)
+        let file = try TemporaryFile("range.evemu", contents: header + stroke)
         defer { file.remove() }
         let result = run(["events", file.path])
         #expect(result.status == 65)
-        #expect(result.errors == "\(file.path):14: axis 0x18 has minimum 2047 ≥ maximum 0\n")
+        let line = try #require(lineNumber(in: header, startingWith: "A: 18 2047 0 "))
+        #expect(result.errors == "\(file.path):\(line): axis 0x18 has minimum 2047 ≥ maximum 0\n")
     }
 
     @Test("a recording of a device that is not a pen exits 65, saying what it is")
     func notAPen() throws {
-        let mouse = "N: Mouse\nI: 0003 17ef 6019 0000\nB: 00 07 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 00 00 07 00 00 00 00 00\nB: 02 03 00 00 00 00 00 00 00\nE: 1.000000 0002 0000 1\nE: 1.000000 0000 0000 0\n"
+        let mouse = EvemuWriter.recording(TestDevice.mouse.description, [
+            InputEvent(time: 1_000_000, type: EventCode.EV_REL, code: 0, value: 1),
+            InputEvent(time: 1_000_000, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0),
+        ])
         let file = try TemporaryFile("mouse.evemu", contents: mouse)
         defer { file.remove() }
         let result = run(["events", file.path])

@@ -41,7 +41,7 @@ struct IdleTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let session = penSession()
         let path = directory + "/session.events"
-        try EvemuText.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
+        try EvemuWriter.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
         let daemon = try EmbeddedDaemon(replays: [.init(path: path)], speed: 1)
         let watcher = try daemon.client()
         watcher.call("org.pencild.Pen.Monitor", more: true)

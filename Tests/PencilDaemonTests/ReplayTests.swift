@@ -1,4 +1,5 @@
 import Foundation
+import PencilInput
 import PencilProtocol
 import PencilSystem
 import PencilTestSupport
@@ -13,7 +14,7 @@ struct ReplayTests {
     private func writeSession(in directory: String, strokeMs: Int = 300) throws -> String {
         let session = penSession(strokeMs: strokeMs)
         let path = directory + "/session.events"
-        try EvemuText.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
+        try EvemuWriter.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

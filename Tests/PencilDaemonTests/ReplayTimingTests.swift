@@ -1,5 +1,6 @@
 import Foundation
 @testable import PencilDaemon
+import PencilInput
 import PencilProtocol
 import PencilSystem
 import PencilTestSupport
@@ -16,7 +17,7 @@ struct ReplayTimingTests {
         let directory = RunningDaemon.makeTemporaryDirectory()
         let session = penSession(strokeMs: strokeMs)
         let path = directory + "/session.events"
-        try EvemuText.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
+        try EvemuWriter.recording(session.device, session.events).write(toFile: path, atomically: true, encoding: .utf8)
         return (path, directory)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import PencilDevices
 import PencilInput
 import PencilSystem
 import PencilProtocol

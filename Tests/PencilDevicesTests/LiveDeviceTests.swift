@@ -1,5 +1,6 @@
 import Testing
-@testable import PencilInput
+@testable import PencilDevices
+import PencilInput
 import PencilProtocol
 import PencilSystem
 import PencilTestSupport

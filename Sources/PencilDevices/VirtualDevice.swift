@@ -1,4 +1,5 @@
 import CEvdev
+import PencilInput
 import PencilSystem
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import CEvdev
-import PencilProtocol
+import PencilInput
 import PencilSystem
 #if canImport(Glibc)
 import Glibc
@@ -147,22 +147,5 @@ public final class LiveDevice: PenEventSource {
                                            flat: info.flat, resolution: info.resolution)
         }
         return device
-    }
-}
-
-extension PenEventSource {
-    /// Reads what is available at `hostTime` through `pipeline`, appending the protocol's
-    /// events in order: timers due by an event's time fire before it (at their deadlines), a
-    /// resynchronisation is handed to the tracker.
-    public mutating func read<Stage: PenFrameStage>(at hostTime: HostTime, limit: Int, pipeline: inout PenPipeline<Stage>,
-                                                    into output: inout Stage.Output) throws(Errno) -> SourceStatus {
-        try read(at: hostTime, limit: limit) { item in
-            switch item {
-            case .event(let event):
-                pipeline.feed(event, into: &output)
-            case .resynchronisation:
-                pipeline.beginResynchronisation()
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import PencilDevices
 import PencilInput
 import PencilSystem
 

@@ -1,0 +1,62 @@
+import PencilInput
+import PencilSystem
+
+// Recordings read from files: the decoding itself (EvemuRecording) takes bytes and stays in
+// the pure core; opening and reading the file is here, beside the other device I/O.
+
+extension EvemuRecording {
+    /// Loads `path`, and `descriptionPath` (a `.desc`) when the events have no header of
+    /// their own. A missing or unreadable file is `.unreadable`, bad content `.malformed`.
+    public static func load(path: String, descriptionPath: String? = nil) throws(RecordingError) -> EvemuRecording {
+        var description: DeviceDescription?
+        if let descriptionPath {
+            let bytes = try readRecordingFile(descriptionPath)
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(RecordingError) -> DeviceDescription in
+                    try parseDescription(raw, fileName: descriptionPath)
+                }
+            }
+            description = try result.get()
+        }
+        let bytes = try readRecordingFile(path)
+        return try EvemuRecording(parsing: bytes, fileName: path, description: description)
+    }
+}
+
+/// Reads a whole file, refusing one larger than RecordingLimits.maximumFileSize.
+public func readRecordingFile(_ path: String) throws(RecordingError) -> [UInt8] {
+    let descriptor: FileDescriptor
+    do {
+        descriptor = try FileDescriptor.open(path, [.readOnly, .closeOnExec])
+    } catch {
+        throw RecordingError(kind: .unreadable(error), file: path, line: nil, reason: "cannot open: \(error)")
+    }
+    defer { descriptor.close() }
+    let limit = RecordingLimits.maximumFileSize
+    var bytes: [UInt8] = []
+    var chunk = 1 << 16
+    while true {
+        if bytes.count > limit {
+            throw RecordingError(kind: .malformed, file: path, line: nil,
+                                 reason: "larger than \(limit >> 20) MiB: too large for a recording")
+        }
+        let start = bytes.count
+        var readError: Errno?
+        bytes.append(contentsOf: repeatElement(0, count: chunk))
+        let count = bytes.withUnsafeMutableBytes { raw -> Int in
+            do throws(Errno) {
+                return try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+            } catch {
+                readError = error
+                return 0
+            }
+        }
+        if let readError {
+            throw RecordingError(kind: .unreadable(readError), file: path, line: nil, reason: "cannot read: \(readError)")
+        }
+        bytes.removeLast(chunk - count)
+        if count == 0 { return bytes }
+        // Grow geometrically so that a large file costs few reads and copies.
+        chunk = min(max(chunk, bytes.count), 64 << 20)
+    }
+}
