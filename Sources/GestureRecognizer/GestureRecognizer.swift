@@ -74,7 +74,7 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private mutating func processReport(_ frame: PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
+    private mutating func processReport(_ frame: borrowing PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
         let tapDown = isDown(settings.tapButton, frame)
         let squeezeDown = isDown(settings.squeezeButton, frame)
 
@@ -115,14 +115,14 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private func isDown(_ button: PenButton?, _ frame: PenFrame) -> Bool {
+    private func isDown(_ button: PenButton?, _ frame: borrowing PenFrame) -> Bool {
         guard let button, frame.current.tool != nil else { return false }
         return frame.current.buttons.contains(button)
     }
 
     /// What the button did, from what its machine believes and what the frame says; the
     /// tracker's buttonDown/buttonUp follow the same state, so the two agree.
-    private func buttonInput(holding: Bool, down: Bool, frame: PenFrame) -> GestureInput? {
+    private func buttonInput(holding: Bool, down: Bool, frame: borrowing PenFrame) -> GestureInput? {
         switch (holding, down) {
         case (true, false): return .release
         // A button first seen down after lost events has no press time: it waits for release.
