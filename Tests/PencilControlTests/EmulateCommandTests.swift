@@ -202,7 +202,7 @@ struct EmulateCommandTests {
 
     static let uinputUsable = FileManager.default.isWritableFile(atPath: "/dev/uinput")
 
-    @Test("the virtual device has the recording's exact capabilities, for every real recording",
+    @Test("the virtual device has the recording's exact capabilities, for every real recording (needs /dev/uinput: the kernel tier runs it)",
           .enabled(if: uinputUsable, "no writable /dev/uinput (modprobe uinput, as root)"),
           .requires(.recordings))
     func exactCapabilities() throws {
@@ -227,7 +227,7 @@ struct EmulateCommandTests {
         }
     }
 
-    @Test("a played recording reaches an evdev reader frame by frame, stamped by the kernel at the write",
+    @Test("a played recording reaches an evdev reader frame by frame, stamped by the kernel at the write (needs /dev/uinput: the kernel tier runs it)",
           .enabled(if: uinputUsable, "no writable /dev/uinput (modprobe uinput, as root)"))
     func playbackReachesReaders() throws {
         let recording = try EvemuRecording(parsing: header + strokeEvents, fileName: "stroke.evemu")
