@@ -16,6 +16,15 @@ struct BackpressureTests {
         for _ in 0..<(seconds * 20) where !stop() { daemon.advance(by: 50_000) }
     }
 
+    /// The demo pen under these bounds. A lag timeout of ten minutes leaves staying behind out
+    /// of a test.
+    private func demoDaemon(outputBufferSize: Int, lagTimeout: Int64 = 600_000_000) throws -> (daemon: EmbeddedDaemon, limits: Limits) {
+        var limits = Limits()
+        limits.outputBufferSize = outputBufferSize
+        limits.lagTimeout = lagTimeout
+        return (try EmbeddedDaemon(demo: true, limits: limits), limits)
+    }
+
     /// Two monitors of one user: one reads, one has stopped reading.
     private func readerAndStalled(_ daemon: EmbeddedDaemon) throws -> (reader: EmbeddedClient, stalled: EmbeddedClient) {
         let reader = try daemon.client(uid: 1000, pid: 1)
@@ -32,11 +41,7 @@ struct BackpressureTests {
 
     @Test("past its whole bound a client's motion is coalesced: every other event arrives in order, and each pose the pen stopped at")
     func motionCoalescedPastTheBound() throws {
-        var limits = Limits()
-        limits.outputBufferSize = 4 * 1024
-        // Staying behind is not what this test is about.
-        limits.lagTimeout = 600_000_000
-        let daemon = try EmbeddedDaemon(demo: true, limits: limits)
+        let (daemon, limits) = try demoDaemon(outputBufferSize: 4 * 1024)
         let (reader, stalled) = try readerAndStalled(daemon)
         run(daemon, seconds: 2)
         #expect(!stalled.closed)
@@ -68,9 +73,7 @@ struct BackpressureTests {
 
     @Test("a client that reads late, but before its bound fills, gets every motion")
     func noCoalescingWithinTheBound() throws {
-        var limits = Limits()
-        limits.outputBufferSize = 64 * 1024
-        let daemon = try EmbeddedDaemon(demo: true, limits: limits)
+        let (daemon, _) = try demoDaemon(outputBufferSize: 64 * 1024)
         let prompt = try daemon.client(uid: 1000, pid: 1)
         prompt.call("org.pencild.Pen.Monitor", more: true)
         let late = try daemon.client(uid: 1001, pid: 2)
@@ -95,10 +98,7 @@ struct BackpressureTests {
 
     @Test("at four times its bound a client is disconnected at once, and the others go on")
     func disconnectedAtFourTimesTheBound() throws {
-        var limits = Limits()
-        limits.outputBufferSize = 1024
-        limits.lagTimeout = 600_000_000
-        let daemon = try EmbeddedDaemon(demo: true, limits: limits)
+        let (daemon, limits) = try demoDaemon(outputBufferSize: 1024)
         let (reader, stalled) = try readerAndStalled(daemon)
         var largestPending = 0
         run(daemon, seconds: 60) {
@@ -122,10 +122,7 @@ struct BackpressureTests {
 
     @Test("a client behind (over half its bound) for the lag timeout is disconnected, even under four times it")
     func disconnectedAfterTheLagTimeout() throws {
-        var limits = Limits()
-        limits.outputBufferSize = 256 * 1024
-        limits.lagTimeout = 1_000_000
-        let daemon = try EmbeddedDaemon(demo: true, limits: limits)
+        let (daemon, limits) = try demoDaemon(outputBufferSize: 256 * 1024, lagTimeout: 1_000_000)
         let (reader, stalled) = try readerAndStalled(daemon)
         var behindSince: HostTime?
         var closedAt: HostTime?
@@ -145,10 +142,7 @@ struct BackpressureTests {
 
     @Test("a client that reads again before the lag timeout stays")
     func catchingUpInTime() throws {
-        var limits = Limits()
-        limits.outputBufferSize = 64 * 1024
-        limits.lagTimeout = 1_000_000
-        let daemon = try EmbeddedDaemon(demo: true, limits: limits)
+        let (daemon, limits) = try demoDaemon(outputBufferSize: 64 * 1024, lagTimeout: 1_000_000)
         let (reader, stalled) = try readerAndStalled(daemon)
         for _ in 0..<5 {
             run(daemon, seconds: 10) { stalled.connection.output.pendingByteCount > limits.outputBufferSize / 2 }
