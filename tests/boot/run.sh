@@ -85,7 +85,13 @@ initrd=/boot/initrd.img-$kver
 sources=/etc/apt/sources.list.d/debian.sources
 [ -r "$sources" ] || { loud "FAILED: $sources (the archive to build the guest from) is missing"; exit 1; }
 suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
-depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -E 's/[[:space:]]*\(.*//; s/[[:space:]]//g; s/\|.*//' | grep -v '^$')
+# The other packages the scenario installs from files (no network in the VM): their
+# dependencies go into the root, but for pencild itself.
+others=("$repo/.build/deb/libpencil0_${version}_$arch.deb" "$repo/.build/deb/python3-pencild_${version}_all.deb"
+        "$repo/.build/deb/pencil-actions_${version}_$arch.deb")
+for file in "${others[@]}"; do [ -f "$file" ] || { loud "FAILED: $file is not built"; exit 1; }; done
+depends=$(for file in "$deb" "${others[@]}"; do dpkg-deb -f "$file" Depends; echo; done | tr ',' '\n' |
+    sed -E 's/[[:space:]]*\(.*//; s/[[:space:]]//g; s/\|.*//; s/:any$//' | grep -v '^$' | grep -vx pencild)
 packages=$(printf '%s\n' systemd systemd-sysv udev dbus kmod libpam-systemd python3 $depends | sort -u | paste -sd, -)
 key=$( { echo "$suite $packages"; cat "$sources"; mmdebstrap --version; } | sha256sum | cut -c1-16)
 cache=${BOOT_CACHE:-$repo/.build/boot-cache}
@@ -124,6 +130,7 @@ depmod -b "$root" "$kver"
 
 mkdir -p "$root/root/boot-test"
 install -m 0644 "$deb" "$root/root/boot-test/pencild.deb"
+for file in "${others[@]}"; do install -m 0644 "$file" "$root/root/boot-test/${file##*/}"; done
 install -m 0644 tests/kernel/virtual_pen.py "$root/root/boot-test/"
 install -m 0755 "$here/scenario.sh" "$root/root/boot-test/"
 install -m 0644 "$here/pencild-boot-test.service" "$root/etc/systemd/system/"

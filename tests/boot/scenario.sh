@@ -5,7 +5,8 @@
 # "BOOT-TEST FAIL name: detail" on standard output (the unit sends it to the second
 # serial port, read by tests/boot/run.sh), then the system powers off.
 #
-# The files run.sh put in /root/boot-test: pencild.deb, virtual_pen.py.
+# The files run.sh put in /root/boot-test: pencild.deb, the other packages' .debs under
+# their own names, virtual_pen.py.
 set -uo pipefail
 
 files=/root/boot-test
@@ -207,12 +208,84 @@ else
     fail user-unit "no user manager for lingerer: user@$lingerer_uid.service is $(systemctl is-active "user@$lingerer_uid.service")"
 fi
 
-# --- 8. The journal: no seccomp or permission errors from pencild's whole run. ------------
+# --- 8. The other packages: the client libraries and pencil-actions, on the pen. -------
+version=$(dpkg-query -W -f '${Version}' pencild)
+arch=$(dpkg --print-architecture)
+t=$(date +%s)
+apt-get install -y -q "$files/libpencil0_${version}_$arch.deb" "$files/python3-pencild_${version}_all.deb" \
+    "$files/pencil-actions_${version}_$arch.deb" >"$work/others.log" 2>&1
+others_status=$?
+check other-packages "$(($(date +%s) - t)) s; apt-get install libpencil0 python3-pencild pencil-actions: exit $others_status" \
+    test "$others_status" = 0
+# Each client library, as an app of penuser's would use it, lists the pen.
+python_devices=$(as penuser python3 -c 'import pencild; print(" ".join(d.id for d in pencild.list_devices()))' 2>&1)
+check python-client "penuser's pencild.list_devices() (python3-pencild): $python_devices" test "$python_devices" = "$event"
+c_devices=$(as penuser python3 - 2>&1 <<'EOF_C'
+import ctypes
+lib = ctypes.CDLL("libpencil.so.0")
+lib.pencil_new.restype = ctypes.c_void_p
+lib.pencil_list_devices.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_void_p)),
+                                    ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p]
+lib.pencil_device_get_id.restype = ctypes.c_char_p
+lib.pencil_device_get_id.argtypes = [ctypes.c_void_p]
+lib.pencil_device_list_free.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t]
+lib.pencil_unref.argtypes = [ctypes.c_void_p]
+pencil = lib.pencil_new()
+devices = ctypes.POINTER(ctypes.c_void_p)()
+count = ctypes.c_size_t()
+status = lib.pencil_list_devices(pencil, ctypes.byref(devices), ctypes.byref(count), None)
+if status < 0:
+    raise SystemExit(f"pencil_list_devices: {status}")
+print(" ".join(lib.pencil_device_get_id(devices[i]).decode() for i in range(count.value)))
+lib.pencil_device_list_free(devices, count)
+lib.pencil_unref(pencil)
+EOF_C
+)
+check c-library "penuser's pencil_list_devices() (libpencil.so.0): $c_devices" test "$c_devices" = "$event"
+# pencil-actions as penuser: a command bound to the action of penuser's double-tap (set to
+# showColorPalette above) runs once for the pen's double-tap. No seat: no keys, and it says so.
+mkdir -p /home/penuser/.config/pencild
+cat >/home/penuser/.config/pencild/actions.conf <<'EOF_ACTIONS'
+[showColorPalette]
+command = sh -c 'echo "$PENCIL_GESTURE $PENCIL_ACTION" >> "$HOME/actions.out"'
+EOF_ACTIONS
+chown -R penuser:penuser /home/penuser/.config
+env -i PATH=/usr/bin:/bin HOME=/home/penuser setpriv --reuid=penuser --regid=penuser --init-groups --inh-caps=-all -- \
+    pencil-actions >"$work/actions.log" 2>&1 3>&- &
+actions_pid=$!
+if wait_for 30 grep -q 'subscribed to doubleTap and squeeze' "$work/actions.log"; then
+    echo doubletap >&3
+    if wait_for 60 test -s /home/penuser/actions.out; then
+        check pencil-actions "the bound command ran for the double-tap: $(tr '\n' ' ' </home/penuser/actions.out)" \
+            test "$(cat /home/penuser/actions.out)" = "doubleTap showColorPalette"
+    else
+        fail pencil-actions "no command ran for the double-tap: $(tr '\n' ' ' <"$work/actions.log" | cut -c1-300)"
+    fi
+else
+    fail pencil-actions "pencil-actions did not subscribe: $(tr '\n' ' ' <"$work/actions.log" | cut -c1-300)"
+fi
+kill "$actions_pid" 2>/dev/null
+wait "$actions_pid"
+actions_status=$?
+check pencil-actions-stops "pencil-actions ended with status $actions_status on SIGTERM" test "$actions_status" = 0
+
+# --- 9. An upgrade in place: the package installed again over itself while it serves. --
+as penuser pencilctl devices >/dev/null
+before_pid=$(prop pencild.service MainPID)
+t=$(date +%s)
+dpkg -i "$files/pencild.deb" >"$work/upgrade.log" 2>&1
+upgrade_status=$?
+prefs=$(as penuser pencilctl prefs get --json 2>&1)
+devices=$(as penuser pencilctl devices --json 2>&1)
+check upgrade-in-place "$(($(date +%s) - t)) s; dpkg -i: exit $upgrade_status; socket $(systemctl is-active pencild.socket); pencild pid $before_pid before, $(prop pencild.service MainPID) after; the pen listed again: $(grep -c "\"$event\"" <<<"$devices"); penuser's doubleTapAction kept: $(grep -o '"doubleTapAction" *: *"[a-zA-Z]*"' <<<"$prefs")" \
+    bash -c '[ "$1" = 0 ] && [ "$(systemctl is-active pencild.socket)" = active ] && grep -q "\"$2\"" <<<"$3" && grep -q "\"showColorPalette\"" <<<"$4"' _ "$upgrade_status" "$event" "$devices" "$prefs"
+
+# --- 10. The journal: no seccomp or permission errors from pencild's whole run. ------------
 errors=$(journal_since -u pencild.service -u pencild.socket | grep -iE 'seccomp|operation not permitted|permission denied|EPERM|EACCES|bad system call|core dump')
 kernel=$(journal_since -k | grep -E 'audit.*type=1326|seccomp' | grep -i pencild)
 check journal-clean "${errors:-no pencild errors}${kernel:+; kernel: $kernel}" test -z "$errors$kernel"
 
-# --- 9. Removal and purge (the pen still plugged in). ------------------------------------
+# --- 11. Removal and purge (the pen still plugged in). -----------------------------------
 current_tags() { udevadm info -q property "$node" | sed -n 's/^CURRENT_TAGS=//p'; }
 t=$(date +%s)
 apt-get remove -y -q pencild >"$work/remove.log" 2>&1
