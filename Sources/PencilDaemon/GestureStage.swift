@@ -43,20 +43,26 @@ struct UserGestureStages: PenFrameStage {
 
     private var uids: [UInt32] = []
     private var recognizers: [GestureRecognizer?] = []
+    /// Each recogniser's next deadline, kept after each of its steps: the pipeline asks before
+    /// every evdev event, and reading it from a recogniser in the array copies the recogniser.
+    private var deadlines: [Int64?] = []
 
     func contains(_ uid: UInt32) -> Bool { uids.contains(uid) }
 
     /// `state`: the pen as it stands now, for a user who starts monitoring mid-stroke.
     mutating func add(uid: UInt32, device: DeviceInfo, preferences: Preferences, state: PenState) {
         remove(uid: uid)
+        let recognizer = try? GestureRecognizer(device: device, preferences: preferences, state: state)
         uids.append(uid)
-        recognizers.append(try? GestureRecognizer(device: device, preferences: preferences, state: state))
+        recognizers.append(recognizer)
+        deadlines.append(recognizer?.nextDeadline)
     }
 
     mutating func remove(uid: UInt32) {
         guard let index = uids.firstIndex(of: uid) else { return }
         uids.remove(at: index)
         recognizers.remove(at: index)
+        deadlines.remove(at: index)
     }
 
     /// New preferences for `uid`: a squeeze cut short by them is cancelled (gestures.md).
@@ -64,6 +70,7 @@ struct UserGestureStages: PenFrameStage {
         guard let index = uids.firstIndex(of: uid), recognizers[index] != nil else { return }
         let slot = output.slot(of: uid)
         try? recognizers[index]!.setPreferences(preferences, at: time, into: &output.lists[slot])
+        deadlines[index] = recognizers[index]!.nextDeadline
     }
 
     mutating func process(_ frame: borrowing PenFrame, into output: inout UserEvents) {
@@ -71,6 +78,7 @@ struct UserGestureStages: PenFrameStage {
             let slot = output.slot(of: uids[index])
             if recognizers[index] != nil {
                 recognizers[index]!.process(frame, into: &output.lists[slot])
+                deadlines[index] = recognizers[index]!.nextDeadline
             } else {
                 output.lists[slot].append(contentsOf: frame.events)
             }
@@ -79,17 +87,18 @@ struct UserGestureStages: PenFrameStage {
 
     var nextDeadline: Int64? {
         var earliest: Int64?
-        for case let recognizer? in recognizers {
-            if let deadline = recognizer.nextDeadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        for case let deadline? in deadlines where earliest.map({ deadline < $0 }) ?? true {
+            earliest = deadline
         }
         return earliest
     }
 
     mutating func advance(to time: Int64, into output: inout UserEvents) {
         for index in uids.indices {
-            guard let deadline = recognizers[index]?.nextDeadline, deadline <= time else { continue }
+            guard let deadline = deadlines[index], deadline <= time else { continue }
             let slot = output.slot(of: uids[index])
             recognizers[index]!.advance(to: time, into: &output.lists[slot])
+            deadlines[index] = recognizers[index]!.nextDeadline
         }
     }
 
