@@ -576,9 +576,7 @@ final class PenService {
 
     private func encode(_ event: Event) {
         eventWriter.reset()
-        ReplyEncoder.reply(into: &eventWriter, continues: true) { writer in
-            writer.key("event"); writer.write(event)
-        }
+        ReplyEncoder.continuingReply(into: &eventWriter, event: event)
     }
 
     private func append(to connection: Connection, coalescing key: CoalescingKey?, now: Int64) {

@@ -48,6 +48,13 @@ public enum ReplyEncoder {
         writer.bytes.append(0)
     }
 
+    /// Appends `{"parameters":{"event":VALUE},"continues":true}` and the NUL: a stream's reply
+    /// around one event, written in one piece (the envelope is constant text).
+    @inlinable
+    public static func continuingReply<Event: JSONFragment>(into writer: inout JSONWriter, event: Event) {
+        writer.write(#"{"parameters":{"event":"#, event, "},\"continues\":true}\0")
+    }
+
     public static func reply(into writer: inout JSONWriter, parameters: JSONValue, continues: Bool = false) {
         reply(into: &writer, continues: continues) { writer in
             if case .object(let members) = parameters {
