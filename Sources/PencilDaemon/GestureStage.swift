@@ -77,8 +77,7 @@ struct UserGestureStages: PenFrameStage {
         for index in uids.indices {
             let slot = output.slot(of: uids[index])
             if recognizers[index] != nil {
-                recognizers[index]!.process(frame, into: &output.lists[slot])
-                deadlines[index] = recognizers[index]!.nextDeadline
+                deadlines[index] = recognizers[index]!.processReturningDeadline(frame, into: &output.lists[slot])
             } else {
                 output.lists[slot].append(contentsOf: frame.events)
             }
@@ -106,5 +105,14 @@ struct UserGestureStages: PenFrameStage {
     func catchUpEvents(of uid: UInt32, at time: Int64) -> [Event] {
         guard let index = uids.firstIndex(of: uid), let recognizer = recognizers[index] else { return [] }
         return recognizer.catchUpEvents(at: time)
+    }
+}
+
+extension GestureRecognizer {
+    /// `process`, then the next deadline read in place (reading it from a copy out of an array
+    /// would copy the whole recogniser).
+    fileprivate mutating func processReturningDeadline(_ frame: borrowing PenFrame, into output: inout [Event]) -> Int64? {
+        process(frame, into: &output)
+        return nextDeadline
     }
 }

@@ -48,9 +48,12 @@ extension JSONCursor {
 }
 
 extension Tool: JSONFragment {
-    public var maximumByteCount: Int {
-        2 + JSONCursor.member("type", type.rawValue) + JSONCursor.member("serial") + JSONCursor.member("id")
-    }
+    /// The same for every tool (the longest type name's), so that an event's bound costs no
+    /// look at the name.
+    public var maximumByteCount: Int { Self.maximumByteCount }
+
+    static let maximumByteCount = 2 + JSONCursor.maximumByteCount(ofKey: "type") + 3 + ToolType.allCases.map(\.rawValue.utf8.count).max()!
+        + JSONCursor.member("serial") + JSONCursor.member("id")
 
     public func write(to cursor: inout JSONCursor) {
         cursor.value { cursor in
