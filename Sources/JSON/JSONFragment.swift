@@ -17,12 +17,14 @@ extension JSONWriter {
 }
 
 extension JSONWriter {
-    /// Writes `fragment` as the one value of a whole message laid out around it: `prefix`, the
-    /// value, then `suffix`, copied as they are (a comma first if one is due). One reservation
-    /// and one pass for the message, as for a stream's reply around each event.
+    /// Writes the fragment at `fragment` as the one value of a whole message laid out around
+    /// it: `prefix`, the value, then `suffix`, copied as they are (a comma first if one is due).
+    /// One reservation and one pass for the message, as for a stream's reply around each
+    /// event; the value is read where it is, not copied into the token.
     @inlinable
-    public mutating func write<Fragment: JSONFragment>(_ prefix: StaticString, _ fragment: Fragment, _ suffix: StaticString) {
-        append(EnclosedFragmentToken(comma: takeComma(), prefix: prefix, fragment: fragment, suffix: suffix))
+    public mutating func write<Fragment: JSONFragment>(_ prefix: StaticString, _ fragment: UnsafePointer<Fragment>, _ suffix: StaticString) {
+        let maximum = 1 + prefix.utf8CodeUnitCount + fragment.pointee.maximumByteCount + suffix.utf8CodeUnitCount
+        append(EnclosedFragmentToken(comma: takeComma(), prefix: prefix, fragment: fragment, suffix: suffix, maximum: maximum))
     }
 }
 
@@ -30,26 +32,26 @@ extension JSONWriter {
 struct EnclosedFragmentToken<Fragment: JSONFragment>: JSONToken {
     @usableFromInline var comma: Bool
     @usableFromInline var prefix: StaticString
-    @usableFromInline var fragment: Fragment
+    @usableFromInline var fragment: UnsafePointer<Fragment>
     @usableFromInline var suffix: StaticString
+    /// Worked out once: the writer asks for it more than once.
+    @usableFromInline var maximum: Int
 
     @inlinable
-    init(comma: Bool, prefix: StaticString, fragment: Fragment, suffix: StaticString) {
+    init(comma: Bool, prefix: StaticString, fragment: UnsafePointer<Fragment>, suffix: StaticString, maximum: Int) {
         self.comma = comma
         self.prefix = prefix
         self.fragment = fragment
         self.suffix = suffix
+        self.maximum = maximum
     }
-
-    @inlinable
-    var maximum: Int { 1 + prefix.utf8CodeUnitCount + fragment.maximumByteCount + suffix.utf8CodeUnitCount }
 
     @inlinable
     func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
         var cursor = JSONCursor(at: out, comma: comma)
         cursor.value { cursor in
             cursor.verbatim(prefix)
-            fragment.write(to: &cursor)
+            fragment.pointee.write(to: &cursor)
             cursor.verbatim(suffix)
         }
         return cursor.count

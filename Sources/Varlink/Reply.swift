@@ -49,9 +49,10 @@ public enum ReplyEncoder {
     }
 
     /// Appends `{"parameters":{"event":VALUE},"continues":true}` and the NUL: a stream's reply
-    /// around one event, written in one piece (the envelope is constant text).
+    /// around one event, written in one piece (the envelope is constant text) from the event
+    /// where it lies, uncopied.
     @inlinable
-    public static func continuingReply<Event: JSONFragment>(into writer: inout JSONWriter, event: Event) {
+    public static func continuingReply<Event: JSONFragment>(into writer: inout JSONWriter, event: UnsafePointer<Event>) {
         writer.write(#"{"parameters":{"event":"#, event, "},\"continues\":true}\0")
     }
 
