@@ -57,8 +57,9 @@ extension JSONWriter {
         if product < 0x1p52 {
             // Below 2^52 every half is a double, so the product and the exact value lie on the
             // same side of any half except when the product is exactly on it. The conversion
-            // truncates, which for a positive product is rounding down.
-            units = UInt64(product)
+            // truncates, which for a positive product is rounding down (through Int64: x86-64
+            // converts to a signed integer in one instruction, to an unsigned one in several).
+            units = UInt64(Int64(product))
             let fraction = product - Double(units)
             if fraction > 0.5 || (fraction == 0.5 && { let error = error(); return error > 0 || (error == 0 && units & 1 == 1) }()) {
                 units += 1
