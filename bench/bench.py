@@ -220,6 +220,41 @@ def instructions_per_frame(bin_dir, probe, recording, work):
 REPLY_FRAMING_BYTES = len('{"parameters":{"event":') + len('},"continues":true}') + 1
 
 
+# The contract's decimals for each pose member (protocol.md, "Numbers on the wire").
+POSE_DECIMALS = {"x": 6, "y": 6, "pressure": 6, "zOffset": 6, "slider": 6, "wheel": 6, "xMillimeters": 3,
+                 "yMillimeters": 3, "tiltX": 2, "tiltY": 2, "azimuth": 5, "altitude": 5, "roll": 5}
+
+
+def contract_number(value, places):
+    """A float as the contract writes it: rounded to `places` decimals (ties to even on the exact
+    binary value), plain decimal, trailing zeros and a bare point dropped, never -0."""
+    from decimal import Decimal, ROUND_HALF_EVEN
+    text = format(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def contract_floor(line):
+    """The fewest bytes the contract allows for the event `line` (as `pencilctl events` prints it),
+    in its reply: the same members, names and values, written with no space and each value in its
+    shortest form under the contract's rounding. Split into what the bytes are spent on."""
+    event = json.loads(line)
+    pose = event.get("pose", {})
+    pose_values = sum(len(contract_number(value, POSE_DECIMALS[name])) for name, value in pose.items())
+    tool = event.get("tool", {})
+    integers = len(str(event["time"])) + sum(len(str(tool[name])) for name in ("serial", "id") if name in tool)
+    names_as_values = sum(len(json.dumps(text)) for text in (event["type"], event.get("device"), tool.get("type"))
+                          if text is not None)
+    compact = json.dumps(event, separators=(",", ":"))
+    # Names and punctuation: the compact text less every value's own bytes.
+    value_bytes = sum(len(json.dumps(value)) for value in pose.values()) + integers + names_as_values
+    structure = len(compact) - value_bytes
+    return {"bytes": REPLY_FRAMING_BYTES + structure + names_as_values + integers + pose_values,
+            "framing": REPLY_FRAMING_BYTES, "structure": structure, "names_as_values": names_as_values,
+            "integers": integers, "pose_values": pose_values, "pose_members": len(pose)}
+
+
 def bytes_per_event(bin_dir, probe, recording, work):
     """Bytes on the wire per event: a typical motion event (the median of the recording's, as
     `pencilctl events` writes them, in its reply) and the mean over what one Monitor client of
@@ -233,7 +268,13 @@ def bytes_per_event(bin_dir, probe, recording, work):
     subprocess.run([probe, "count", daemon.socket, "1", out], check=True)
     daemon.wait(timeout=60)
     counts = read_counts(out)
-    return {"motion_median": statistics.median(motion) if motion else None, "motion_events": len(motion),
+    median = statistics.median(motion) if motion else None
+    # The floor for a motion event of the median size: what the contract leaves to gain.
+    typical = next((line for line in offline.stdout.splitlines()
+                    if line.startswith('{"type":"motion"') and len(line.encode()) + REPLY_FRAMING_BYTES == round(median)), None) \
+        if median is not None else None
+    return {"motion_median": median, "motion_events": len(motion),
+            "floor": contract_floor(typical) if typical else None,
             "example": next((line for line in offline.stdout.splitlines() if line.startswith('{"type":"motion"')), None),
             "mean": counts["bytes_total"] / max(1, counts["messages_max"]), "messages": counts["messages_max"]}
 
@@ -251,6 +292,13 @@ def goal_lines(figures):
     if b and b["motion_median"] is not None:
         verdict = "PASS" if b["motion_median"] <= GOAL_MOTION_BYTES else "MISS"
         lines.append(f"{verdict}: {b['motion_median']:.0f} bytes for a typical motion event (goal: at most {GOAL_MOTION_BYTES})")
+        floor = b.get("floor")
+        if floor:
+            lines.append(f"info: the contract's floor for that event is {floor['bytes']} bytes: {floor['framing']} of reply framing, "
+                         f"{floor['structure']} of member names and punctuation, {floor['names_as_values']} of names as values "
+                         f"(type, device, tool), {floor['integers']} of integers (time, serial, id) and {floor['pose_values']} "
+                         f"of {floor['pose_members']} pose values at the contract's decimals; without its pose values it would "
+                         f"still be {floor['bytes'] - floor['pose_values']}")
         lines.append(f"info: {b['mean']:.1f} bytes per event on average over the recording ({b['messages']} events to one client)")
     else:
         lines.append("MISS: bytes per motion event not measured (the recording has no motion)")

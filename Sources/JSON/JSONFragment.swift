@@ -16,6 +16,48 @@ extension JSONWriter {
     }
 }
 
+extension JSONWriter {
+    /// Writes the fragment at `fragment` as the one value of a whole message laid out around
+    /// it: `prefix`, the value, then `suffix`, copied as they are (a comma first if one is due).
+    /// One reservation and one pass for the message, as for a stream's reply around each
+    /// event; the value is read where it is, not copied into the token.
+    @inlinable
+    public mutating func write<Fragment: JSONFragment>(_ prefix: StaticString, _ fragment: UnsafePointer<Fragment>, _ suffix: StaticString) {
+        let maximum = 1 + prefix.utf8CodeUnitCount + fragment.pointee.maximumByteCount + suffix.utf8CodeUnitCount
+        append(EnclosedFragmentToken(comma: takeComma(), prefix: prefix, fragment: fragment, suffix: suffix, maximum: maximum))
+    }
+}
+
+@usableFromInline
+struct EnclosedFragmentToken<Fragment: JSONFragment>: JSONToken {
+    @usableFromInline var comma: Bool
+    @usableFromInline var prefix: StaticString
+    @usableFromInline var fragment: UnsafePointer<Fragment>
+    @usableFromInline var suffix: StaticString
+    /// Worked out once: the writer asks for it more than once.
+    @usableFromInline var maximum: Int
+
+    @inlinable
+    init(comma: Bool, prefix: StaticString, fragment: UnsafePointer<Fragment>, suffix: StaticString, maximum: Int) {
+        self.comma = comma
+        self.prefix = prefix
+        self.fragment = fragment
+        self.suffix = suffix
+        self.maximum = maximum
+    }
+
+    @inlinable
+    func write(at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var cursor = JSONCursor(at: out, comma: comma)
+        cursor.value { cursor in
+            cursor.verbatim(prefix)
+            fragment.pointee.write(to: &cursor)
+            cursor.verbatim(suffix)
+        }
+        return cursor.count
+    }
+}
+
 @usableFromInline
 struct FragmentToken<Fragment: JSONFragment>: JSONToken {
     @usableFromInline var comma: Bool
@@ -44,14 +86,15 @@ struct FragmentToken<Fragment: JSONFragment>: JSONToken {
 public struct JSONCursor {
     @usableFromInline let start: UnsafeMutablePointer<UInt8>
     /// Bytes written so far.
-    public private(set) var count: Int
+    @inlinable public var count: Int { written }
+    @usableFromInline var written: Int
     @usableFromInline var depth = 0
     @usableFromInline var needsComma: Bool
 
     @usableFromInline
     init(at start: UnsafeMutablePointer<UInt8>, comma: Bool) {
         self.start = start
-        self.count = 0
+        self.written = 0
         self.needsComma = comma
     }
 
@@ -64,8 +107,8 @@ public struct JSONCursor {
 
     private mutating func comma(_ due: Bool) {
         if due {
-            start[count] = UInt8(ascii: ",")
-            count += 1
+            start[written] = UInt8(ascii: ",")
+            written += 1
         }
     }
 
@@ -76,24 +119,49 @@ public struct JSONCursor {
 
     mutating func open(_ bracket: UInt8) {
         comma(takeComma())
-        start[count] = bracket
-        count += 1
+        start[written] = bracket
+        written += 1
         depth += 1
         needsComma = false
     }
 
     mutating func close(_ bracket: UInt8) {
-        start[count] = bracket
-        count += 1
+        start[written] = bracket
+        written += 1
         if depth > 0 { depth -= 1 }
         // The container just closed is a value of the one around it.
         needsComma = depth > 0
     }
 
+    /// Constant JSON text copied as it is, with no comma before it and no change to what the
+    /// cursor knows of containers: for writers that lay out a whole value by hand (a pen
+    /// event's brackets, commas and member names between its values). Inlined, so that the
+    /// copy of a literal of known length is a few moves.
+    @inlinable @inline(__always)
+    public mutating func verbatim(_ text: StaticString) {
+        UnsafeMutableRawPointer(start + written).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
+        written += text.utf8CodeUnitCount
+    }
+
+    /// Writes one value laid out by hand: its comma if one is due, then `body`, which writes
+    /// the value's brackets, commas and member names with `verbatim` and its values with the
+    /// value calls. Inside `body` the value calls write no comma of their own (the cursor is
+    /// as at the top level with nothing written); afterwards the cursor is as after any value.
+    @inlinable @inline(__always)
+    public mutating func value(laidOut body: (inout JSONCursor) -> Void) {
+        let outerDepth = depth
+        if needsComma { verbatim(",") }
+        depth = 0
+        needsComma = false
+        body(&self)
+        depth = outerDepth
+        needsComma = outerDepth > 0
+    }
+
     /// A byte with no comma before it (a member name's colon written by hand).
     mutating func punctuation(_ byte: UInt8) {
-        start[count] = byte
-        count += 1
+        start[written] = byte
+        written += 1
     }
 
     public mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
@@ -107,24 +175,24 @@ public struct JSONCursor {
     /// Bytes that need no escaping, as a value (a number's text).
     mutating func raw(_ text: UnsafeBufferPointer<UInt8>) {
         comma(takeComma())
-        for index in 0..<text.count { start[count + index] = text[index] }
-        count += text.count
+        if let base = text.baseAddress { (start + written).update(from: base, count: text.count) }
+        written += text.count
     }
 
     /// A number `units` / 10^fractionDigits, as a value.
     mutating func units(_ units: UInt64, fractionDigits: Int, negative: Bool) {
         comma(takeComma())
-        count += JSONWriter.writeDecimal(units: units, fractionDigits: fractionDigits, negative: negative, at: start + count)
+        written += JSONWriter.writeDecimal(units: units, fractionDigits: fractionDigits, negative: negative, at: start + written)
     }
 
     /// A string given as UTF-8, quoted and escaped, as a value.
     mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         comma(takeComma())
-        start[count] = UInt8(ascii: "\"")
-        count += 1
-        for byte in utf8 { count += JSONWriter.writeEscaped(byte, at: start + count) }
-        start[count] = UInt8(ascii: "\"")
-        count += 1
+        start[written] = UInt8(ascii: "\"")
+        written += 1
+        for byte in utf8 { written += JSONWriter.writeEscaped(byte, at: start + written) }
+        start[written] = UInt8(ascii: "\"")
+        written += 1
     }
 
     /// `"name":` for a literal name, copied as it is (the code's member names need no
@@ -133,11 +201,11 @@ public struct JSONCursor {
         comma(needsComma)
         needsComma = false
         let length = name.utf8CodeUnitCount
-        start[count] = UInt8(ascii: "\"")
-        for index in 0..<length { start[count + 1 + index] = name.utf8Start[index] }
-        start[count + 1 + length] = UInt8(ascii: "\"")
-        start[count + 2 + length] = UInt8(ascii: ":")
-        count += length + 3
+        start[written] = UInt8(ascii: "\"")
+        UnsafeMutableRawPointer(start + written + 1).copyMemory(from: name.utf8Start, byteCount: length)
+        start[written + 1 + length] = UInt8(ascii: "\"")
+        start[written + 2 + length] = UInt8(ascii: ":")
+        written += length + 3
     }
 
     public mutating func int(_ value: Int64) {

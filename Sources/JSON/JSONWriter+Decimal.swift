@@ -50,18 +50,22 @@ extension JSONWriter {
         let product = magnitude * scale
         // Past 2^63 units (and for ±∞) the value is clamped to the largest that fits.
         guard product < 0x1p63 else { return (UInt64(largestMagnitude(places: places)) * powerOfTen(places), value < 0) }
-        let error = (-product).addingProduct(magnitude, scale) // exact: magnitude × scale − product
+        // The exact error of the product, magnitude × scale − product; computed only where it
+        // decides (a fused multiply-add is a library call on baseline x86-64).
+        func error() -> Double { (-product).addingProduct(magnitude, scale) }
         var units: UInt64
         if product < 0x1p52 {
             // Below 2^52 every half is a double, so the product and the exact value lie on the
-            // same side of any half except when the product is exactly on it.
-            let whole = product.rounded(.down)
-            let fraction = product - whole
-            units = UInt64(whole)
-            if fraction > 0.5 || (fraction == 0.5 && (error > 0 || (error == 0 && units & 1 == 1))) {
+            // same side of any half except when the product is exactly on it. The conversion
+            // truncates, which for a positive product is rounding down (through Int64: x86-64
+            // converts to a signed integer in one instruction, to an unsigned one in several).
+            units = UInt64(Int64(product))
+            let fraction = product - Double(units)
+            if fraction > 0.5 || (fraction == 0.5 && { let error = error(); return error > 0 || (error == 0 && units & 1 == 1) }()) {
                 units += 1
             }
         } else {
+            let error = error()
             // Every double this large is an integer: the exact value is product + error.
             units = UInt64(product)
             let down = error.rounded(.down)
@@ -101,6 +105,17 @@ extension JSONWriter {
             length += 1
             bound &*= 10
         }
+        if fraction != 0, fractionDigits <= 8, length <= 12 {
+            // The fraction's digits all at once, padded to eight with zeros that are then cut
+            // off with the trailing ones: one eight-byte store (sign, twelve digits, point and
+            // eight stay within the 22 bytes this may write).
+            let digits = eightDigits(fraction &* powerOfTen(8 - fractionDigits))
+            writeDigits(integer, length: length, at: out + count)
+            out[count + length] = UInt8(ascii: ".")
+            UnsafeMutableRawPointer(out + count + length + 1).storeBytes(of: (digits | asciiZeros).littleEndian, as: UInt64.self)
+            // The digits' last nonzero byte is the last digit written.
+            return count + length + 1 + 8 - digits.leadingZeroBitCount / 8
+        }
         if fraction == 0 {
             remaining = integer
         } else {
@@ -116,6 +131,23 @@ extension JSONWriter {
         }
         writeDigits(remaining, length: length, at: out + count)
         return count + length
+    }
+
+    /// "0" in every byte.
+    static let asciiZeros: UInt64 = 0x3030_3030_3030_3030
+
+    /// The eight decimal digits of `value` (below 10⁸, zero-padded), one per byte, the first
+    /// in the lowest byte (to be stored little-endian), as numbers 0...9: the value is split
+    /// in halves, quarters and digits side by side in one register (each lane's product stays
+    /// below the next lane, and the multiply-shifts divide exactly in these ranges).
+    @inline(__always)
+    static func eightDigits(_ value: UInt64) -> UInt64 {
+        let high = value / 10_000
+        var lanes = high | ((value &- high &* 10_000) << 32)
+        let hundreds = ((lanes &* 5243) >> 19) & 0x0000_007F_0000_007F
+        lanes = hundreds | ((lanes &- hundreds &* 100) << 16)
+        let tens = ((lanes &* 103) >> 10) & 0x000F_000F_000F_000F
+        return tens | ((lanes &- tens &* 10) << 8)
     }
 
     /// Writes the last `length` decimal digits of `value` at `out` (zero-padded), two at a time.

@@ -56,9 +56,11 @@ struct MonitorSubscription {
     /// nil: every event type.
     var eventTypes: Set<EventType>?
 
-    func wants(_ event: Event) -> Bool {
-        if let eventTypes, !eventTypes.contains(event.type) { return false }
-        if let devices, let device = event.device, !devices.contains(device) { return false }
+    func wants(_ event: Event) -> Bool { wants(type: event.type, device: event.device) }
+
+    func wants(type: EventType, device: String?) -> Bool {
+        if let eventTypes, !eventTypes.contains(type) { return false }
+        if let devices, let device, !devices.contains(device) { return false }
         return true
     }
 }

@@ -271,11 +271,10 @@ final class DeviceHub {
             if fullSpeed, !(delegate?.deviceHubMayPlayAtFullSpeed(self) ?? true) { break }
             let batch = min(budget, fullSpeed ? fullSpeedBatch : readLimit)
             budget -= batch
-            status = player.read(at: now, limit: batch) { item in
-                guard case .event(let event) = item else { return }
-                device.feed(event, into: &output)
-                emit()
-            }
+            status = Self.feed(from: &player, at: now, limit: batch, into: &device.pipeline, output: &output, lastTime: &device.lastTime)
+            // The batch's events go out in their order once the pipeline is back in its device:
+            // a monitor's reply may unsubscribe a user from it.
+            emit()
         }
         if status == .finished {
             // The end of a replay: close what is open; timers that did not fire never will.
@@ -296,6 +295,17 @@ final class DeviceHub {
             }
         }
         device.source = .replay(player)
+    }
+
+    /// Feeds a batch of a replay through a pipeline held for the whole batch (one access to the
+    /// device and the hub, instead of one per evdev event).
+    private static func feed(from player: inout RecordingPlayer, at now: HostTime, limit: Int, into pipeline: inout PenPipeline<UserGestureStages>,
+                             output: inout UserEvents, lastTime: inout DeviceTime) -> SourceStatus {
+        player.read(at: now, limit: limit) { item in
+            guard case .event(let event) = item else { return }
+            pipeline.feed(event, into: &output)
+            lastTime = DeviceTime(of: event)
+        }
     }
 
     /// Shutdown: every device closes what is open and leaves.

@@ -43,20 +43,26 @@ struct UserGestureStages: PenFrameStage {
 
     private var uids: [UInt32] = []
     private var recognizers: [GestureRecognizer?] = []
+    /// Each recogniser's next deadline, kept after each of its steps: the pipeline asks before
+    /// every evdev event, and reading it from a recogniser in the array copies the recogniser.
+    private var deadlines: [Int64?] = []
 
     func contains(_ uid: UInt32) -> Bool { uids.contains(uid) }
 
     /// `state`: the pen as it stands now, for a user who starts monitoring mid-stroke.
     mutating func add(uid: UInt32, device: DeviceInfo, preferences: Preferences, state: PenState) {
         remove(uid: uid)
+        let recognizer = try? GestureRecognizer(device: device, preferences: preferences, state: state)
         uids.append(uid)
-        recognizers.append(try? GestureRecognizer(device: device, preferences: preferences, state: state))
+        recognizers.append(recognizer)
+        deadlines.append(recognizer?.nextDeadline)
     }
 
     mutating func remove(uid: UInt32) {
         guard let index = uids.firstIndex(of: uid) else { return }
         uids.remove(at: index)
         recognizers.remove(at: index)
+        deadlines.remove(at: index)
     }
 
     /// New preferences for `uid`: a squeeze cut short by them is cancelled (gestures.md).
@@ -64,13 +70,14 @@ struct UserGestureStages: PenFrameStage {
         guard let index = uids.firstIndex(of: uid), recognizers[index] != nil else { return }
         let slot = output.slot(of: uid)
         try? recognizers[index]!.setPreferences(preferences, at: time, into: &output.lists[slot])
+        deadlines[index] = recognizers[index]!.nextDeadline
     }
 
     mutating func process(_ frame: borrowing PenFrame, into output: inout UserEvents) {
         for index in uids.indices {
             let slot = output.slot(of: uids[index])
             if recognizers[index] != nil {
-                recognizers[index]!.process(frame, into: &output.lists[slot])
+                deadlines[index] = recognizers[index]!.processReturningDeadline(frame, into: &output.lists[slot])
             } else {
                 output.lists[slot].append(contentsOf: frame.events)
             }
@@ -79,17 +86,18 @@ struct UserGestureStages: PenFrameStage {
 
     var nextDeadline: Int64? {
         var earliest: Int64?
-        for case let recognizer? in recognizers {
-            if let deadline = recognizer.nextDeadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        for case let deadline? in deadlines where earliest.map({ deadline < $0 }) ?? true {
+            earliest = deadline
         }
         return earliest
     }
 
     mutating func advance(to time: Int64, into output: inout UserEvents) {
         for index in uids.indices {
-            guard let deadline = recognizers[index]?.nextDeadline, deadline <= time else { continue }
+            guard let deadline = deadlines[index], deadline <= time else { continue }
             let slot = output.slot(of: uids[index])
             recognizers[index]!.advance(to: time, into: &output.lists[slot])
+            deadlines[index] = recognizers[index]!.nextDeadline
         }
     }
 
@@ -97,5 +105,14 @@ struct UserGestureStages: PenFrameStage {
     func catchUpEvents(of uid: UInt32, at time: Int64) -> [Event] {
         guard let index = uids.firstIndex(of: uid), let recognizer = recognizers[index] else { return [] }
         return recognizer.catchUpEvents(at: time)
+    }
+}
+
+extension GestureRecognizer {
+    /// `process`, then the next deadline read in place (reading it from a copy out of an array
+    /// would copy the whole recogniser).
+    fileprivate mutating func processReturningDeadline(_ frame: borrowing PenFrame, into output: inout [Event]) -> Int64? {
+        process(frame, into: &output)
+        return nextDeadline
     }
 }

@@ -570,15 +570,13 @@ final class PenService {
     private func send(_ event: Event, to connection: Connection, holder: Int32?, now: HostTime) {
         var event = event
         if event.focus != nil { event.focus = FocusClaims.focus(holder: holder, receiver: connection.peer.pid) }
-        encode(event)
+        withUnsafePointer(to: &event) { encode($0) }
         append(to: connection, coalescing: coalescingKey(for: event), now: now)
     }
 
-    private func encode(_ event: Event) {
+    private func encode(_ event: UnsafePointer<Event>) {
         eventWriter.reset()
-        ReplyEncoder.reply(into: &eventWriter, continues: true) { writer in
-            writer.key("event"); writer.write(event)
-        }
+        ReplyEncoder.continuingReply(into: &eventWriter, event: event)
     }
 
     private func append(to connection: Connection, coalescing key: CoalescingKey?, now: HostTime) {
@@ -599,10 +597,14 @@ final class PenService {
     }
 
     private func coalescingKey(for event: Event) -> CoalescingKey? {
-        guard let device = event.device else { return nil }
-        switch event.type {
+        coalescingKey(type: event.type, phase: event.phase, device: event.device)
+    }
+
+    private func coalescingKey(type: EventType, phase: Phase?, device: String?) -> CoalescingKey? {
+        guard let device else { return nil }
+        switch type {
         case .motion: return CoalescingKey(device: device, isMotion: true)
-        case .hover where event.phase == .changed: return CoalescingKey(device: device, isMotion: false)
+        case .hover where phase == .changed: return CoalescingKey(device: device, isMotion: false)
         default: return nil
         }
     }
@@ -612,27 +614,37 @@ final class PenService {
     /// reader.
     func deliver(_ events: [Event], toUser uid: UInt32?, now: HostTime) {
         guard !clients.isEmpty else { return }
-        for event in events {
-            if event.focus != nil, let uid {
-                let holder = focus.holder(for: event, of: uid)
-                for connection in clients.connections where connection.peer.uid == uid && !connection.closed {
-                    guard let monitor = connection.monitor, monitor.wants(event) else { continue }
-                    send(event, to: connection, holder: holder, now: now)
-                }
-                continue
+        // Each event is encoded where it lies in the list, not from a copy.
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices { deliver(events.baseAddress! + index, toUser: uid, now: now) }
+        }
+    }
+
+    private func deliver(_ eventAddress: UnsafePointer<Event>, toUser uid: UInt32?, now: HostTime) {
+        // The fields the readers are chosen by, read through the address: the event itself is
+        // copied only for a gesture, whose focus is rewritten for each reader.
+        if eventAddress.pointee.focus != nil, let uid {
+            let event = eventAddress.pointee
+            let holder = focus.holder(for: event, of: uid)
+            for connection in clients.connections where connection.peer.uid == uid && !connection.closed {
+                guard let monitor = connection.monitor, monitor.wants(event) else { continue }
+                send(event, to: connection, holder: holder, now: now)
             }
-            var encoded = false
-            let key = coalescingKey(for: event)
-            for connection in clients.connections {
-                guard let monitor = connection.monitor, !connection.closed else { continue }
-                if let uid, connection.peer.uid != uid { continue }
-                guard monitor.wants(event) else { continue }
-                if !encoded {
-                    encode(event)
-                    encoded = true
-                }
-                append(to: connection, coalescing: key, now: now)
+            return
+        }
+        let type = eventAddress.pointee.type
+        let device = eventAddress.pointee.device
+        var encoded = false
+        let key = coalescingKey(type: type, phase: eventAddress.pointee.phase, device: device)
+        for connection in clients.connections {
+            guard let monitor = connection.monitor, !connection.closed else { continue }
+            if let uid, connection.peer.uid != uid { continue }
+            guard monitor.wants(type: type, device: device) else { continue }
+            if !encoded {
+                encode(eventAddress)
+                encoded = true
             }
+            append(to: connection, coalescing: key, now: now)
         }
     }
 }

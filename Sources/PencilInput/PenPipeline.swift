@@ -141,6 +141,11 @@ extension PenFrame {
     /// Appends the frame's events to `output` with `gestures` at `gestureIndex` and
     /// `replacedGestures` at `replacedGestureIndex`, building no array of its own.
     public func appendEvents(gestures: [Event], replacedGestures: [Event], into output: inout [Event]) {
+        if gestures.isEmpty, replacedGestures.isEmpty {
+            // Most frames: the pen's events alone, in one append.
+            output.append(contentsOf: events)
+            return
+        }
         let count = events.count
         let replacedAt = min(max(replacedGestureIndex, 0), count)
         let gesturesAt = min(max(gestureIndex, 0), count)

@@ -48,16 +48,37 @@ extension JSONCursor {
 }
 
 extension Tool: JSONFragment {
-    public var maximumByteCount: Int {
-        2 + JSONCursor.member("type", type.rawValue) + JSONCursor.member("serial") + JSONCursor.member("id")
-    }
+    /// The same for every tool (the longest type name's), so that an event's bound costs no
+    /// look at the name.
+    public var maximumByteCount: Int { Self.maximumByteCount }
+
+    static let maximumByteCount = 2 + JSONCursor.maximumByteCount(ofKey: "type") + 3 + ToolType.allCases.map(\.rawValue.utf8.count).max()!
+        + JSONCursor.member("serial") + JSONCursor.member("id")
 
     public func write(to cursor: inout JSONCursor) {
-        cursor.beginObject()
-        cursor.key("type"); cursor.string(type.rawValue)
-        cursor.key("serial"); cursor.int(serial)
-        cursor.key("id"); cursor.int(id)
-        cursor.endObject()
+        cursor.value { cursor in
+            cursor.verbatim("{")
+            writeMembers(to: &cursor)
+        }
+    }
+
+    /// `"type":…,"serial":…,"id":…}`: the object after its brace (an event writes the brace
+    /// with the member name before it).
+    @inline(__always)
+    func writeMembers(to cursor: inout JSONCursor) {
+        switch type {
+        case .pen: cursor.verbatim(#""type":"pen","serial":"#)
+        case .eraser: cursor.verbatim(#""type":"eraser","serial":"#)
+        case .brush: cursor.verbatim(#""type":"brush","serial":"#)
+        case .pencil: cursor.verbatim(#""type":"pencil","serial":"#)
+        case .airbrush: cursor.verbatim(#""type":"airbrush","serial":"#)
+        case .mouse: cursor.verbatim(#""type":"mouse","serial":"#)
+        case .lens: cursor.verbatim(#""type":"lens","serial":"#)
+        }
+        cursor.int(serial)
+        cursor.verbatim(#","id":"#)
+        cursor.int(id)
+        cursor.verbatim("}")
     }
 }
 
@@ -66,21 +87,32 @@ extension Pose: JSONFragment {
     public var maximumByteCount: Int { 2 + 13 * JSONCursor.member("xMillimeters") }
 
     public func write(to cursor: inout JSONCursor) {
-        cursor.beginObject()
-        cursor.key("x"); cursor.number(x, .unit)
-        cursor.key("y"); cursor.number(y, .unit)
-        cursor.optional("xMillimeters", xMillimeters, .millimeters)
-        cursor.optional("yMillimeters", yMillimeters, .millimeters)
-        cursor.key("pressure"); cursor.number(pressure, .unit)
-        cursor.optional("zOffset", zOffset, .unit)
-        cursor.optional("tiltX", tiltX, .degrees)
-        cursor.optional("tiltY", tiltY, .degrees)
-        cursor.optional("azimuth", azimuth, .radians)
-        cursor.optional("altitude", altitude, .radians)
-        cursor.optional("roll", roll, .radians)
-        cursor.optional("slider", slider, .unit)
-        cursor.optional("wheel", wheel, .unit)
-        cursor.endObject()
+        cursor.value { cursor in
+            cursor.verbatim(#"{"x":"#)
+            writeMembers(to: &cursor)
+        }
+    }
+
+    /// The object after `{"x":`, to its closing brace: the member names are written with the
+    /// punctuation around them, in one copy each.
+    @inline(__always)
+    func writeMembers(to cursor: inout JSONCursor) {
+        cursor.number(x, .unit)
+        cursor.verbatim(#","y":"#)
+        cursor.number(y, .unit)
+        if let xMillimeters, xMillimeters.isFinite { cursor.verbatim(#","xMillimeters":"#); cursor.number(xMillimeters, .millimeters) }
+        if let yMillimeters, yMillimeters.isFinite { cursor.verbatim(#","yMillimeters":"#); cursor.number(yMillimeters, .millimeters) }
+        cursor.verbatim(#","pressure":"#)
+        cursor.number(pressure, .unit)
+        if let zOffset, zOffset.isFinite { cursor.verbatim(#","zOffset":"#); cursor.number(zOffset, .unit) }
+        if let tiltX, tiltX.isFinite { cursor.verbatim(#","tiltX":"#); cursor.number(tiltX, .degrees) }
+        if let tiltY, tiltY.isFinite { cursor.verbatim(#","tiltY":"#); cursor.number(tiltY, .degrees) }
+        if let azimuth, azimuth.isFinite { cursor.verbatim(#","azimuth":"#); cursor.number(azimuth, .radians) }
+        if let altitude, altitude.isFinite { cursor.verbatim(#","altitude":"#); cursor.number(altitude, .radians) }
+        if let roll, roll.isFinite { cursor.verbatim(#","roll":"#); cursor.number(roll, .radians) }
+        if let slider, slider.isFinite { cursor.verbatim(#","slider":"#); cursor.number(slider, .unit) }
+        if let wheel, wheel.isFinite { cursor.verbatim(#","wheel":"#); cursor.number(wheel, .unit) }
+        cursor.verbatim("}")
     }
 }
 
@@ -143,20 +175,37 @@ extension Event: JSONFragment {
         return total
     }
 
+    /// Laid out by hand: the constant text between values (brackets, commas, member names, the
+    /// type's and the tool's names) is copied in one piece each; the hot path of every stream.
     public func write(to cursor: inout JSONCursor) {
-        cursor.beginObject()
-        cursor.key("type"); cursor.string(type.rawValue)
-        cursor.key("time"); cursor.int(time)
-        if let device { cursor.key("device"); cursor.string(device) }
-        if let deviceInfo { cursor.key("deviceInfo"); deviceInfo.write(to: &cursor) }
-        if let tool { cursor.key("tool"); tool.write(to: &cursor) }
-        if let pose { cursor.key("pose"); pose.write(to: &cursor) }
-        if let button { cursor.key("button"); cursor.string(button.rawValue) }
-        if let phase { cursor.key("phase"); cursor.string(phase.rawValue) }
-        if let action { cursor.key("action"); cursor.string(action.rawValue) }
-        if let focus { cursor.key("focus"); cursor.string(focus.rawValue) }
-        if let preferences { cursor.key("preferences"); preferences.write(to: &cursor) }
-        cursor.endObject()
+        cursor.value { cursor in
+            switch type {
+            case .deviceAdded: cursor.verbatim(#"{"type":"deviceAdded","time":"#)
+            case .deviceRemoved: cursor.verbatim(#"{"type":"deviceRemoved","time":"#)
+            case .proximityIn: cursor.verbatim(#"{"type":"proximityIn","time":"#)
+            case .proximityOut: cursor.verbatim(#"{"type":"proximityOut","time":"#)
+            case .tipDown: cursor.verbatim(#"{"type":"tipDown","time":"#)
+            case .tipUp: cursor.verbatim(#"{"type":"tipUp","time":"#)
+            case .motion: cursor.verbatim(#"{"type":"motion","time":"#)
+            case .hover: cursor.verbatim(#"{"type":"hover","time":"#)
+            case .buttonDown: cursor.verbatim(#"{"type":"buttonDown","time":"#)
+            case .buttonUp: cursor.verbatim(#"{"type":"buttonUp","time":"#)
+            case .doubleTap: cursor.verbatim(#"{"type":"doubleTap","time":"#)
+            case .squeeze: cursor.verbatim(#"{"type":"squeeze","time":"#)
+            case .preferencesChanged: cursor.verbatim(#"{"type":"preferencesChanged","time":"#)
+            }
+            cursor.int(time)
+            if let device { cursor.verbatim(#","device":"#); cursor.string(device) }
+            if let deviceInfo { cursor.verbatim(#","deviceInfo":"#); deviceInfo.write(to: &cursor) }
+            if let tool { cursor.verbatim(#","tool":{"#); tool.writeMembers(to: &cursor) }
+            if let pose { cursor.verbatim(#","pose":{"x":"#); pose.writeMembers(to: &cursor) }
+            if let button { cursor.verbatim(#","button":"#); cursor.string(button.rawValue) }
+            if let phase { cursor.verbatim(#","phase":"#); cursor.string(phase.rawValue) }
+            if let action { cursor.verbatim(#","action":"#); cursor.string(action.rawValue) }
+            if let focus { cursor.verbatim(#","focus":"#); cursor.string(focus.rawValue) }
+            if let preferences { cursor.verbatim(#","preferences":"#); preferences.write(to: &cursor) }
+            cursor.verbatim("}")
+        }
     }
 }
 

@@ -48,6 +48,14 @@ public enum ReplyEncoder {
         writer.bytes.append(0)
     }
 
+    /// Appends `{"parameters":{"event":VALUE},"continues":true}` and the NUL: a stream's reply
+    /// around one event, written in one piece (the envelope is constant text) from the event
+    /// where it lies, uncopied.
+    @inlinable
+    public static func continuingReply<Event: JSONFragment>(into writer: inout JSONWriter, event: UnsafePointer<Event>) {
+        writer.write(#"{"parameters":{"event":"#, event, "},\"continues\":true}\0")
+    }
+
     public static func reply(into writer: inout JSONWriter, parameters: JSONValue, continues: Bool = false) {
         reply(into: &writer, continues: continues) { writer in
             if case .object(let members) = parameters {

@@ -50,6 +50,24 @@ struct DecimalTests {
         }
     }
 
+    /// The fraction's digits are made eight at a time when the integer part has at most twelve
+    /// digits and there are at most eight decimals, one digit at a time otherwise: both sides of
+    /// each bound, at every number of decimals.
+    @Test("every number of decimals, with integer parts on both sides of twelve digits")
+    func bothWaysOfWritingDigits() {
+        var random = SplitMix64(seed: 7)
+        for places in 0...JSONWriter.maximumPlaces {
+            for digits in [1, 2, 8, 9, 11, 12, 13] {
+                let whole = pow(10, Double(digits - 1))
+                for _ in 0..<200 {
+                    let value = whole * Double.random(in: 1..<9.9, using: &random) * (Bool.random(using: &random) ? 1 : -1)
+                    guard value.magnitude < JSONWriter.largestMagnitude(places: places) else { continue }
+                    #expect(Self.written(value, places: places) == Self.reference(value, places: places), "\(value) at \(places) decimals")
+                }
+            }
+        }
+    }
+
     @Test("values on and around a half of the last decimal")
     func valuesNearHalves() {
         var random = SplitMix64(seed: 42)

@@ -15,6 +15,34 @@ struct ProtocolJSONTests {
         #expect(!text.contains("zOffset"), "absent optional axes are left out")
         #expect(try Event(json: JSONReader.parse(text)) == event)
     }
+
+    /// The writer lays names out as constant text: each must be the type's own name.
+    @Test(arguments: EventType.allCases)
+    func everyEventTypeAndToolIsWrittenByItsName(_ type: EventType) throws {
+        for tool in ToolType.allCases {
+            let event = Event(type: type, time: 7, device: "replay0", tool: Tool(type: tool, serial: 1, id: 2), pose: Pose())
+            let text = event.jsonText
+            #expect(text.hasPrefix(#"{"type":"\#(type.rawValue)","time":7,"device":"replay0","tool":{"type":"\#(tool.rawValue)","serial":1,"id":2}"#))
+            #expect(try Event(json: JSONReader.parse(text)) == event)
+        }
+    }
+
+    @Test func everyPoseMemberIsWrittenAtItsPrecisionAndValuesInAnArrayAreSeparated() throws {
+        var pose = Pose()
+        (pose.x, pose.y, pose.pressure) = (0.1234567, 1, 0.5)
+        (pose.xMillimeters, pose.yMillimeters, pose.zOffset) = (12.34567, -0.0004, 0.25)
+        (pose.tiltX, pose.tiltY, pose.azimuth, pose.altitude) = (-4.545, 16.63, 1.830384, 1.27107)
+        (pose.roll, pose.slider, pose.wheel) = (-3.141593, 0.000001, -0.75)
+        let event = Event(type: .motion, time: 1, pose: pose)
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.write(event)
+        writer.write(event)
+        writer.endArray()
+        let member = #"{"type":"motion","time":1,"pose":{"x":0.123457,"y":1,"xMillimeters":12.346,"yMillimeters":0,"pressure":0.5,"#
+            + #""zOffset":0.25,"tiltX":-4.54,"tiltY":16.63,"azimuth":1.83038,"altitude":1.27107,"roll":-3.14159,"slider":0.000001,"wheel":-0.75}}"#
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "[\(member),\(member)]")
+    }
 }
 
 @Suite("Preferences")
