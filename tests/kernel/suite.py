@@ -459,7 +459,9 @@ class Suite:
         # Hover, a stroke, a double-tap (two clicks 150 ms apart), a squeeze (held 300 ms), leaving.
         path = self.scenario_recording("appears.evemu")
         monitor = Monitor()
-        pen, node = self.emulate(path)
+        # The first pen pencild opens: on a busy host, udev and pencild may take more than the
+        # default 2 s, and events played before are lost (as in pencil-actions below).
+        pen, node = self.emulate(path, settle=4.0)
         device = os.path.basename(node)
         added = monitor.wait_for(is_event("deviceAdded", device), 15, f"deviceAdded for {device}")
         info = added["deviceInfo"]

@@ -4,7 +4,8 @@
 # The kernel suite, in one boot: the uinput and udev smoke test, the Swift tests that need
 # a real /dev/uinput (TEST_BUNDLE, when built), then the scenarios of suite.py against
 # pencild as the system runs it, on the recordings BIN_DIR/pencil-kernel-recordings writes.
-# Runs every part even when one fails; exits non-zero if any failed. RECORDINGS may be empty (the scenario that needs them then fails, saying so).
+# Runs every part even when one fails; exits non-zero if any failed. RECORDINGS may be
+# empty (the scenario that needs them then fails, saying so).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
