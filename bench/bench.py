@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """pencild's benchmarks, driven by bench/run.sh (`make bench`).
 
-  bench.py pattern OUT              the latency pattern: an evemu recording
+  bench.py pattern BIN OUT          the latency pattern: an evemu recording (written by
+                                    BIN/pencil-kernel-recordings)
   bench.py host BIN PROBE RESULTS   the host figures: throughput to 1, 16 and 64 clients,
                                     instructions per frame (callgrind), RSS, idle wake-ups
   bench.py report RESULTS DOC       docs/benchmarks.md from the host figures and the VM's
@@ -25,8 +26,6 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "kernel"))
-from suite import PenScript  # noqa: E402  (the kernel suite's pen scripts and device header)
 
 # The latency pattern: 2000 frames of drawing at 500 Hz.
 PATTERN_FRAMES = 2000
@@ -35,15 +34,12 @@ RECORDING = "Wacom Cintiq 22HDT Pen.events"
 CLIENT_COUNTS = (1, 16, 64)
 
 
-def write_pattern(path):
-    script = PenScript().enter().hover(10, after=PATTERN_INTERVAL).touch(after=PATTERN_INTERVAL)
-    script.x, script.y = 2000, 2000
-    for i in range(PATTERN_FRAMES):
-        script.x += 10
-        script.y += 5
-        script.frame((3, 0x00, script.x), (3, 0x01, script.y), (3, 0x18, 800 + (i * 7) % 900), after=PATTERN_INTERVAL)
-    script.lift(after=PATTERN_INTERVAL).leave(after=PATTERN_INTERVAL)
-    script.write(path, "pencild Benchmark Pen")
+def write_generated(bin_dir, name, path):
+    """Copies one of the pens pencil-kernel-recordings writes (the project's evemu writer,
+    tests/kernel/recordings) to `path`: bench-pattern.evemu, bench-long-pattern.evemu, ..."""
+    with tempfile.TemporaryDirectory(prefix="pencild-recordings.") as folder:
+        subprocess.run([os.path.join(bin_dir, "pencil-kernel-recordings"), folder], check=True)
+        shutil.copyfile(os.path.join(folder, name), path)
 
 
 def frame_count(path):
@@ -312,7 +308,7 @@ def costs(bin_dir, probe):
     recording = os.path.join(os.environ.get("PENCILD_RECORDINGS", ""), RECORDING)
     if not os.path.exists(recording):
         recording = os.path.join(work, "pattern-long.evemu")
-        write_long_pattern(recording)
+        write_generated(bin_dir, "bench-long-pattern.evemu", recording)
         print("bench: PENCILD_RECORDINGS unset: a generated pattern stands in for the Cintiq 22HDT recording")
     figures = {"callgrind": instructions_per_frame(bin_dir, probe, recording, work) if shutil.which("valgrind") else None,
                "bytes": bytes_per_event(bin_dir, probe, recording, work)}
@@ -359,7 +355,7 @@ def host(bin_dir, probe, results):
     recording = os.path.join(recordings, RECORDING)
     if not (recordings and os.path.exists(recording)):
         recording = os.path.join(work, "pattern-long.evemu")
-        write_long_pattern(recording)
+        write_generated(bin_dir, "bench-long-pattern.evemu", recording)
         figures["recording_note"] = "PENCILD_RECORDINGS unset: a generated 20000-frame pattern stands in for the Cintiq 22HDT recording"
     figures["recording"] = os.path.basename(recording)
     frames = frame_count(recording)
@@ -383,15 +379,6 @@ def host(bin_dir, probe, results):
     with open(os.path.join(results, "host.json"), "w") as f:
         json.dump(figures, f, indent=1)
     shutil.rmtree(work, ignore_errors=True)
-
-
-def write_long_pattern(path):
-    script = PenScript().enter().hover(10, after=0.005)
-    for stroke in range(20):
-        script.touch(after=0.005).draw(980, after=0.005).lift(after=0.005).hover(5, after=0.005)
-        script.x, script.y = 3000 + stroke * 100, 3000
-    script.leave()
-    script.write(path, "pencild Long Pattern Pen")
 
 
 def cpu_name():
@@ -664,8 +651,8 @@ def report(results, doc):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "pattern":
-        write_pattern(sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == "pattern":
+        write_generated(sys.argv[2], "bench-pattern.evemu", sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == "host":
         host(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 4 and sys.argv[1] == "costs":

@@ -41,7 +41,7 @@ swiftc -O -swift-version 6 "$here/probe.swift" -o "$probe"
 
 rm -rf "$results"
 mkdir -p "$results/vm"
-python3 "$here/bench.py" pattern "$results/pattern.evemu"
+python3 "$here/bench.py" pattern "$bin" "$results/pattern.evemu"
 
 vm_status=0
 if [ "${BENCH_SKIP_VM:-0}" = 1 ]; then

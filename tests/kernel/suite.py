@@ -39,91 +39,13 @@ SOCKET = "/run/pencild/pencild.sock"
 SERVICE_USER = "pencild-test"
 LOCKED_RULE = "/etc/udev/rules.d/99-pencild-suite-locked.rules"
 
-# ---- evemu recordings made on the spot -------------------------------------
+# ---- the scenarios' recordings ----------------------------------------------------
+#
+# Written before the suite by pencil-kernel-recordings (tests/kernel/recordings/main.swift)
+# with the project's evemu writer: each scenario's pen script, on the Intuos5 pen of the
+# tests' device table (Sources/PencilTestDevices) named after its scenario.
 
-
-def evemu_header(name, vendor=0x056A, product=0x0357):
-    """A pen tablet in evemu's header format: an external tablet with pen and eraser, two
-    barrel buttons, pressure, distance and tilt, and serial numbers."""
-    keys = [BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2]
-    axes = {  # code: (min, max, fuzz, flat, resolution)
-        ABS_X: (0, 31496, 4, 0, 200), ABS_Y: (0, 19685, 4, 0, 200),
-        ABS_PRESSURE: (0, 2047, 0, 0, 0), ABS_DISTANCE: (0, 63, 0, 0, 0),
-        ABS_TILT_X: (-64, 63, 0, 0, 57), ABS_TILT_Y: (-64, 63, 0, 0, 57),
-    }
-
-    def mask(codes, size):
-        bits = bytearray(size)
-        for code in codes:
-            bits[code // 8] |= 1 << (code % 8)
-        return [bits[i:i + 8] for i in range(0, size, 8)]
-
-    lines = [f"N: {name}", f"I: 0003 {vendor:04x} {product:04x} 0100"]
-    lines += ["P: " + " ".join(f"{b:02x}" for b in chunk) for chunk in mask([INPUT_PROP_POINTER], 8)]
-    for ev_type, codes, size in [(EV_SYN, [EV_SYN, EV_KEY, EV_ABS, EV_MSC], 8), (EV_KEY, keys, 96),
-                                 (EV_ABS, list(axes), 8), (EV_MSC, [MSC_SERIAL], 8)]:
-        lines += [f"B: {ev_type:02x} " + " ".join(f"{b:02x}" for b in chunk) for chunk in mask(codes, size)]
-    lines += [f"A: {code:02x} {lo} {hi} {fuzz} {flat} {res}" for code, (lo, hi, fuzz, flat, res) in axes.items()]
-    return "\n".join(lines) + "\n"
-
-
-class PenScript:
-    """What a person does with the pen, as evemu events: each step is one frame."""
-
-    def __init__(self):
-        self.time = 100_000_000  # microseconds
-        self.lines = []
-        self.x, self.y = 15000, 9000
-
-    def pause(self, seconds):
-        self.time += round(seconds * 1e6)
-        return self
-
-    def frame(self, *events, after=0.010):
-        self.pause(after)
-        stamp = f"{self.time // 1_000_000}.{self.time % 1_000_000:06d}"
-        for ev_type, code, value in events:
-            self.lines.append(f"E: {stamp} {ev_type:04x} {code:04x} {value}")
-        self.lines.append(f"E: {stamp} 0000 0000 0")
-        return self
-
-    def enter(self, tool=BTN_TOOL_PEN, after=0.010):
-        return self.frame((EV_ABS, ABS_X, self.x), (EV_ABS, ABS_Y, self.y), (EV_ABS, ABS_DISTANCE, 30),
-                          (EV_KEY, tool, 1), (EV_MSC, MSC_SERIAL, 0x2345), after=after)
-
-    def hover(self, steps=5, dx=40, after=0.010):
-        for _ in range(steps):
-            self.x += dx
-            self.frame((EV_ABS, ABS_X, self.x), (EV_ABS, ABS_DISTANCE, 20), (EV_MSC, MSC_SERIAL, 0x2345), after=after)
-        return self
-
-    def touch(self, after=0.010):
-        return self.frame((EV_ABS, ABS_DISTANCE, 0), (EV_ABS, ABS_PRESSURE, 900), (EV_KEY, BTN_TOUCH, 1), after=after)
-
-    def draw(self, steps=10, after=0.010):
-        for i in range(steps):
-            self.x += 60
-            self.y += 30
-            self.frame((EV_ABS, ABS_X, self.x), (EV_ABS, ABS_Y, self.y), (EV_ABS, ABS_PRESSURE, 900 + 40 * (i % 10)), after=after)
-        return self
-
-    def lift(self, after=0.010):
-        return self.frame((EV_ABS, ABS_PRESSURE, 0), (EV_KEY, BTN_TOUCH, 0), (EV_ABS, ABS_DISTANCE, 10), after=after)
-
-    def press(self, button, after=0.010):
-        return self.frame((EV_KEY, button, 1), after=after)
-
-    def release(self, button, after=0.010):
-        return self.frame((EV_KEY, button, 0), after=after)
-
-    def leave(self, tool=BTN_TOOL_PEN, after=0.010):
-        return self.frame((EV_KEY, tool, 0), after=after)
-
-    def write(self, path, name):
-        with open(path, "w") as f:
-            f.write(evemu_header(name))
-            f.write("\n".join(self.lines) + "\n")
-        return path
+SUITE_PEN_IDS = (3, 0x056A, 0x0027)
 
 
 # ---- a varlink client ---------------------------------------------------------
@@ -416,20 +338,6 @@ sys.stdin.read()  # holds the claim (and the connection) until stdin closes
 """
 
 
-def gesture_pen(double_taps=0, squeezes=0):
-    """A pen that comes into range, double-clicks its first button `double_taps` times and
-    squeezes (holds its second button) `squeezes` times, then leaves."""
-    script = PenScript().enter().hover(3)
-    for _ in range(double_taps):
-        script.press(BTN_STYLUS, after=0.05).release(BTN_STYLUS, after=0.06)
-        script.press(BTN_STYLUS, after=0.09).release(BTN_STYLUS, after=0.06)
-        script.hover(2, after=0.3)
-    for _ in range(squeezes):
-        script.press(BTN_STYLUS2, after=0.3).hover(3, after=0.1).release(BTN_STYLUS2, after=0.1)
-        script.hover(2, after=0.3)
-    return script.leave(after=0.05)
-
-
 # ---- the suite ---------------------------------------------------------------------
 
 
@@ -438,6 +346,7 @@ class Suite:
         self.bin = args.bin
         self.results = args.results
         self.recordings = args.recordings
+        self.scenario_recordings = args.scenario_recordings
         self.work = tempfile.mkdtemp(prefix="pencild-suite.")
         os.chmod(self.work, 0o755)
         self.daemon = None
@@ -536,26 +445,28 @@ class Suite:
     def script_path(self, name):
         return os.path.join(self.work, name)
 
+    def scenario_recording(self, name):
+        """The path of a scenario's recording, written before the suite (see above)."""
+        path = os.path.join(self.scenario_recordings or "", name)
+        check(bool(self.scenario_recordings) and os.path.isfile(path),
+              f"no scenario recording {name} in {self.scenario_recordings!r} (pencil-kernel-recordings writes them)")
+        return path
+
     # -- scenarios
 
     def scenario_pen_appears(self):
         """A pen appears: deviceAdded, a stroke, hover, a double-tap and a squeeze, then it goes."""
-        script = PenScript().enter().hover(5)
-        script.touch().draw(10).lift().hover(3)
-        # Two clicks of the side button 150 ms apart: a double-tap.
-        script.press(BTN_STYLUS, after=0.05).release(BTN_STYLUS, after=0.06)
-        script.press(BTN_STYLUS, after=0.09).release(BTN_STYLUS, after=0.06)
-        # Squeeze: the second button held 300 ms.
-        script.press(BTN_STYLUS2, after=0.3).hover(3, after=0.1).release(BTN_STYLUS2, after=0.1)
-        script.leave(after=0.05)
-        path = script.write(self.script_path("appears.evemu"), "pencild Suite Pen")
+        # Hover, a stroke, a double-tap (two clicks 150 ms apart), a squeeze (held 300 ms), leaving.
+        path = self.scenario_recording("appears.evemu")
         monitor = Monitor()
-        pen, node = self.emulate(path)
+        # The first pen pencild opens: on a busy host, udev and pencild may take more than the
+        # default 2 s, and events played before are lost (as in pencil-actions below).
+        pen, node = self.emulate(path, settle=4.0)
         device = os.path.basename(node)
         added = monitor.wait_for(is_event("deviceAdded", device), 15, f"deviceAdded for {device}")
         info = added["deviceInfo"]
         check(info["name"] == "pencild Suite Pen", f"deviceAdded names {info['name']!r}")
-        check((info["bus"], info["vendor"], info["product"]) == (3, 0x056A, 0x0357), f"ids {info}")
+        check((info["bus"], info["vendor"], info["product"]) == SUITE_PEN_IDS, f"ids {info}")
         check(info["direct"] is False, "an external tablet reported as direct")
         check(set(info["tools"]) >= {"pen", "eraser"}, f"tools {info['tools']}")
         check(set(info["buttons"]) >= {"stylus", "stylus2"}, f"buttons {info['buttons']}")
@@ -581,8 +492,7 @@ class Suite:
 
     def scenario_unplug_mid_stroke(self):
         """Unplugged with the tip down: tipUp, proximityOut, deviceRemoved; pencild keeps running."""
-        script = PenScript().enter().hover(2).touch().draw(5)
-        path = script.write(self.script_path("mid-stroke.evemu"), "pencild Unplugged Pen")
+        path = self.scenario_recording("mid-stroke.evemu")
         monitor = Monitor()
         pen, node = self.emulate(path, "--hold")
         device = os.path.basename(node)
@@ -608,8 +518,7 @@ class Suite:
         in time sees the button let go, and the squeeze ends (with its action); one that gets
         ENODEV first closes out, and the squeeze is cancelled. Both are a correct account of
         what the reader saw; which one happens is a race, so either is accepted here."""
-        script = PenScript().enter().hover(3).press(BTN_STYLUS2, after=0.05).hover(2)
-        path = script.write(self.script_path("mid-squeeze.evemu"), "pencild Squeezed Pen")
+        path = self.scenario_recording("mid-squeeze.evemu")
         monitor = Monitor()
         pen, node = self.emulate(path, "--hold")
         device = os.path.basename(node)
@@ -640,15 +549,9 @@ class Suite:
     def scenario_syn_dropped(self):
         """pencild stopped while the pen floods the kernel buffer; button and tip released meanwhile.
         After SIGCONT, libevdev's sync brings the state right: nothing stays pressed."""
-        script = PenScript().enter().hover(3).touch().draw(3)
-        script.press(BTN_STYLUS, after=0.02).press(BTN_STYLUS2, after=0.02)
-        # pencild is stopped during this pause; then thousands of frames in one burst.
-        script.pause(4.0)
-        for _ in range(3000):
-            script.x = 12000 + (script.x + 7) % 3000
-            script.frame((EV_ABS, ABS_X, script.x), (EV_ABS, ABS_PRESSURE, 700), after=0.0)
-        script.release(BTN_STYLUS, after=0.0).release(BTN_STYLUS2, after=0.0).lift(after=0.0).hover(2, after=0.0)
-        path = script.write(self.script_path("flood.evemu"), "pencild Flooding Pen")
+        # Tip and both buttons held; a 4 s pause (pencild is stopped during it), then 3000
+        # frames in one burst, and everything let go.
+        path = self.scenario_recording("flood.evemu")
         monitor = Monitor()
         pen, node = self.emulate(path, "--hold")
         device = os.path.basename(node)
@@ -748,7 +651,7 @@ class Suite:
         """A pen pencild cannot open (mode 0600, root) is reported in its log, not fatal; the
         next pen works."""
         # LOCKED_RULE (installed before pencild started) makes this pen's node root's alone.
-        path = PenScript().enter().hover(3).leave().write(self.script_path("locked.evemu"), "pencild Locked Pen")
+        path = self.scenario_recording("locked.evemu")
         monitor = Monitor()
         log_start = len(self.log_text())
         pen, node = self.emulate(path, "--hold")
@@ -772,7 +675,7 @@ class Suite:
         self.unplug(pen)
         monitor.close()
         # The next pen is read as usual.
-        path = PenScript().enter().hover(3).leave().write(self.script_path("after-locked.evemu"), "pencild Next Pen")
+        path = self.scenario_recording("after-locked.evemu")
         monitor = Monitor()
         pen, node = self.emulate(path)
         device = os.path.basename(node)
@@ -817,7 +720,9 @@ class Suite:
             check(result.returncode == 0, f"pencilctl prefs set {assignments}: {result.stderr}")
 
         def play(name, monitor, **gestures):
-            path = gesture_pen(**gestures).write(self.script_path(f"actions-{name}.evemu"), f"pencild Actions Pen {name}")
+            # A pen that double-clicks its first button and squeezes its second as often as
+            # `gestures` says (written by pencil-kernel-recordings).
+            path = self.scenario_recording(f"actions-{name}.evemu")
             # Under emulation, with pencil-actions and its keyboard about, udev and pencild may take
             # more than the default 2 s to open a new pen: events played before are lost.
             pen, node = self.emulate(path, settle=4.0)
@@ -1016,6 +921,7 @@ def main():
     parser.add_argument("--bin", required=True, help="where pencild and pencilctl are")
     parser.add_argument("--results", required=True)
     parser.add_argument("--recordings", default=os.environ.get("PENCILD_RECORDINGS"))
+    parser.add_argument("--scenario-recordings", help="the scenarios' recordings (pencil-kernel-recordings DIR)")
     parser.add_argument("--only", default="", help="comma-separated scenario names")
     args = parser.parse_args()
     only = [name for name in args.only.split(",") if name]

@@ -3,8 +3,9 @@
 #
 # The kernel suite, in one boot: the uinput and udev smoke test, the Swift tests that need
 # a real /dev/uinput (TEST_BUNDLE, when built), then the scenarios of suite.py against
-# pencild as the system runs it. Runs every part even when one fails; exits non-zero if
-# any failed. RECORDINGS may be empty (the scenario that needs them then fails, saying so).
+# pencild as the system runs it, on the recordings BIN_DIR/pencil-kernel-recordings writes.
+# Runs every part even when one fails; exits non-zero if any failed. RECORDINGS may be
+# empty (the scenario that needs them then fails, saying so).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,8 +50,11 @@ else
 fi
 
 part "scenarios: pencild on live devices"
+# The scenarios' pens, written by the project's evemu writer (tests/kernel/recordings).
+scenario_recordings=$results/scenario-recordings
+"$bin/pencil-kernel-recordings" "$scenario_recordings" || failed+=(scenario-recordings)
 PENCILD_RECORDINGS=$recordings python3 "$here/suite.py" --bin "$bin" --results "$results" \
-    ${only:+--only "$only"} || failed+=(scenarios)
+    --scenario-recordings "$scenario_recordings" ${only:+--only "$only"} || failed+=(scenarios)
 
 echo
 if [ "${#failed[@]}" -gt 0 ]; then

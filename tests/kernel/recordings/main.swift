@@ -1,0 +1,245 @@
+import PencilInput
+import PencilSystem
+import PencilTestDevices
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// pencil-kernel-recordings DIR
+//
+// Writes the recordings of the pens made in a VM into DIR: the kernel suite's scenarios
+// (suite.sh runs it before suite.py, which plays them with `pencilctl emulate`) and the
+// benchmarks' patterns (bench/: bench-pattern.evemu, bench-long-pattern.evemu,
+// bench-idle.evemu). What a person does with the pen, as evemu files written by the
+// project's own EvemuWriter, on an Intuos5 pen of the tests' device table named after its
+// use.
+
+/// What a person does with the pen, as evdev frames: every step is one frame, stamped
+/// `after` seconds after the previous one. Positions are in the device's units.
+struct SuitePen {
+    private(set) var events: [InputEvent] = []
+    private(set) var time: Int64 = 100_000_000
+    var x: Int32 = 15_000
+    var y: Int32 = 9_000
+    static let serial: Int32 = 0x2345
+
+    mutating func pause(_ seconds: Double) {
+        time += Int64((seconds * 1e6).rounded())
+    }
+
+    mutating func frame(_ changes: [(type: UInt16, code: UInt16, value: Int32)], after: Double = 0.010) {
+        pause(after)
+        for change in changes {
+            events.append(InputEvent(time: time, type: change.type, code: change.code, value: change.value))
+        }
+        events.append(InputEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+    }
+
+    mutating func enter(after: Double = 0.010) {
+        frame([(EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y),
+               (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 30), (EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1),
+               (EventCode.EV_MSC, EventCode.MSC_SERIAL, Self.serial)], after: after)
+    }
+
+    mutating func hover(_ steps: Int = 5, after: Double = 0.010) {
+        for _ in 0..<steps {
+            x += 40
+            frame([(EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 20),
+                   (EventCode.EV_MSC, EventCode.MSC_SERIAL, Self.serial)], after: after)
+        }
+    }
+
+    mutating func touch(after: Double = 0.010) {
+        frame([(EventCode.EV_ABS, EventCode.ABS_DISTANCE, 0), (EventCode.EV_ABS, EventCode.ABS_PRESSURE, 900),
+               (EventCode.EV_KEY, EventCode.BTN_TOUCH, 1)], after: after)
+    }
+
+    mutating func draw(_ steps: Int = 10, after: Double = 0.010) {
+        for step in 0..<steps {
+            x += 60
+            y += 30
+            frame([(EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y),
+                   (EventCode.EV_ABS, EventCode.ABS_PRESSURE, 900 + 40 * Int32(step % 10))], after: after)
+        }
+    }
+
+    mutating func lift(after: Double = 0.010) {
+        frame([(EventCode.EV_ABS, EventCode.ABS_PRESSURE, 0), (EventCode.EV_KEY, EventCode.BTN_TOUCH, 0),
+               (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 10)], after: after)
+    }
+
+    mutating func press(_ button: UInt16, after: Double = 0.010) {
+        frame([(EventCode.EV_KEY, button, 1)], after: after)
+    }
+
+    mutating func release(_ button: UInt16, after: Double = 0.010) {
+        frame([(EventCode.EV_KEY, button, 0)], after: after)
+    }
+
+    mutating func leave(after: Double = 0.010) {
+        frame([(EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 0)], after: after)
+    }
+
+    /// Two clicks of the first barrel button 150 ms apart: a double-tap.
+    mutating func doubleClick() {
+        press(EventCode.BTN_STYLUS, after: 0.05)
+        release(EventCode.BTN_STYLUS, after: 0.06)
+        press(EventCode.BTN_STYLUS, after: 0.09)
+        release(EventCode.BTN_STYLUS, after: 0.06)
+    }
+
+    /// The second barrel button held 300 ms: a squeeze.
+    mutating func squeeze() {
+        press(EventCode.BTN_STYLUS2, after: 0.3)
+        hover(3, after: 0.1)
+        release(EventCode.BTN_STYLUS2, after: 0.1)
+    }
+}
+
+/// A pen that comes into range, double-clicks its first button `doubleTaps` times and
+/// squeezes `squeezes` times, then leaves: the pencil-actions scenario's pens.
+func gesturePen(doubleTaps: Int = 0, squeezes: Int = 0) -> SuitePen {
+    var pen = SuitePen()
+    pen.enter()
+    pen.hover(3)
+    for _ in 0..<doubleTaps {
+        pen.doubleClick()
+        pen.hover(2, after: 0.3)
+    }
+    for _ in 0..<squeezes {
+        pen.squeeze()
+        pen.hover(2, after: 0.3)
+    }
+    pen.leave(after: 0.05)
+    return pen
+}
+
+/// Every scenario's recording: file name, device name, the pen.
+func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
+    var result: [(file: String, name: String, pen: SuitePen)] = []
+
+    // pen-appears: hover, a stroke, a double-tap, a squeeze, leaving.
+    var appears = SuitePen()
+    appears.enter()
+    appears.hover(5)
+    appears.touch()
+    appears.draw(10)
+    appears.lift()
+    appears.hover(3)
+    appears.doubleClick()
+    appears.squeeze()
+    appears.leave(after: 0.05)
+    result.append(("appears.evemu", "pencild Suite Pen", appears))
+
+    // unplug-mid-stroke: played with --hold, unplugged with the tip down.
+    var midStroke = SuitePen()
+    midStroke.enter()
+    midStroke.hover(2)
+    midStroke.touch()
+    midStroke.draw(5)
+    result.append(("mid-stroke.evemu", "pencild Unplugged Pen", midStroke))
+
+    // unplug-mid-squeeze: unplugged while the second button is held.
+    var midSqueeze = SuitePen()
+    midSqueeze.enter()
+    midSqueeze.hover(3)
+    midSqueeze.press(EventCode.BTN_STYLUS2, after: 0.05)
+    midSqueeze.hover(2)
+    result.append(("mid-squeeze.evemu", "pencild Squeezed Pen", midSqueeze))
+
+    // syn-dropped: both buttons and the tip held; pencild is stopped during the 4 s pause,
+    // then 3000 frames in one burst overflow the kernel's buffer, and everything is let go.
+    var flood = SuitePen()
+    flood.enter()
+    flood.hover(3)
+    flood.touch()
+    flood.draw(3)
+    flood.press(EventCode.BTN_STYLUS, after: 0.02)
+    flood.press(EventCode.BTN_STYLUS2, after: 0.02)
+    flood.pause(4.0)
+    for _ in 0..<3000 {
+        flood.x = 12_000 + (flood.x + 7) % 3_000
+        flood.frame([(EventCode.EV_ABS, EventCode.ABS_X, flood.x), (EventCode.EV_ABS, EventCode.ABS_PRESSURE, 700)], after: 0)
+    }
+    flood.release(EventCode.BTN_STYLUS, after: 0)
+    flood.release(EventCode.BTN_STYLUS2, after: 0)
+    flood.lift(after: 0)
+    flood.hover(2, after: 0)
+    result.append(("flood.evemu", "pencild Flooding Pen", flood))
+
+    // unreadable-device: a pen whose node udev leaves to root, then the next one.
+    var shortVisit = SuitePen()
+    shortVisit.enter()
+    shortVisit.hover(3)
+    shortVisit.leave()
+    result.append(("locked.evemu", "pencild Locked Pen", shortVisit))
+    result.append(("after-locked.evemu", "pencild Next Pen", shortVisit))
+
+    // pencil-actions: one pen per part of the scenario.
+    for (part, doubleTaps, squeezes) in [("keys", 1, 1), ("commands", 0, 2), ("focus", 1, 1), ("sigterm", 1, 0),
+                                         ("sigkill", 1, 0), ("no-uinput", 1, 1)] {
+        result.append(("actions-\(part).evemu", "pencild Actions Pen \(part)", gesturePen(doubleTaps: doubleTaps, squeezes: squeezes)))
+    }
+    // The latency benchmark's pattern: 2000 frames of drawing at 500 Hz.
+    var pattern = SuitePen()
+    pattern.enter()
+    pattern.hover(10, after: 0.002)
+    pattern.touch(after: 0.002)
+    pattern.x = 2_000
+    pattern.y = 2_000
+    for index in 0..<2_000 {
+        pattern.x += 10
+        pattern.y += 5
+        pattern.frame([(EventCode.EV_ABS, EventCode.ABS_X, pattern.x), (EventCode.EV_ABS, EventCode.ABS_Y, pattern.y),
+                       (EventCode.EV_ABS, EventCode.ABS_PRESSURE, 800 + Int32(index * 7 % 900))], after: 0.002)
+    }
+    pattern.lift(after: 0.002)
+    pattern.leave(after: 0.002)
+    result.append(("bench-pattern.evemu", "pencild Benchmark Pen", pattern))
+
+    // The per-event costs' pattern: 20 strokes of 980 frames at 200 Hz.
+    var long = SuitePen()
+    long.enter()
+    long.hover(10, after: 0.005)
+    for stroke in 0..<20 {
+        long.touch(after: 0.005)
+        long.draw(980, after: 0.005)
+        long.lift(after: 0.005)
+        long.hover(5, after: 0.005)
+        long.x = 3_000 + Int32(stroke) * 100
+        long.y = 3_000
+    }
+    long.leave()
+    result.append(("bench-long-pattern.evemu", "pencild Long Pattern Pen", long))
+
+    // A pen that hovers and goes quiet, left plugged in: the idle measurement's.
+    var idle = SuitePen()
+    idle.enter()
+    idle.hover(3)
+    result.append(("bench-idle.evemu", "pencild Idle Pen", idle))
+    return result
+}
+
+func fail(_ message: String) -> Never {
+    try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-kernel-recordings: \(message)\n".utf8))
+    exit(1)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 1, let directory = arguments.first, !directory.hasPrefix("-") else {
+    fail("usage: pencil-kernel-recordings DIR")
+}
+if mkdir(directory, 0o755) != 0 && errno != EEXIST { fail("cannot make \(directory): \(Errno(rawValue: errno))") }
+for (file, name, pen) in scenarios() {
+    var device = TestDevice.intuos5Pen.description
+    device.name = name
+    let text = EvemuWriter.recording(device, pen.events, comments: ["pencil-kernel-recordings: \(file)"])
+    let path = directory + "/" + file
+    do {
+        let descriptor = try FileDescriptor.open(path, [.writeOnly, .create, .truncate, .closeOnExec])
+        defer { descriptor.close() }
+        try descriptor.writeAll(Array(text.utf8))
+    } catch {
+        fail("cannot write \(path): \(error)")
+    }
+}
