@@ -189,10 +189,11 @@ struct LocalAttackerTests {
         kill(attacker.processIdentifier, SIGKILL)
         attacker.waitUntilExit()
         print("GetInfo p99 \(quiet.p99 / 1000) ms quiet, \(flooded.p99 / 1000) ms under the flood; largest gap in the stream \(quiet.gap / 1000) ms quiet, \(flooded.gap / 1000) ms under the flood")
-        // Generous margins for loaded and sanitized runs; before the bound, the flood made
-        // GetInfo take 0.9 s and stretched the stream's 10 ms gaps to 1 s.
-        #expect(flooded.p99 <= quiet.p99 + 50_000, "GetInfo p99: \(quiet.p99) µs quiet, \(flooded.p99) µs flooded")
-        #expect(flooded.gap <= quiet.gap + 50_000, "largest gap: \(quiet.gap) µs quiet, \(flooded.gap) µs flooded")
+        // Margins for loaded and sanitized runs (a host busy with other builds has shown
+        // 154 ms); before the bound, the flood made GetInfo take 0.66 to 0.9 s and stretched
+        // the stream's 10 ms gaps to 0.63 to 1 s, three times these margins and more.
+        #expect(flooded.p99 <= quiet.p99 + 200_000, "GetInfo p99: \(quiet.p99) µs quiet, \(flooded.p99) µs flooded")
+        #expect(flooded.gap <= quiet.gap + 200_000, "largest gap: \(quiet.gap) µs quiet, \(flooded.gap) µs flooded")
         #expect(daemon.stop() == 0)
     }
 
