@@ -1,3 +1,4 @@
+import PencilClient
 import PencilDevices
 import PencilInput
 import PencilProtocol
@@ -6,7 +7,7 @@ import PencilSystem
 import Glibc
 #endif
 
-/// `pencilctl emulate RECORDING [--desc DESC] [--speed FACTOR|max] [--hold] [--settle SECONDS]`:
+/// `pencilctl emulate RECORDING [--desc DESC] [--speed FACTOR|max] [--hold] [--settle SECONDS] [--wait-for-pencild]`:
 /// a virtual pen through uinput with the recording's exact capabilities (name, ids,
 /// properties, event codes, axis ranges and resolutions), playing the recording in real time
 /// or faster. Apps (and pencild) see it as a tablet that was plugged in; test an app without
@@ -16,15 +17,18 @@ import Glibc
 /// exists; everything else goes to stderr. The device lives `--settle` seconds (0.5 by
 /// default) before the first event, so that udev and readers find it, and as long after the
 /// last, so that they read everything before it goes; `--hold` keeps it after the last event
-/// until SIGINT or SIGTERM instead. Removing the device is an unplug to its readers; a signal
-/// that kills the command mid-recording is one too.
+/// until SIGINT or SIGTERM instead. `--wait-for-pencild` replaces the wait before the first
+/// event with pencild's own word: the recording plays once pencild's Monitor stream reports
+/// the device added (so pencild sees every event, however slow udev is), and the command fails
+/// when that does not come within 30 s. Removing the device is an unplug to its readers; a
+/// signal that kills the command mid-recording is one too.
 ///
 /// The kernel stamps the events with its own clock at the time they are written: the
 /// recording's times only say when to write them. Exit status: 0 played, 64 usage, 65/66 a bad
 /// or missing recording, 69 no uinput (or no permission to use it), 74 a write failed.
 public enum EmulateCommand: PencilCommand {
     public static let name = "emulate"
-    public static let usage = "emulate RECORDING [--desc DESC] [--speed FACTOR|max] [--hold] [--settle SECONDS]"
+    public static let usage = "emulate RECORDING [--desc DESC] [--speed FACTOR|max] [--hold] [--settle SECONDS] [--wait-for-pencild]"
     public static let summary = "play an evemu recording through a virtual pen (uinput) with its exact capabilities; prints the device node"
 
     /// EX_IOERR: a write to the device failed.
@@ -37,7 +41,12 @@ public enum EmulateCommand: PencilCommand {
         var hold = false
         /// Microseconds the device exists before the first event and after the last.
         var settle: Int64 = 500_000
+        /// Play once pencild has added the device, instead of after `settle`.
+        var waitForPencild = false
     }
+
+    /// How long `--wait-for-pencild` waits for pencild to add the device.
+    static let pencildTimeout: Int64 = 30_000_000
 
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
         let options: Options
@@ -61,6 +70,19 @@ public enum EmulateCommand: PencilCommand {
             io.errors.line("pencilctl emulate: note: \(plan.unsupportedCount) events of codes the device does not declare are left out (the kernel would drop them)")
         }
 
+        // Subscribed before the device exists, so that its deviceAdded cannot be missed.
+        var pencild: MonitorSubscription?
+        if options.waitForPencild {
+            let path = DaemonSocket.path()
+            do {
+                pencild = try MonitorSubscription(path: path, devices: nil, events: [EventType.deviceAdded.rawValue])
+            } catch {
+                io.errors.line("pencilctl emulate: --wait-for-pencild: cannot watch pencild at \(path): \(error)")
+                return ExitCode.unavailable
+            }
+        }
+        defer { pencild?.close() }
+
         let device: VirtualDevice
         do {
             device = try VirtualDevice(description: recording.description)
@@ -81,7 +103,18 @@ public enum EmulateCommand: PencilCommand {
         io.errors.flush()
 
         let clock = SystemEmulationClock()
-        clock.sleep(until: clock.now() + options.settle)
+        if let pencild {
+            let id = device.devicePath.map(FileSystem.baseName(of:)) ?? ""
+            if let problem = waitUntilAdded(id, by: pencild) {
+                io.errors.line("pencilctl emulate: --wait-for-pencild: \(problem)")
+                return ExitCode.unavailable
+            }
+            pencild.close()
+            io.errors.line("pencilctl emulate: pencild added \(id): playing")
+            io.errors.flush()
+        } else {
+            clock.sleep(until: clock.now() + options.settle)
+        }
         var output = VirtualDeviceOutput(device: device)
         let result: EmulationResult
         do {
@@ -104,6 +137,34 @@ public enum EmulateCommand: PencilCommand {
             clock.sleep(until: clock.now() + options.settle)
         }
         return ExitCode.success
+    }
+
+    /// Waits for pencild's deviceAdded of `id` on `stream`; nil once it came, else why not.
+    static func waitUntilAdded(_ id: String, by stream: MonitorSubscription) -> String? {
+        let deadline = MonotonicClock.now() + pencildTimeout
+        do throws(Errno) {
+            let poller = try Epoll()
+            try poller.add(stream.descriptor, events: .readable, token: 0)
+            while true {
+                var added = false
+                var ended = false
+                do {
+                    ended = try stream.readAvailable { event in
+                        if event["type"] == .string(EventType.deviceAdded.rawValue), event["device"] == .string(id) { added = true }
+                    } == .ended
+                } catch {
+                    return "pencild's stream failed: \(error)"
+                }
+                if added { return nil }
+                if ended { return "pencild ended its stream before adding \(id)" }
+                let left = deadline - MonotonicClock.now()
+                guard left > 0 else { break }
+                try poller.wait(timeoutMilliseconds: Int32(min(left / 1_000 + 1, 60_000))) { _, _ in }
+            }
+        } catch {
+            return "cannot wait for pencild: \(error)"
+        }
+        return "pencild did not add \(id) within \(pencildTimeout / 1_000_000) s (not a pen to it, or no access to the node: see its log)"
     }
 
     /// What to do about a failed uinput creation, for the usual causes.
@@ -153,6 +214,7 @@ public enum EmulateCommand: PencilCommand {
         var speed = PlaybackSpeed.realTime
         var hold = false
         var settle: Int64 = 500_000
+        var waitForPencild = false
         var index = 0
         while index < arguments.count {
             var argument = arguments[index]
@@ -188,6 +250,9 @@ public enum EmulateCommand: PencilCommand {
             case "--hold":
                 guard value == nil else { return .failure(UsageProblem(message: "--hold takes no value")) }
                 hold = true
+            case "--wait-for-pencild":
+                guard value == nil else { return .failure(UsageProblem(message: "--wait-for-pencild takes no value")) }
+                waitForPencild = true
             case _ where argument.hasPrefix("-") && argument != "-":
                 return .failure(UsageProblem(message: "unknown option \(argument)"))
             default:
@@ -199,7 +264,8 @@ public enum EmulateCommand: PencilCommand {
             index += 1
         }
         guard let recording else { return .failure(UsageProblem(message: "no recording given")) }
-        return .success(Options(recording: recording, description: description, speed: speed, hold: hold, settle: settle))
+        return .success(Options(recording: recording, description: description, speed: speed, hold: hold, settle: settle,
+                                waitForPencild: waitForPencild))
     }
 }
 

@@ -90,6 +90,8 @@ struct EmulateCommandTests {
                                               hold: true, settle: 0))
         #expect(try EmulateCommand.parse(["pen.events", "--speed=max"]).get().speed == .asFastAsPossible)
         #expect(try EmulateCommand.parse(["pen.events", "--settle=1.25"]).get().settle == 1_250_000)
+        #expect(!defaults.waitForPencild)
+        #expect(try EmulateCommand.parse(["pen.events", "--wait-for-pencild"]).get().waitForPencild)
     }
 
     @Test("usage errors exit 64 and say what is wrong", arguments: [
@@ -101,6 +103,7 @@ struct EmulateCommandTests {
         (["emulate", "a.events", "--speed", "inf"], "--speed: expected a positive number or max, not \"inf\""),
         (["emulate", "a.events", "--settle", "-1"], "--settle: expected seconds from 0 to 3600, not \"-1\""),
         (["emulate", "a.events", "--hold=yes"], "--hold takes no value"),
+        (["emulate", "a.events", "--wait-for-pencild=yes"], "--wait-for-pencild takes no value"),
         (["emulate", "a.events", "--loop"], "unknown option --loop"),
     ])
     func usageErrors(arguments: [String], message: String) {

@@ -416,12 +416,18 @@ class Suite:
 
     # -- pens
 
-    def emulate(self, recording, *options, settle=2.0):
-        """Starts `pencilctl emulate`; returns (process, node) once the device exists."""
+    def emulate(self, recording, *options, settle=2.0, wait_for_pencild=True):
+        """Starts `pencilctl emulate`; returns (process, node) once the device exists. The
+        recording plays once pencild has added the device (pencilctl waits for its
+        deviceAdded: however long udev and pencild take, no event is played before pencild
+        reads the node); for a pen pencild will not add, after `settle` seconds. `settle` is
+        also how long the device stays after its last event (without --hold)."""
         log = open(os.path.join(self.work, os.path.basename(recording) + ".log"), "wb")
-        process = subprocess.Popen([os.path.join(self.bin, "pencilctl"), "emulate", recording,
-                                    "--settle", str(settle), *options],
-                                   stdout=subprocess.PIPE, stderr=log)
+        command = [os.path.join(self.bin, "pencilctl"), "emulate", recording, "--settle", str(settle), *options]
+        if wait_for_pencild:
+            command.append("--wait-for-pencild")
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log,
+                                   env=dict(os.environ, PENCILD_SOCKET=SOCKET))
         self.pens.append(process)
         node = process.stdout.readline().decode().strip()
         check(node.startswith("/dev/input/event"), f"pencilctl emulate printed {node!r} (exit {process.poll()})")
@@ -459,9 +465,7 @@ class Suite:
         # Hover, a stroke, a double-tap (two clicks 150 ms apart), a squeeze (held 300 ms), leaving.
         path = self.scenario_recording("appears.evemu")
         monitor = Monitor()
-        # The first pen pencild opens: on a busy host, udev and pencild may take more than the
-        # default 2 s, and events played before are lost (as in pencil-actions below).
-        pen, node = self.emulate(path, settle=4.0)
+        pen, node = self.emulate(path)
         device = os.path.basename(node)
         added = monitor.wait_for(is_event("deviceAdded", device), 15, f"deviceAdded for {device}")
         info = added["deviceInfo"]
@@ -616,7 +620,7 @@ class Suite:
                                      capture_output=True, text=True)
             check(offline.returncode == 0, f"pencilctl events {events_file}: {offline.stderr.strip()}")
             expected = [json.loads(line) for line in offline.stdout.splitlines()]
-            pen, node = self.emulate(path, *options, "--hold", settle=3.0)
+            pen, node = self.emulate(path, *options, "--hold")
             pens.append((events_file, pen, os.path.basename(node), expected))
         for events_file, pen, device, expected in pens:
             added = monitor.wait_for(is_event("deviceAdded", device), 20, f"deviceAdded for {events_file}", anywhere=True)
@@ -654,7 +658,8 @@ class Suite:
         path = self.scenario_recording("locked.evemu")
         monitor = Monitor()
         log_start = len(self.log_text())
-        pen, node = self.emulate(path, "--hold")
+        # pencild cannot open this one: nothing to wait for but the settle.
+        pen, node = self.emulate(path, "--hold", wait_for_pencild=False)
         name = re.compile(r"\b" + os.path.basename(node) + r"\b")
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and not name.search(self.log_text()[log_start:]):
@@ -723,9 +728,7 @@ class Suite:
             # A pen that double-clicks its first button and squeezes its second as often as
             # `gestures` says (written by pencil-kernel-recordings).
             path = self.scenario_recording(f"actions-{name}.evemu")
-            # Under emulation, with pencil-actions and its keyboard about, udev and pencild may take
-            # more than the default 2 s to open a new pen: events played before are lost.
-            pen, node = self.emulate(path, settle=4.0)
+            pen, node = self.emulate(path)
             device = os.path.basename(node)
             for _ in range(gestures.get("double_taps", 0)):
                 monitor.wait_for(is_event("doubleTap", device), 20, f"doubleTap from the {name} pen")
