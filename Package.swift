@@ -70,8 +70,8 @@ let package = Package(
         .executableTarget(name: "pencil-gestures-example", dependencies: ["PencilClient"], path: "examples/swift"),
         // The kernel suite's scenario recordings (tests/kernel/suite.sh runs it before the
         // scenarios), written by EvemuWriter from pen scripts.
-        .executableTarget(name: "pencil-kernel-recordings", dependencies: ["PencilInput", "PencilSystem", "PencilTestDevices"],
-                          path: "tests/kernel/recordings"),
+        .executableTarget(name: "pencil-test-recordings", dependencies: ["PencilInput", "PencilSystem", "PencilTestDevices"],
+                          path: "tests/recordings"),
         // Counts heap allocations by interposing malloc: linked into pencil-bench only.
         .target(name: "CAllocationCounter"),
         // The benchmarks' workloads: linked into pencil-bench and its tests, never into the daemon.

@@ -2,7 +2,7 @@
 """pencild's benchmarks, driven by bench/run.sh (`make bench`).
 
   bench.py pattern BIN OUT          the latency pattern: an evemu recording (written by
-                                    BIN/pencil-kernel-recordings)
+                                    BIN/pencil-test-recordings)
   bench.py host BIN PROBE RESULTS   the host figures: throughput to 1, 16 and 64 clients,
                                     instructions per frame (callgrind), RSS, idle wake-ups
   bench.py report RESULTS DOC       docs/benchmarks.md from the host figures and the VM's
@@ -35,10 +35,10 @@ CLIENT_COUNTS = (1, 16, 64)
 
 
 def write_generated(bin_dir, name, path):
-    """Copies one of the pens pencil-kernel-recordings writes (the project's evemu writer,
-    tests/kernel/recordings) to `path`: bench-pattern.evemu, bench-long-pattern.evemu, ..."""
+    """Copies one of the pens pencil-test-recordings writes (the project's evemu writer,
+    tests/recordings) to `path`: bench-pattern.evemu, bench-long-pattern.evemu, ..."""
     with tempfile.TemporaryDirectory(prefix="pencild-recordings.") as folder:
-        subprocess.run([os.path.join(bin_dir, "pencil-kernel-recordings"), folder], check=True)
+        subprocess.run([os.path.join(bin_dir, "pencil-test-recordings"), folder], check=True)
         shutil.copyfile(os.path.join(folder, name), path)
 
 

@@ -84,7 +84,7 @@ done
 # Idle with a live pen attached: pencild's context switches over 10 s while the pen (having
 # hovered, then gone quiet: a forced proximity-out) stays plugged in and a client is subscribed.
 ctxt() { awk '/ctxt_switches/ { n += $2 } END { print n }' /proc/"$pencild"/task/*/status; }
-"$bin/pencil-kernel-recordings" "$work/recordings"
+"$bin/pencil-test-recordings" "$work/recordings"
 cp "$work/recordings/bench-idle.evemu" "$work/idle.evemu"
 "$probe" count "$socket" 1 "$out/idle-client.txt" &
 idle_client=$!

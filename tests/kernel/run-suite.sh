@@ -40,7 +40,7 @@ fi
 release_bin=$(swift build -c release --show-bin-path)
 debug_bin=$(swift build --show-bin-path)
 bundle="$debug_bin/pencildPackageTests.xctest"
-for program in pencild pencilctl pencil-actions pencil-kernel-recordings; do
+for program in pencild pencilctl pencil-actions pencil-test-recordings; do
     [ -x "$release_bin/$program" ] || { loud "FAILED: $release_bin/$program is not built"; exit 1; }
 done
 

@@ -41,7 +41,7 @@ LOCKED_RULE = "/etc/udev/rules.d/99-pencild-suite-locked.rules"
 
 # ---- the scenarios' recordings ----------------------------------------------------
 #
-# Written before the suite by pencil-kernel-recordings (tests/kernel/recordings/main.swift)
+# Written before the suite by pencil-test-recordings (tests/recordings/main.swift)
 # with the project's evemu writer: each scenario's pen script, on the Intuos5 pen of the
 # tests' device table (Sources/PencilTestDevices) named after its scenario.
 
@@ -455,7 +455,7 @@ class Suite:
         """The path of a scenario's recording, written before the suite (see above)."""
         path = os.path.join(self.scenario_recordings or "", name)
         check(bool(self.scenario_recordings) and os.path.isfile(path),
-              f"no scenario recording {name} in {self.scenario_recordings!r} (pencil-kernel-recordings writes them)")
+              f"no scenario recording {name} in {self.scenario_recordings!r} (pencil-test-recordings writes them)")
         return path
 
     # -- scenarios
@@ -726,7 +726,7 @@ class Suite:
 
         def play(name, monitor, **gestures):
             # A pen that double-clicks its first button and squeezes its second as often as
-            # `gestures` says (written by pencil-kernel-recordings).
+            # `gestures` says (written by pencil-test-recordings).
             path = self.scenario_recording(f"actions-{name}.evemu")
             pen, node = self.emulate(path)
             device = os.path.basename(node)
@@ -924,7 +924,7 @@ def main():
     parser.add_argument("--bin", required=True, help="where pencild and pencilctl are")
     parser.add_argument("--results", required=True)
     parser.add_argument("--recordings", default=os.environ.get("PENCILD_RECORDINGS"))
-    parser.add_argument("--scenario-recordings", help="the scenarios' recordings (pencil-kernel-recordings DIR)")
+    parser.add_argument("--scenario-recordings", help="the scenarios' recordings (pencil-test-recordings DIR)")
     parser.add_argument("--only", default="", help="comma-separated scenario names")
     args = parser.parse_args()
     only = [name for name in args.only.split(",") if name]

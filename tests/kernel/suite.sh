@@ -3,7 +3,7 @@
 #
 # The kernel suite, in one boot: the uinput and udev smoke test, the Swift tests that need
 # a real /dev/uinput (TEST_BUNDLE, when built), then the scenarios of suite.py against
-# pencild as the system runs it, on the recordings BIN_DIR/pencil-kernel-recordings writes.
+# pencild as the system runs it, on the recordings BIN_DIR/pencil-test-recordings writes.
 # Runs every part even when one fails; exits non-zero if any failed. RECORDINGS may be
 # empty (the scenario that needs them then fails, saying so).
 set -uo pipefail
@@ -50,9 +50,9 @@ else
 fi
 
 part "scenarios: pencild on live devices"
-# The scenarios' pens, written by the project's evemu writer (tests/kernel/recordings).
+# The scenarios' pens, written by the project's evemu writer (tests/recordings).
 scenario_recordings=$results/scenario-recordings
-"$bin/pencil-kernel-recordings" "$scenario_recordings" || failed+=(scenario-recordings)
+"$bin/pencil-test-recordings" "$scenario_recordings" || failed+=(scenario-recordings)
 PENCILD_RECORDINGS=$recordings python3 "$here/suite.py" --bin "$bin" --results "$results" \
     --scenario-recordings "$scenario_recordings" ${only:+--only "$only"} || failed+=(scenarios)
 

@@ -47,9 +47,10 @@ cleanup() {
 trap cleanup EXIT
 
 # A pen that comes into range, double-clicks its first barrel button, draws a short
-# stroke and leaves: written by a script so that the checks need no outside data.
+# stroke and leaves: written by the project's evemu writer, so that the checks need no
+# outside data.
 recording=$work/double-tap.evemu
-"$repo/scripts/test-pen-recording.sh" >"$recording"
+"$bin/pencil-test-recordings" --client-pen >"$recording"
 
 socket=$work/pencild.sock
 export PENCILD_SOCKET=$socket

@@ -4,9 +4,6 @@
 # and says why).
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-
-
 cannot() {
     if [ "${CI:-}" = true ]; then
         echo "FAIL: cannot run: $*" >&2
@@ -16,8 +13,8 @@ cannot() {
     exit 77
 }
 
-if [ -z "${PENCILD_BIN_DIR:-}" ] || [ ! -x "$PENCILD_BIN_DIR/pencild" ] || [ ! -x "$PENCILD_BIN_DIR/pencilctl" ]; then
-    cannot "pencild and pencilctl are not built (meson option pencild-bin-dir, or PENCILD_BIN_DIR: '${PENCILD_BIN_DIR:-}')"
+if [ -z "${PENCILD_BIN_DIR:-}" ] || [ ! -x "$PENCILD_BIN_DIR/pencild" ] || [ ! -x "$PENCILD_BIN_DIR/pencilctl" ] || [ ! -x "$PENCILD_BIN_DIR/pencil-test-recordings" ]; then
+    cannot "pencild, pencilctl and pencil-test-recordings are not built (meson option pencild-bin-dir, or PENCILD_BIN_DIR: '${PENCILD_BIN_DIR:-}')"
 fi
 pencild=$PENCILD_BIN_DIR/pencild
 # shellcheck disable=SC2034 # used by the tests that source this file
@@ -121,8 +118,8 @@ recordings() {
     [ "$found" -gt 0 ] || cannot "no recordings in $dir"
 }
 
-# write_recording FILE: the project's test pen (scripts/test-pen-recording.sh) with a
-# double-tap, a stroke and a squeeze, named $RECORDING_NAME.
+# write_recording FILE: the project's test pen (pencil-test-recordings --client-pen, written
+# by its evemu writer) with a double-tap, a stroke and a squeeze, named $RECORDING_NAME.
 write_recording() {
-    "$here/../../../scripts/test-pen-recording.sh" --squeeze --name "${RECORDING_NAME:-Test Pen}" >"$1"
+    "$PENCILD_BIN_DIR/pencil-test-recordings" --client-pen --squeeze --name "${RECORDING_NAME:-Test Pen}" >"$1"
 }

@@ -51,7 +51,8 @@ static void devices(struct pencil *pencil)
 		struct pencil_device *device = list[0];
 		check(text_is(pencil_device_get_id(device), "replay0"), "its id is replay0");
 		check(text_is(pencil_device_get_name(device), "Calls Test Pen"), "its name is the recording's");
-		check(pencil_device_get_vendor(device) == 0x56a && pencil_device_get_product(device) == 0xb9,
+		/* The project's test pen is an Intuos5 touch M (pencil-test-recordings --client-pen). */
+		check(pencil_device_get_vendor(device) == 0x56a && pencil_device_get_product(device) == 0x27,
 		      "vendor and product");
 		check(pencil_device_has_tool(device, PENCIL_TOOL_PEN) && pencil_device_has_axis(device, PENCIL_AXIS_PRESSURE) &&
 			      pencil_device_has_button(device, PENCIL_BUTTON_STYLUS2),

@@ -5,7 +5,8 @@ import PencilTestDevices
 import Glibc
 #endif
 
-// pencil-kernel-recordings DIR
+// pencil-test-recordings DIR
+// pencil-test-recordings --client-pen [--name NAME] [--squeeze]
 //
 // Writes the recordings of the pens made in a VM into DIR: the kernel suite's scenarios
 // (suite.sh runs it before suite.py, which plays them with `pencilctl emulate`) and the
@@ -220,20 +221,76 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
     return result
 }
 
+/// The client libraries' and the packaging checks' test pen (printed with --client-pen): it
+/// comes into range, double-clicks its first barrel button (60 ms held, 60 ms apart), draws a
+/// short stroke and leaves; with `squeeze`, it holds its second barrel button while it moves,
+/// before it leaves. Frames 8 ms apart, from time 0.
+func clientPen(squeeze: Bool) -> [InputEvent] {
+    var events: [InputEvent] = []
+    var time: Int64 = 0
+    func frame(_ changes: [(type: UInt16, code: UInt16, value: Int32)]) {
+        for change in changes { events.append(InputEvent(time: time, type: change.type, code: change.code, value: change.value)) }
+        events.append(InputEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+        time += 8_000
+    }
+    // Upright: the middle of the tilt axes' range.
+    frame([(EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1), (EventCode.EV_ABS, EventCode.ABS_X, 22_000),
+           (EventCode.EV_ABS, EventCode.ABS_Y, 14_000), (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 30),
+           (EventCode.EV_ABS, EventCode.ABS_TILT_X, 64), (EventCode.EV_ABS, EventCode.ABS_TILT_Y, 64)])
+    for _ in 0..<2 {
+        frame([(EventCode.EV_KEY, EventCode.BTN_STYLUS, 1)])
+        time += 60_000
+        frame([(EventCode.EV_KEY, EventCode.BTN_STYLUS, 0)])
+        time += 60_000
+    }
+    frame([(EventCode.EV_ABS, EventCode.ABS_PRESSURE, 900), (EventCode.EV_KEY, EventCode.BTN_TOUCH, 1),
+           (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 0)])
+    for step in Int32(1)...6 { frame([(EventCode.EV_ABS, EventCode.ABS_X, 22_000 + step * 300)]) }
+    frame([(EventCode.EV_ABS, EventCode.ABS_PRESSURE, 0), (EventCode.EV_KEY, EventCode.BTN_TOUCH, 0),
+           (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 20)])
+    if squeeze {
+        frame([(EventCode.EV_KEY, EventCode.BTN_STYLUS2, 1)])
+        for step in Int32(1)...3 { frame([(EventCode.EV_ABS, EventCode.ABS_Y, 14_000 + step * 40)]) }
+        frame([(EventCode.EV_KEY, EventCode.BTN_STYLUS2, 0)])
+    }
+    frame([(EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 0)])
+    return events
+}
+
 func fail(_ message: String) -> Never {
-    try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-kernel-recordings: \(message)\n".utf8))
+    try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-test-recordings: \(message)\n".utf8))
     exit(1)
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count == 1, let directory = arguments.first, !directory.hasPrefix("-") else {
-    fail("usage: pencil-kernel-recordings DIR")
+let usage = "usage: pencil-test-recordings DIR | pencil-test-recordings --client-pen [--name NAME] [--squeeze]"
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--client-pen" {
+    arguments.removeFirst()
+    var name = "Client Test Pen"
+    var squeeze = false
+    while !arguments.isEmpty {
+        switch arguments.removeFirst() {
+        case "--squeeze": squeeze = true
+        case "--name" where !arguments.isEmpty: name = arguments.removeFirst()
+        default: fail(usage)
+        }
+    }
+    var device = TestDevice.intuos5Pen.description
+    device.name = name
+    let text = EvemuWriter.recording(device, clientPen(squeeze: squeeze), comments: ["pencil-test-recordings: the client test pen"])
+    do {
+        try FileDescriptor(rawValue: 1).writeAll(Array(text.utf8))
+    } catch {
+        fail("cannot write the recording: \(error)")
+    }
+    exit(0)
 }
+guard arguments.count == 1, let directory = arguments.first, !directory.hasPrefix("-") else { fail(usage) }
 if mkdir(directory, 0o755) != 0 && errno != EEXIST { fail("cannot make \(directory): \(Errno(rawValue: errno))") }
 for (file, name, pen) in scenarios() {
     var device = TestDevice.intuos5Pen.description
     device.name = name
-    let text = EvemuWriter.recording(device, pen.events, comments: ["pencil-kernel-recordings: \(file)"])
+    let text = EvemuWriter.recording(device, pen.events, comments: ["pencil-test-recordings: \(file)"])
     let path = directory + "/" + file
     do {
         let descriptor = try FileDescriptor.open(path, [.writeOnly, .create, .truncate, .closeOnExec])
