@@ -44,6 +44,38 @@ struct PreferencesEndToEndTests {
         #expect(daemon.log.contains("moved it to"))
     }
 
+    static let setpriv = "/usr/bin/setpriv"
+
+    @Test("a state directory that cannot be synced after the rename: the new preferences are kept and answered, and the log says a crash may undo them",
+          .requires(.program(setpriv, package: "util-linux")))
+    func directoryNotSynced() throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The directory loses its read permission, which fsync of it needs (opening it), while
+        // writing and renaming in it still work. Root without capabilities obeys modes as
+        // anyone does: as root, pencild runs with an empty bounding set.
+        let launcher = getuid() == 0 ? [Self.setpriv, "--bounding-set=-all", "--inh-caps=-all", "--"] : []
+        let daemon = try RunningDaemon(directory: directory, launcher: launcher)
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        let set = { (action: String) in
+            try client.call("org.pencild.Pen.SetPreferences", .object([("preferences", .object([("doubleTapAction", .string(action))]))]))
+        }
+        _ = try set("showColorPalette")
+        let state = directory + "/state"
+        #expect(!daemon.log.contains("could not be synced"), "the first write was not durable: \(daemon.log)")
+        #expect(chmod(state, 0o300) == 0)
+        defer { _ = chmod(state, 0o700) }
+        let answered = try set("switchPrevious")
+        #expect(answered["preferences"]?["doubleTapAction"] == .string("switchPrevious"))
+        #expect(try client.call("org.pencild.Pen.GetPreferences")["preferences"]?["doubleTapAction"] == .string("switchPrevious"))
+        #expect(daemon.log.contains("could not be synced (Permission denied): a crash now may undo them"), "\(daemon.log)")
+        _ = chmod(state, 0o700)
+        let file = try String(contentsOfFile: state + "/\(getuid()).json", encoding: .utf8)
+        #expect(file.contains("\"switchPrevious\""))
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("an unwritable state directory makes SetPreferences fail and the daemon keeps serving")
     func unwritableStateDirectory() throws {
         let directory = RunningDaemon.makeTemporaryDirectory()
