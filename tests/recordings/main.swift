@@ -36,9 +36,11 @@ struct SuitePen {
         events.append(InputEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
     }
 
+    /// Comes into range upright (the middle of the tilt axes' range).
     mutating func enter(after: Double = 0.010) {
         frame([(EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y),
-               (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 30), (EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1),
+               (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 30), (EventCode.EV_ABS, EventCode.ABS_TILT_X, 64),
+               (EventCode.EV_ABS, EventCode.ABS_TILT_Y, 64), (EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1),
                (EventCode.EV_MSC, EventCode.MSC_SERIAL, Self.serial)], after: after)
     }
 
