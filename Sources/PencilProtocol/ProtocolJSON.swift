@@ -41,6 +41,14 @@ extension JSONCursor {
         key(name); number(value, precision)
     }
 
+    /// The same for a value laid out by hand: `member` is its comma, name and colon
+    /// (`,"tiltX":`), copied as it is.
+    @inline(__always)
+    mutating func optional(laidOut member: StaticString, _ value: Double?, _ precision: WirePrecision) {
+        guard let value, value.isFinite else { return }
+        verbatim(member); number(value, precision)
+    }
+
     /// The most bytes a member with a number takes.
     static func member(_ name: StaticString) -> Int { maximumByteCount(ofKey: name) + maximumNumberByteCount }
     /// The most bytes a member with a string takes.
@@ -100,18 +108,18 @@ extension Pose: JSONFragment {
         cursor.number(x, .unit)
         cursor.verbatim(#","y":"#)
         cursor.number(y, .unit)
-        if let xMillimeters, xMillimeters.isFinite { cursor.verbatim(#","xMillimeters":"#); cursor.number(xMillimeters, .millimeters) }
-        if let yMillimeters, yMillimeters.isFinite { cursor.verbatim(#","yMillimeters":"#); cursor.number(yMillimeters, .millimeters) }
+        cursor.optional(laidOut: #","xMillimeters":"#, xMillimeters, .millimeters)
+        cursor.optional(laidOut: #","yMillimeters":"#, yMillimeters, .millimeters)
         cursor.verbatim(#","pressure":"#)
         cursor.number(pressure, .unit)
-        if let zOffset, zOffset.isFinite { cursor.verbatim(#","zOffset":"#); cursor.number(zOffset, .unit) }
-        if let tiltX, tiltX.isFinite { cursor.verbatim(#","tiltX":"#); cursor.number(tiltX, .degrees) }
-        if let tiltY, tiltY.isFinite { cursor.verbatim(#","tiltY":"#); cursor.number(tiltY, .degrees) }
-        if let azimuth, azimuth.isFinite { cursor.verbatim(#","azimuth":"#); cursor.number(azimuth, .radians) }
-        if let altitude, altitude.isFinite { cursor.verbatim(#","altitude":"#); cursor.number(altitude, .radians) }
-        if let roll, roll.isFinite { cursor.verbatim(#","roll":"#); cursor.number(roll, .radians) }
-        if let slider, slider.isFinite { cursor.verbatim(#","slider":"#); cursor.number(slider, .unit) }
-        if let wheel, wheel.isFinite { cursor.verbatim(#","wheel":"#); cursor.number(wheel, .unit) }
+        cursor.optional(laidOut: #","zOffset":"#, zOffset, .unit)
+        cursor.optional(laidOut: #","tiltX":"#, tiltX, .degrees)
+        cursor.optional(laidOut: #","tiltY":"#, tiltY, .degrees)
+        cursor.optional(laidOut: #","azimuth":"#, azimuth, .radians)
+        cursor.optional(laidOut: #","altitude":"#, altitude, .radians)
+        cursor.optional(laidOut: #","roll":"#, roll, .radians)
+        cursor.optional(laidOut: #","slider":"#, slider, .unit)
+        cursor.optional(laidOut: #","wheel":"#, wheel, .unit)
         cursor.verbatim("}")
     }
 }
