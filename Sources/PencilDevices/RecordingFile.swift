@@ -1,5 +1,8 @@
 import PencilInput
 import PencilSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Recordings read from files: the decoding itself (EvemuRecording) takes bytes and stays in
 // the pure core; opening and reading the file is here, beside the other device I/O.
@@ -33,30 +36,13 @@ public func readRecordingFile(_ path: String) throws(RecordingError) -> [UInt8] 
     }
     defer { descriptor.close() }
     let limit = RecordingLimits.maximumFileSize
-    var bytes: [UInt8] = []
-    var chunk = 1 << 16
-    while true {
-        if bytes.count > limit {
+    do {
+        return try FileSystem.read(descriptor, maximumBytes: limit)
+    } catch {
+        if error == Errno(rawValue: EFBIG) {
             throw RecordingError(kind: .malformed, file: path, line: nil,
                                  reason: "larger than \(limit >> 20) MiB: too large for a recording")
         }
-        let start = bytes.count
-        var readError: Errno?
-        bytes.append(contentsOf: repeatElement(0, count: chunk))
-        let count = bytes.withUnsafeMutableBytes { raw -> Int in
-            do throws(Errno) {
-                return try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-            } catch {
-                readError = error
-                return 0
-            }
-        }
-        if let readError {
-            throw RecordingError(kind: .unreadable(readError), file: path, line: nil, reason: "cannot read: \(readError)")
-        }
-        bytes.removeLast(chunk - count)
-        if count == 0 { return bytes }
-        // Grow geometrically so that a large file costs few reads and copies.
-        chunk = min(max(chunk, bytes.count), 64 << 20)
+        throw RecordingError(kind: .unreadable(error), file: path, line: nil, reason: "cannot read: \(error)")
     }
 }

@@ -68,16 +68,22 @@ public enum FileSystem {
         return try read(fd, maximumBytes: maximumBytes)
     }
 
-    private static func read(_ fd: FileDescriptor, maximumBytes: Int) throws(Errno) -> [UInt8] {
+    /// Everything left to read from `fd`; more than `maximumBytes` is EFBIG. Reads straight
+    /// into the result, in chunks that grow with it, so that a large file (a recording) costs
+    /// few reads and copies.
+    public static func read(_ fd: FileDescriptor, maximumBytes: Int) throws(Errno) -> [UInt8] {
         var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var chunk = 16 * 1024
         while true {
-            let count = try chunk.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) -> Int in try fd.read(into: raw) }
+            let start = result.count
+            result.append(contentsOf: repeatElement(0, count: chunk))
+            let count = try result.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) -> Int in try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...])) }
             }.get()
+            result.removeLast(chunk - count)
             if count == 0 { return result }
-            result.append(contentsOf: chunk[0..<count])
             if result.count > maximumBytes { throw Errno(rawValue: EFBIG) }
+            chunk = min(max(chunk, result.count), 64 << 20)
         }
     }
 
