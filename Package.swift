@@ -23,6 +23,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // libwacom: which tablet a device is, which stylus a tool id is.
+        .systemLibrary(
+            name: "CWacom",
+            pkgConfig: "libwacom",
+            providers: [.apt(["libwacom-dev"])]
+        ),
         // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd): headers only.
         .systemLibrary(name: "CLinux"),
         // The OS layer: typed errno and the system calls, in one place.
@@ -39,6 +45,9 @@ let package = Package(
         // Pen input's I/O: live evdev devices (libevdev), uinput virtual devices, recordings
         // read from files.
         .target(name: "PencilDevices", dependencies: ["PencilInput", "PencilSystem", "CEvdev"]),
+        // libwacom's database, loaded once per process: the identity of a device and its styli,
+        // handed to the pure core as data.
+        .target(name: "PencilWacom", dependencies: ["PencilInput", "PencilProtocol", "CWacom"]),
         // Pure gesture logic: double-tap, squeeze, preferences.
         .target(name: "GestureRecognizer", dependencies: ["PencilProtocol", "PencilInput"]),
         // Varlink wire format: NUL framing, a bounded JSON reader, messages.
@@ -46,7 +55,7 @@ let package = Package(
         // The daemon: event loop, OS layer, device manager, server, preferences store.
         .target(
             name: "PencilDaemon",
-            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
+            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
         ),
         // The client library: typed, tolerant values, the event sequence that survives a
         // daemon restart, the socket look-up that pencilctl shares.
@@ -54,7 +63,7 @@ let package = Package(
         // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
         .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev"]),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
         // Test harness: pen scripts that read like what a person does with the pen, the shared
         // recordings, a real pencild; with the devices' table.
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem", "PencilTestDevices"]),
@@ -81,6 +90,7 @@ let package = Package(
         .testTarget(name: "PencilProtocolTests", dependencies: ["PencilTestSupport", "PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "PencilDevicesTests", dependencies: ["PencilTestSupport", "PencilDevices", "PencilInput", "PencilProtocol", "PencilSystem"]),
+        .testTarget(name: "PencilWacomTests", dependencies: ["PencilTestSupport", "PencilWacom", "PencilInput", "PencilDevices", "PencilProtocol", "GestureRecognizer"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "PencilBenchmarks", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),

@@ -5,6 +5,25 @@ import PencilProtocol
 /// double-taps and squeezes at their places.
 extension GestureRecognizer: PenFrameStage {
     public mutating func process(_ frame: borrowing PenFrame, into output: inout [Event]) {
+        if eraserSwap != nil, !eraserSwap!.passesThrough(frame) {
+            var swap = eraserSwap.take()!
+            swap.transform(frame)
+            processSwapFrames(of: &swap, into: &output)
+            return
+        }
+        processWithGestures(frame, into: &output)
+    }
+
+    /// The frames the eraser swap made, each with its gestures; then the swap is put back
+    /// (or dropped, once idle, when the preference no longer wants it).
+    mutating func processSwapFrames(of swap: inout EraserButtonSwap, into output: inout [Event]) {
+        for index in 0..<swap.frameCount {
+            processWithGestures(swap.frames[index], into: &output)
+        }
+        if settings.eraserIsButton || swap.state != .idle { eraserSwap = swap }
+    }
+
+    private mutating func processWithGestures(_ frame: borrowing PenFrame, into output: inout [Event]) {
         // Taken out while `process` mutates self; empty arrays cost no allocation.
         var buffers = scratch
         scratch = GestureScratch()
@@ -26,9 +45,10 @@ struct GestureScratch: Sendable {
 public typealias GesturePipeline = PenPipeline<GestureRecognizer>
 
 extension PenPipeline where Stage == GestureRecognizer {
-    public init(description: DeviceDescription, id: String, preferences: Preferences = .defaults) throws(InvalidPreferences) {
-        let tracker = PenTracker(description: description, id: id)
-        self.init(tracker: tracker, stage: try GestureRecognizer(device: tracker.deviceInfo, preferences: preferences))
+    public init(description: DeviceDescription, id: String, preferences: Preferences = .defaults,
+                identity: PenIdentity = .unknown) throws(InvalidPreferences) {
+        let tracker = PenTracker(description: description, id: id, identity: identity)
+        self.init(tracker: tracker, stage: try GestureRecognizer(device: tracker.deviceInfo, preferences: preferences, identity: identity))
     }
 
     public var recognizer: GestureRecognizer { stage }
@@ -40,7 +60,7 @@ extension PenPipeline where Stage == GestureRecognizer {
 
     /// A whole recording with gestures, as `pencilctl events` prints it.
     public static func events(of recording: [InputEvent], description: DeviceDescription, id: String = "replay0",
-                              preferences: Preferences = .defaults) throws(InvalidPreferences) -> [Event] {
-        events(of: recording, pipeline: try PenPipeline(description: description, id: id, preferences: preferences))
+                              preferences: Preferences = .defaults, identity: PenIdentity = .unknown) throws(InvalidPreferences) -> [Event] {
+        events(of: recording, pipeline: try PenPipeline(description: description, id: id, preferences: preferences, identity: identity))
     }
 }

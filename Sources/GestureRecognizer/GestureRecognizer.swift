@@ -23,15 +23,24 @@ public struct GestureRecognizer: Sendable {
     var pen = PenState()
     var log = GestureLog()
     var scratch = GestureScratch()
+    /// What libwacom knows of the device: the styli of the events the eraser swap makes.
+    let identity: PenIdentity
+    /// Under `eraserButton` `button` on a pen whose eraser is a button: the swap as a button.
+    /// Kept after the preference is turned off until it is idle, so the stream is never left
+    /// with a pen the device no longer reports.
+    var eraserSwap: EraserButtonSwap?
 
     /// `state` is the pen as it stands now, for a recogniser made while a tool is already in
     /// proximity: buttons held then belong to no gesture and wait for their release.
-    public init(device: DeviceInfo, preferences: Preferences = .defaults, state: PenState = PenState()) throws(InvalidPreferences) {
+    public init(device: DeviceInfo, preferences: Preferences = .defaults, state: PenState = PenState(),
+                identity: PenIdentity = .unknown) throws(InvalidPreferences) {
         try preferences.validate()
         self.device = device
         self.preferences = preferences
+        self.identity = identity
         settings = GestureSettings(preferences: preferences, device: device)
         adopt(state)
+        if settings.eraserIsButton { eraserSwap = EraserButtonSwap(device: device.id, identity: identity, state: state) }
     }
 
     private mutating func adopt(_ state: PenState) {
@@ -148,15 +157,34 @@ public struct GestureRecognizer: Sendable {
 
     // MARK: Time
 
-    /// When the long press becomes a squeeze unless a frame changes that first, or nil.
-    public var nextDeadline: Int64? { tap.deadline(settings) }
+    /// When the long press becomes a squeeze, or a pen held back by the eraser swap is known
+    /// to have left, unless a frame changes that first; nil when neither is pending.
+    public var nextDeadline: Int64? {
+        let longPress = tap.deadline(settings)
+        guard let swap = eraserSwap?.deadline else { return longPress }
+        return longPress.map { min($0, swap) } ?? swap
+    }
 
-    /// Fires the long press if `time` has reached its deadline: squeeze `began` at the
-    /// deadline's time with the pose of the last frame, appended to `events`.
+    /// Fires the earliest deadline if `time` has reached it: the long press's squeeze `began`
+    /// at the deadline's time with the pose of the last frame, or the held pen's leave; its
+    /// events are appended to `events`.
     public mutating func advance(to time: Int64, into events: inout [Event]) {
         guard let deadline = nextDeadline, deadline <= time else { return }
+        if let swapDeadline = eraserSwap?.deadline, swapDeadline == deadline {
+            var swap = eraserSwap.take()!
+            swap.expire()
+            processSwapFrames(of: &swap, into: &events)
+            return
+        }
         let context = GestureContext(time: deadline, device: device.id, tool: pen.tool, pose: pen.pose)
         tap.handle(.timeout, context, settings, into: &events, log: &log)
+    }
+
+    /// The pen as this user's stream has it, when the eraser swap makes it differ from the
+    /// device's (a new subscriber catches up to this).
+    public var presentedState: PenState? {
+        guard let swap = eraserSwap, swap.state != .idle else { return nil }
+        return swap.presented
     }
 
     // MARK: Subscribers and preferences
@@ -177,7 +205,14 @@ public struct GestureRecognizer: Sendable {
     public mutating func setPreferences(_ newPreferences: Preferences, at time: Int64, into events: inout [Event]) throws(InvalidPreferences) {
         try newPreferences.validate()
         let newSettings = GestureSettings(preferences: newPreferences, device: device)
-        defer { preferences = newPreferences }
+        defer {
+            preferences = newPreferences
+            if settings.eraserIsButton, eraserSwap == nil {
+                eraserSwap = EraserButtonSwap(device: device.id, identity: identity, state: pen)
+            } else if !settings.eraserIsButton, eraserSwap?.state == .idle {
+                eraserSwap = nil
+            }
+        }
         if newSettings.recognisesSameGestures(as: settings) {
             settings = newSettings
             return

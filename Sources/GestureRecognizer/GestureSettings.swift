@@ -16,6 +16,9 @@ struct GestureSettings: Sendable, Equatable {
     var slop: Slop
     var doubleTapAction: PreferredAction
     var squeezeAction: PreferredAction
+    /// The firmware's swap between the pen and its eraser is the button `eraser` (the device's
+    /// eraser is a button and the user chose `eraserButton` `button`).
+    var eraserIsButton: Bool
 
     /// gestures.md: a squeezeButton the device lacks acts as longPress.
     init(preferences: Preferences, device: DeviceInfo) {
@@ -27,7 +30,7 @@ struct GestureSettings: Sendable, Equatable {
         case .longPress:
             squeezeButton = nil
             longPress = tapButton != nil
-        case .stylus, .stylus2, .stylus3:
+        case .stylus, .stylus2, .stylus3, .eraser:
             let wanted = preferences.squeezeButton.button
             if let wanted, device.buttons.contains(wanted) {
                 squeezeButton = wanted
@@ -44,13 +47,14 @@ struct GestureSettings: Sendable, Equatable {
         slop = Slop(millimeters: preferences.doubleTapSlop)
         doubleTapAction = preferences.doubleTapAction
         squeezeAction = preferences.squeezeAction
+        eraserIsButton = preferences.eraserButton == .button && device.buttons.contains(.eraser)
     }
 
     /// Settings that change what is recognised (as opposed to the actions it reports).
     func recognisesSameGestures(as other: GestureSettings) -> Bool {
         tapButton == other.tapButton && squeezeButton == other.squeezeButton && longPress == other.longPress
             && tapMaxDuration == other.tapMaxDuration && doubleTapInterval == other.doubleTapInterval
-            && longPressDuration == other.longPressDuration && slop == other.slop
+            && longPressDuration == other.longPressDuration && slop == other.slop && eraserIsButton == other.eraserIsButton
     }
 }
 

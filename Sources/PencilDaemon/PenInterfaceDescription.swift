@@ -11,7 +11,9 @@ extension InterfaceDescriptions {
     # replay0, replay1... for recordings played by the daemon.
     # tools: pen, eraser, brush, pencil, airbrush, mouse, lens
     # axes: pressure, distance, tilt, rotation, slider, wheel
-    # buttons: stylus, stylus2, stylus3
+    # buttons: stylus, stylus2, stylus3, and eraser on a pen whose eraser is a button
+    # model: the tablet's name in libwacom, left out when libwacom does not know it.
+    # styli (ListDevices only): the styli that came into proximity since the device was attached.
     type Device (
       id: string,
       name: string,
@@ -23,7 +25,9 @@ extension InterfaceDescriptions {
       heightMillimeters: ?float,
       tools: []string,
       axes: []string,
-      buttons: []string
+      buttons: []string,
+      model: ?string,
+      styli: ?[]Stylus
     )
 
     # A tool: type as in Device.tools; serial and id are 0 when unknown.
@@ -31,6 +35,18 @@ extension InterfaceDescriptions {
       type: string,
       serial: int,
       id: int
+    )
+
+    # Which pen a tool is, as libwacom names it ("Pro Pen 2"); only on proximityIn, and only
+    # when libwacom knows the tool's id.
+    # kind: general, inking, airbrush, classic, marker, stroke, puck, mobile, unknown
+    # buttons: its barrel buttons. eraser: none, invert (the other end), button (a button that
+    # the firmware reports as the eraser tool).
+    type Stylus (
+      name: string,
+      kind: string,
+      buttons: int,
+      eraser: string
     )
 
     # Where the tool is: x and y from 0 to 1 with the origin top-left, pressure from 0 to 1,
@@ -56,9 +72,13 @@ extension InterfaceDescriptions {
     # and keeps the others.
     # actions: ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes,
     #          showContextualPalette, runSystemShortcut
-    # tapButton: stylus, stylus2, stylus3, none
-    # squeezeButton: stylus, stylus2, stylus3, longPress, none
+    # tapButton: stylus, stylus2, stylus3, eraser, none
+    # squeezeButton: stylus, stylus2, stylus3, eraser, longPress, none
     # durations in milliseconds, doubleTapSlop in millimetres.
+    # withholdGestureClicks: apps do not receive the clicks that make a gesture (default false).
+    # eraserButton: eraser, button: what a pen's eraser button is (default eraser).
+    # prefersPencilOnlyDrawing (default false), prefersHoverToolPreview (default true): Apple's
+    # preferences, stored and reported for apps to follow.
     type Preferences (
       doubleTapAction: ?string,
       squeezeAction: ?string,
@@ -67,13 +87,18 @@ extension InterfaceDescriptions {
       tapMaxDuration: ?int,
       doubleTapInterval: ?int,
       longPressDuration: ?int,
-      doubleTapSlop: ?float
+      doubleTapSlop: ?float,
+      withholdGestureClicks: ?bool,
+      eraserButton: ?string,
+      prefersPencilOnlyDrawing: ?bool,
+      prefersHoverToolPreview: ?bool
     )
 
     # One event. type: deviceAdded, deviceRemoved, proximityIn, proximityOut, tipDown, tipUp,
     # motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged.
     # time: microseconds, CLOCK_MONOTONIC for live devices, the recorded time in a replay.
-    # phase: began, changed, ended, cancelled. button: stylus, stylus2, stylus3.
+    # phase: began, changed, ended, cancelled. button: stylus, stylus2, stylus3, eraser.
+    # stylus: on proximityIn, which pen the tool is (when libwacom knows it).
     # focus (doubleTap and squeeze): this (the receiving process holds its user's focus), other
     # (another process of that user does), none (nobody claimed it); a squeeze keeps the focus it
     # began with until it ends.
@@ -83,6 +108,7 @@ extension InterfaceDescriptions {
       device: ?string,
       deviceInfo: ?Device,
       tool: ?Tool,
+      stylus: ?Stylus,
       pose: ?Pose,
       button: ?string,
       phase: ?string,

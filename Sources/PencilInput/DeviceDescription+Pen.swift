@@ -15,8 +15,10 @@ extension ToolTypeCode {
 }
 
 extension DeviceDescription {
-    /// The device as the protocol describes it to clients (protocol.md "Device").
-    public func penDeviceInfo(id: String) -> DeviceInfo {
+    /// The device as the protocol describes it to clients (protocol.md "Device"), with what
+    /// libwacom knows of it: its model, and `eraser` among its buttons when its pens' eraser
+    /// is a button.
+    public func penDeviceInfo(id: String, identity: PenIdentity = .unknown) -> DeviceInfo {
         var tools = EventCode.toolKeys.filter { hasKey($0.code) }.map { $0.tool.toolType }
         // A device without tool keys reports one pen (gestures.md, Proximity and tools).
         if tools.isEmpty { tools = [.pen] }
@@ -31,12 +33,13 @@ extension DeviceDescription {
         if hasKey(EventCode.BTN_STYLUS) { buttons.append(.stylus) }
         if hasKey(EventCode.BTN_STYLUS2) { buttons.append(.stylus2) }
         if hasKey(EventCode.BTN_STYLUS3) { buttons.append(.stylus3) }
+        if identity.eraserIsButton, hasKey(EventCode.BTN_TOOL_RUBBER) { buttons.append(.eraser) }
         return DeviceInfo(
             id: id, name: name, bus: bus, vendor: vendor, product: product,
             direct: hasProperty(EventCode.INPUT_PROP_DIRECT),
             widthMillimeters: millimetres(of: EventCode.ABS_X),
             heightMillimeters: millimetres(of: EventCode.ABS_Y),
-            tools: tools, axes: axes, buttons: buttons)
+            tools: tools, axes: axes, buttons: buttons, model: identity.model)
     }
 
     private func millimetres(of code: UInt16) -> Double? {

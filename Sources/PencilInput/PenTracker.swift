@@ -12,6 +12,10 @@ import PencilProtocol
 public struct PenTracker: Sendable {
     public let deviceInfo: DeviceInfo
     public let description: DeviceDescription
+    /// What libwacom knows of the device (its model, its styli by tool id).
+    public let identity: PenIdentity
+    /// The styli that have come into proximity, in the order they first came.
+    public private(set) var styliSeen: [Stylus] = []
 
     /// How long a device with a tool in proximity may stay silent before the tool is taken
     /// out of proximity (gestures.md, Forced proximity-out).
@@ -57,9 +61,10 @@ public struct PenTracker: Sendable {
     private var resynchronisationPending = false
     private var removed = false
 
-    public init(description: DeviceDescription, id: String) {
+    public init(description: DeviceDescription, id: String, identity: PenIdentity = .unknown) {
         self.description = description
-        self.deviceInfo = description.penDeviceInfo(id: id)
+        self.identity = identity
+        self.deviceInfo = description.penDeviceInfo(id: id, identity: identity)
         normalizer = PoseNormalizer(description)
         hasToolKeys = description.hasToolKeys
         if let pressure = description.absInfo[EventCode.ABS_PRESSURE], description.hasAbs(EventCode.ABS_PRESSURE) {
@@ -151,7 +156,7 @@ public struct PenTracker: Sendable {
         next.tool = nil
         next.tipDown = false
         next.buttons = []
-        emitTransitions(from: current, to: next, time: deadline, into: &frame)
+        frame.appendTransitions(from: current, to: next, time: deadline, identity: identity)
         current = next
         finishFrame(&frame)
         return true
@@ -174,7 +179,7 @@ public struct PenTracker: Sendable {
             // hover ended, proximityOut, then deviceRemoved.
             let pose = current.pose
             if current.tipDown {
-                frame.events.append(Event(type: .tipUp, time: time, device: deviceInfo.id, tool: tool, pose: liftedPose(pose)))
+                frame.events.append(Event(type: .tipUp, time: time, device: deviceInfo.id, tool: tool, pose: pose.lifted))
             }
             for button in current.buttons.buttons {
                 frame.events.append(Event(type: .buttonUp, time: time, device: deviceInfo.id, tool: tool, pose: pose, button: button))
@@ -198,7 +203,7 @@ public struct PenTracker: Sendable {
         guard let tool = current.tool, !removed else { return [] }
         let id = deviceInfo.id
         let pose = current.pose
-        var events = [Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose)]
+        var events = [Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool))]
         if current.tipDown {
             events.append(Event(type: .tipDown, time: time, device: id, tool: tool, pose: pose))
         } else {
@@ -313,7 +318,8 @@ public struct PenTracker: Sendable {
             next.pose = normalizer.pose(committed.axes, tool: tool, tipDown: next.tipDown, memo: &tiltMemo)
         }
 
-        emitTransitions(from: current, to: next, time: time, into: &frame)
+        frame.appendTransitions(from: current, to: next, time: time, identity: identity)
+        noteStylus(of: next.tool)
         current = next
         lastFrameTime = time
         frameHasPosition = false
@@ -322,87 +328,23 @@ public struct PenTracker: Sendable {
         finishFrame(&frame)
     }
 
+    /// The device as ListDevices describes it: with the styli seen so far.
+    public var listedDeviceInfo: DeviceInfo {
+        var info = deviceInfo
+        info.styli = styliSeen
+        return info
+    }
+
+    /// Remembers the stylus of a tool that came into proximity (rare: a look-up only when the
+    /// tool changed).
+    private mutating func noteStylus(of tool: Tool?) {
+        guard let tool, tool != current.tool, let stylus = identity.stylus(for: tool), !styliSeen.contains(stylus) else { return }
+        styliSeen.append(stylus)
+    }
+
     private var hadForcedOut = false
     /// When the last forced proximity-out fired.
     private var forcedOutTime: Int64?
-
-    /// The contract's order within one frame: proximityOut of a replaced tool, proximityIn,
-    /// hover ended (tip went down), tipDown/tipUp, motion, hover began/changed,
-    /// buttonDown/buttonUp, [gestures], hover ended (tool leaving), proximityOut.
-    private mutating func emitTransitions(from previous: PenState, to next: PenState, time: Int64, into frame: inout PenFrame) {
-        let id = deviceInfo.id
-        var before = previous
-        // A tool replaced by another closes like a tool leaving, ahead of everything else.
-        if let old = previous.tool, let new = next.tool, !old.isSameTool(as: new) {
-            let pose = previous.pose
-            if previous.tipDown {
-                frame.events.append(Event(type: .tipUp, time: time, device: id, tool: old, pose: liftedPose(pose)))
-            }
-            for button in previous.buttons.buttons {
-                frame.events.append(Event(type: .buttonUp, time: time, device: id, tool: old, pose: pose, button: button))
-            }
-            frame.replacedTool = old
-            frame.replacedGestureIndex = frame.events.count
-            if previous.isHovering {
-                frame.events.append(Event(type: .hover, time: time, device: id, tool: old, pose: pose, phase: .ended))
-            }
-            frame.events.append(Event(type: .proximityOut, time: time, device: id, tool: old, pose: pose))
-            before = PenState(pose: previous.pose)
-        }
-
-        guard let tool = next.tool ?? before.tool else {
-            frame.gestureIndex = frame.events.count
-            return
-        }
-        let leaving = next.tool == nil
-        // Closing events of a tool that leaves carry the last pose before this frame.
-        let pose = leaving ? before.pose : next.pose
-
-        if before.tool == nil, !leaving {
-            frame.events.append(Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose))
-        }
-        if before.isHovering, next.tipDown {
-            frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .ended))
-        }
-        if next.tipDown, !before.tipDown {
-            frame.events.append(Event(type: .tipDown, time: time, device: id, tool: tool, pose: pose))
-        } else if before.tipDown, !next.tipDown {
-            frame.events.append(Event(type: .tipUp, time: time, device: id, tool: tool, pose: liftedPose(pose)))
-        }
-        if before.tipDown, next.tipDown, before.pose != next.pose {
-            frame.events.append(Event(type: .motion, time: time, device: id, tool: tool, pose: pose))
-        }
-        if next.isHovering, !before.isHovering {
-            frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .began))
-        } else if next.isHovering, before.isHovering, before.pose != next.pose {
-            frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .changed))
-        }
-        for button in PenButton.allCases {
-            let was = before.buttons.contains(button)
-            let isHeld = next.buttons.contains(button)
-            if isHeld, !was {
-                frame.pressed.insert(ButtonSet(button))
-                frame.events.append(Event(type: .buttonDown, time: time, device: id, tool: tool, pose: pose, button: button))
-            } else if was, !isHeld {
-                frame.released.insert(ButtonSet(button))
-                frame.events.append(Event(type: .buttonUp, time: time, device: id, tool: tool, pose: pose, button: button))
-            }
-        }
-        frame.gestureIndex = frame.events.count
-        if leaving {
-            if before.isHovering {
-                frame.events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .ended))
-            }
-            frame.events.append(Event(type: .proximityOut, time: time, device: id, tool: tool, pose: pose))
-        }
-    }
-
-    /// The pose a tipUp carries: where the tip left the surface, with no pressure.
-    private func liftedPose(_ pose: Pose) -> Pose {
-        var lifted = pose
-        lifted.pressure = 0
-        return lifted
-    }
 
     private func beginFrame(_ frame: inout PenFrame, kind: PenFrame.Kind, time: Int64) {
         frame.reset(kind: kind, time: time)

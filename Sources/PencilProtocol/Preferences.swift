@@ -1,13 +1,19 @@
 /// The user's choices for gestures (protocol.md "Preferences", defaults in gestures.md).
 
 public enum TapButton: String, Sendable, CaseIterable {
-    case stylus, stylus2, stylus3, none
+    case stylus, stylus2, stylus3, eraser, none
     public var button: PenButton? { PenButton(rawValue: rawValue) }
 }
 
 public enum SqueezeButton: String, Sendable, CaseIterable {
-    case stylus, stylus2, stylus3, longPress, none
+    case stylus, stylus2, stylus3, eraser, longPress, none
     public var button: PenButton? { PenButton(rawValue: rawValue) }
+}
+
+/// On a pen whose eraser is a button (gestures.md, "An eraser that is a button"): the eraser
+/// tool, as the firmware reports it, or a barrel button named `eraser`.
+public enum EraserButtonMode: String, Sendable, CaseIterable {
+    case eraser, button
 }
 
 public struct Preferences: Equatable, Sendable {
@@ -23,6 +29,14 @@ public struct Preferences: Equatable, Sendable {
     public var longPressDuration: Int = 500
     /// Millimetres.
     public var doubleTapSlop: Double = 4
+    /// Apps receive the gesture buttons' clicks unless this is true (gestures.md, "What apps
+    /// receive: gesture clicks withheld").
+    public var withholdGestureClicks = false
+    public var eraserButton: EraserButtonMode = .eraser
+    /// Apple's preferences, which pencild only stores and reports: an app draws only with the
+    /// pen (fingers scroll), and previews its tool under a hovering pen.
+    public var prefersPencilOnlyDrawing = false
+    public var prefersHoverToolPreview = true
 
     public init() {}
 

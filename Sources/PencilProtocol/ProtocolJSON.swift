@@ -25,6 +25,7 @@ extension JSONWriter {
     public mutating func write(_ pose: Pose) { write(fragment: pose) }
     public mutating func write(_ device: DeviceInfo) { write(fragment: device) }
     public mutating func write(_ preferences: Preferences) { write(fragment: preferences) }
+    public mutating func write(_ stylus: Stylus) { write(fragment: stylus) }
     public mutating func write(_ event: Event) { write(fragment: event) }
 }
 
@@ -133,6 +134,11 @@ extension DeviceInfo: JSONFragment {
         for tool in tools { total += tool.rawValue.utf8.count + 3 }
         for axis in axes { total += axis.rawValue.utf8.count + 3 }
         for button in buttons { total += button.rawValue.utf8.count + 3 }
+        if let model { total += JSONCursor.member("model", model) }
+        if !styli.isEmpty {
+            total += JSONCursor.maximumByteCount(ofKey: "styli") + 2
+            for stylus in styli { total += stylus.maximumByteCount + 1 }
+        }
         return total
     }
 
@@ -149,13 +155,33 @@ extension DeviceInfo: JSONFragment {
         cursor.key("tools"); cursor.beginArray(); for tool in tools { cursor.string(tool.rawValue) }; cursor.endArray()
         cursor.key("axes"); cursor.beginArray(); for axis in axes { cursor.string(axis.rawValue) }; cursor.endArray()
         cursor.key("buttons"); cursor.beginArray(); for button in buttons { cursor.string(button.rawValue) }; cursor.endArray()
+        if let model { cursor.key("model"); cursor.string(model) }
+        if !styli.isEmpty {
+            cursor.key("styli"); cursor.beginArray(); for stylus in styli { stylus.write(to: &cursor) }; cursor.endArray()
+        }
+        cursor.endObject()
+    }
+}
+
+extension Stylus: JSONFragment {
+    public var maximumByteCount: Int {
+        2 + JSONCursor.member("name", name) + JSONCursor.member("kind", "airbrush") + JSONCursor.member("buttons")
+            + JSONCursor.member("eraser", "invert")
+    }
+
+    public func write(to cursor: inout JSONCursor) {
+        cursor.beginObject()
+        cursor.key("name"); cursor.string(name)
+        cursor.key("kind"); cursor.string(kind.rawValue)
+        cursor.key("buttons"); cursor.int(Int64(buttons))
+        cursor.key("eraser"); cursor.string(eraser.rawValue)
         cursor.endObject()
     }
 }
 
 extension Preferences: JSONFragment {
-    /// Eight members; the enumerations' names are short ASCII.
-    public var maximumByteCount: Int { 2 + 8 * (JSONCursor.member("longPressDuration") + 48) }
+    /// Twelve members; the enumerations' names are short ASCII.
+    public var maximumByteCount: Int { 2 + 12 * (JSONCursor.member("withholdGestureClicks") + 48) }
 
     public func write(to cursor: inout JSONCursor) {
         cursor.beginObject()
@@ -167,6 +193,10 @@ extension Preferences: JSONFragment {
         cursor.key("doubleTapInterval"); cursor.int(Int64(doubleTapInterval))
         cursor.key("longPressDuration"); cursor.int(Int64(longPressDuration))
         cursor.key("doubleTapSlop"); cursor.number(doubleTapSlop, .millimeters)
+        cursor.key("withholdGestureClicks"); cursor.bool(withholdGestureClicks)
+        cursor.key("eraserButton"); cursor.string(eraserButton.rawValue)
+        cursor.key("prefersPencilOnlyDrawing"); cursor.bool(prefersPencilOnlyDrawing)
+        cursor.key("prefersHoverToolPreview"); cursor.bool(prefersHoverToolPreview)
         cursor.endObject()
     }
 }
@@ -178,6 +208,7 @@ extension Event: JSONFragment {
         if let device { total += JSONCursor.member("device", device) }
         if let deviceInfo { total += JSONCursor.maximumByteCount(ofKey: "deviceInfo") + deviceInfo.maximumByteCount }
         if let tool { total += JSONCursor.maximumByteCount(ofKey: "tool") + tool.maximumByteCount }
+        if let stylus { total += JSONCursor.maximumByteCount(ofKey: "stylus") + stylus.maximumByteCount }
         if let pose { total += JSONCursor.maximumByteCount(ofKey: "pose") + pose.maximumByteCount }
         if let preferences { total += JSONCursor.maximumByteCount(ofKey: "preferences") + preferences.maximumByteCount }
         return total
@@ -206,6 +237,7 @@ extension Event: JSONFragment {
             if let device { cursor.verbatim(#","device":"#); cursor.string(device) }
             if let deviceInfo { cursor.verbatim(#","deviceInfo":"#); deviceInfo.write(to: &cursor) }
             if let tool { cursor.verbatim(#","tool":{"#); tool.writeMembers(to: &cursor) }
+            if let stylus { cursor.verbatim(#","stylus":"#); stylus.write(to: &cursor) }
             if let pose { cursor.verbatim(#","pose":{"x":"#); pose.writeMembers(to: &cursor) }
             if let button { cursor.verbatim(#","button":"#); cursor.string(button.rawValue) }
             if let phase { cursor.verbatim(#","phase":"#); cursor.string(phase.rawValue) }
@@ -255,6 +287,10 @@ extension Preferences {
                     throw InvalidPreferences(field: name, reason: "must be a number of millimetres, not \(value.kindName)")
                 }
                 result.doubleTapSlop = slop
+            case "withholdGestureClicks": result.withholdGestureClicks = try Self.flag(value, field: name)
+            case "eraserButton": result.eraserButton = try Self.enumValue(value, field: name)
+            case "prefersPencilOnlyDrawing": result.prefersPencilOnlyDrawing = try Self.flag(value, field: name)
+            case "prefersHoverToolPreview": result.prefersHoverToolPreview = try Self.flag(value, field: name)
             default:
                 throw InvalidPreferences(field: name, reason: "is not a preference")
             }
@@ -290,6 +326,13 @@ extension Preferences {
         return result
     }
 
+    private static func flag(_ value: JSONValue, field: String) throws(InvalidPreferences) -> Bool {
+        guard let flag = value.boolValue else {
+            throw InvalidPreferences(field: field, reason: "must be true or false, not \(value.kindName)")
+        }
+        return flag
+    }
+
     private static func milliseconds(_ value: JSONValue, field: String) throws(InvalidPreferences) -> Int {
         guard case .int(let ms) = value, let result = Int(exactly: ms) else {
             throw InvalidPreferences(field: field, reason: "must be a whole number of milliseconds, not \(value.kindName)")
@@ -322,6 +365,7 @@ extension Event {
             }
             tool = Tool(type: toolType, serial: toolJSON["serial"]?.intValue ?? 0, id: toolJSON["id"]?.intValue ?? 0)
         }
+        if let stylusJSON = json["stylus"] { stylus = try Stylus(json: stylusJSON) }
         if let poseJSON = json["pose"] { pose = Pose(json: poseJSON) }
         button = json["button"]?.stringValue.flatMap(PenButton.init(rawValue:))
         phase = json["phase"]?.stringValue.flatMap(Phase.init(rawValue:))
@@ -330,6 +374,18 @@ extension Event {
         if let prefs = json["preferences"] {
             do { preferences = try Preferences.defaults.merging(prefs) } catch { throw EventDecodingError(reason: "bad preferences: \(error)") }
         }
+    }
+}
+
+extension Stylus {
+    public init(json: JSONValue) throws(EventDecodingError) {
+        guard let name = json["name"]?.stringValue,
+              let kind = json["kind"]?.stringValue.flatMap(StylusKind.init(rawValue:)),
+              let buttons = json["buttons"]?.intValue.flatMap({ Int(exactly: $0) }),
+              let eraser = json["eraser"]?.stringValue.flatMap(EraserKind.init(rawValue:)) else {
+            throw EventDecodingError(reason: "bad stylus")
+        }
+        self.init(name: name, kind: kind, buttons: buttons, eraser: eraser)
     }
 }
 
@@ -363,7 +419,9 @@ extension DeviceInfo {
                   widthMillimeters: json["widthMillimeters"]?.doubleValue, heightMillimeters: json["heightMillimeters"]?.doubleValue,
                   tools: (json["tools"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ToolType.init(rawValue:)) },
                   axes: (json["axes"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(AxisName.init(rawValue:)) },
-                  buttons: (json["buttons"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(PenButton.init(rawValue:)) })
+                  buttons: (json["buttons"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(PenButton.init(rawValue:)) },
+                  model: json["model"]?.stringValue,
+                  styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(EventDecodingError) in try Stylus(json: stylus) })
     }
 
     public var jsonValue: JSONValue {

@@ -8,9 +8,11 @@ public enum AxisName: String, Sendable, CaseIterable {
     case pressure, distance, tilt, rotation, slider, wheel
 }
 
-/// A barrel button, by its protocol name.
+/// A barrel button, by its protocol name. `eraser` is the button of a pen whose eraser is a
+/// button (gestures.md, "An eraser that is a button"): the firmware reports it as a tool swap,
+/// and a user's recogniser turns the swap back into this button under `eraserButton` `button`.
 public enum PenButton: String, Sendable, CaseIterable {
-    case stylus, stylus2, stylus3
+    case stylus, stylus2, stylus3, eraser
 }
 
 /// The barrel buttons held at once.
@@ -21,11 +23,13 @@ public struct ButtonSet: OptionSet, Sendable, Hashable {
     public static let stylus = ButtonSet(rawValue: 1)
     public static let stylus2 = ButtonSet(rawValue: 2)
     public static let stylus3 = ButtonSet(rawValue: 4)
+    public static let eraser = ButtonSet(rawValue: 8)
     private static func bit(_ button: PenButton) -> UInt8 {
         switch button {
         case .stylus: return 1
         case .stylus2: return 2
         case .stylus3: return 4
+        case .eraser: return 8
         }
     }
     public func contains(_ button: PenButton) -> Bool { contains(ButtonSet(button)) }
@@ -44,6 +48,35 @@ public struct Tool: Equatable, Hashable, Sendable {
     }
     /// gestures.md: "the same tool" means the same type and serial.
     public func isSameTool(as other: Tool) -> Bool { type == other.type && serial == other.serial }
+}
+
+/// What kind of stylus libwacom says a tool is (protocol.md, "Stylus").
+public enum StylusKind: String, Sendable, CaseIterable {
+    case general, inking, airbrush, classic, marker, stroke, puck, mobile, unknown
+}
+
+/// What a stylus has for an eraser: none, the other end (`invert`), or a button that the
+/// firmware reports as the eraser tool.
+public enum EraserKind: String, Sendable, CaseIterable {
+    case none, invert, button
+}
+
+/// Which pen a tool is, as libwacom names it (protocol.md, "Stylus"): carried by `proximityIn`
+/// only, and only for a tool whose id libwacom knows.
+public struct Stylus: Equatable, Hashable, Sendable {
+    /// libwacom's name, such as "Pro Pen 2".
+    public var name: String
+    public var kind: StylusKind
+    /// Its barrel buttons.
+    public var buttons: Int
+    public var eraser: EraserKind
+
+    public init(name: String, kind: StylusKind, buttons: Int, eraser: EraserKind) {
+        self.name = name
+        self.kind = kind
+        self.buttons = buttons
+        self.eraser = eraser
+    }
 }
 
 /// Where the pen is and how it is held, normalised (gestures.md, "Pose").
@@ -77,10 +110,16 @@ public struct DeviceInfo: Equatable, Sendable {
     public var tools: [ToolType]
     public var axes: [AxisName]
     public var buttons: [PenButton]
+    /// The tablet's name in libwacom ("Wacom Intuos Pro M"); nil when libwacom does not know it.
+    public var model: String?
+    /// The styli that have come into proximity since the device was attached, in the order
+    /// they first came (ListDevices; empty in deviceAdded).
+    public var styli: [Stylus]
 
     public init(id: String, name: String, bus: Int, vendor: Int, product: Int, direct: Bool,
                 widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,
-                tools: [ToolType] = [], axes: [AxisName] = [], buttons: [PenButton] = []) {
+                tools: [ToolType] = [], axes: [AxisName] = [], buttons: [PenButton] = [],
+                model: String? = nil, styli: [Stylus] = []) {
         self.id = id
         self.name = name
         self.bus = bus
@@ -92,6 +131,8 @@ public struct DeviceInfo: Equatable, Sendable {
         self.tools = tools
         self.axes = axes
         self.buttons = buttons
+        self.model = model
+        self.styli = styli
     }
 }
 
@@ -124,9 +165,9 @@ public enum Focus: String, Sendable, CaseIterable {
 
 /// One event of the protocol (protocol.md "Event"). Fields a type does not carry are nil.
 ///
-/// The two large fields only deviceAdded and preferencesChanged carry (deviceInfo,
-/// preferences) are kept out of line, in one shared immutable box, so that the pen events
-/// the pipeline copies from stage to stage stay small.
+/// The large fields only a few events carry (deviceAdded's deviceInfo, preferencesChanged's
+/// preferences, proximityIn's stylus) are kept out of line, in one shared immutable box, so
+/// that the pen events the pipeline copies from stage to stage stay small.
 public struct Event: Equatable, Sendable {
     public var type: EventType
     /// Microseconds: the frame's timestamp, or a timer's deadline.
@@ -144,17 +185,24 @@ public struct Event: Equatable, Sendable {
 
     public var deviceInfo: DeviceInfo? {
         get { rare?.deviceInfo }
-        set { rare = RareFields.make(deviceInfo: newValue, preferences: preferences) }
+        set { rare = RareFields.make(deviceInfo: newValue, preferences: preferences, stylus: stylus) }
     }
 
     public var preferences: Preferences? {
         get { rare?.preferences }
-        set { rare = RareFields.make(deviceInfo: deviceInfo, preferences: newValue) }
+        set { rare = RareFields.make(deviceInfo: deviceInfo, preferences: newValue, stylus: stylus) }
+    }
+
+    /// proximityIn: which pen the tool is, when libwacom knows its id.
+    public var stylus: Stylus? {
+        get { rare?.stylus }
+        set { rare = RareFields.make(deviceInfo: deviceInfo, preferences: preferences, stylus: newValue) }
     }
 
     public init(type: EventType, time: Int64, device: String? = nil, deviceInfo: DeviceInfo? = nil,
                 tool: Tool? = nil, pose: Pose? = nil, button: PenButton? = nil, phase: Phase? = nil,
-                action: PreferredAction? = nil, focus: Focus? = nil, preferences: Preferences? = nil) {
+                action: PreferredAction? = nil, focus: Focus? = nil, preferences: Preferences? = nil,
+                stylus: Stylus? = nil) {
         self.type = type
         self.time = time
         self.device = device
@@ -164,27 +212,31 @@ public struct Event: Equatable, Sendable {
         self.phase = phase
         self.action = action
         self.focus = focus
-        self.rare = RareFields.make(deviceInfo: deviceInfo, preferences: preferences)
+        self.rare = RareFields.make(deviceInfo: deviceInfo, preferences: preferences, stylus: stylus)
     }
 
     public static func == (lhs: Event, rhs: Event) -> Bool {
         lhs.type == rhs.type && lhs.time == rhs.time && lhs.device == rhs.device && lhs.tool == rhs.tool
             && lhs.pose == rhs.pose && lhs.button == rhs.button && lhs.phase == rhs.phase && lhs.action == rhs.action
             && lhs.focus == rhs.focus && lhs.deviceInfo == rhs.deviceInfo && lhs.preferences == rhs.preferences
+            && lhs.stylus == rhs.stylus
     }
 
     /// Never changed once made: a copied event shares it, and setting a field makes a new one.
     private final class RareFields: Sendable {
         let deviceInfo: DeviceInfo?
         let preferences: Preferences?
+        let stylus: Stylus?
 
-        private init(deviceInfo: DeviceInfo?, preferences: Preferences?) {
+        private init(deviceInfo: DeviceInfo?, preferences: Preferences?, stylus: Stylus?) {
             self.deviceInfo = deviceInfo
             self.preferences = preferences
+            self.stylus = stylus
         }
 
-        static func make(deviceInfo: DeviceInfo?, preferences: Preferences?) -> RareFields? {
-            deviceInfo == nil && preferences == nil ? nil : RareFields(deviceInfo: deviceInfo, preferences: preferences)
+        static func make(deviceInfo: DeviceInfo?, preferences: Preferences?, stylus: Stylus?) -> RareFields? {
+            deviceInfo == nil && preferences == nil && stylus == nil
+                ? nil : RareFields(deviceInfo: deviceInfo, preferences: preferences, stylus: stylus)
         }
     }
 }

@@ -13,6 +13,7 @@ public enum TestDevice: String, CaseIterable, Sendable {
     case huionPenTablet
     case hid4800Pen
     case isdv4E6Pen
+    case cintiqPro27Pen
     // Not pens.
     case intuos5Pad
     case cintiqPro16Finger
@@ -38,6 +39,7 @@ public enum TestDevice: String, CaseIterable, Sendable {
         case .huionPenTablet: return TestDeviceRow.huionPenTablet
         case .hid4800Pen: return TestDeviceRow.hid4800Pen
         case .isdv4E6Pen: return TestDeviceRow.isdv4E6Pen
+        case .cintiqPro27Pen: return TestDeviceRow.cintiqPro27Pen
         case .intuos5Pad: return TestDeviceRow.intuos5Pad
         case .cintiqPro16Finger: return TestDeviceRow.cintiqPro16Finger
         case .intuos5Finger: return TestDeviceRow.intuos5Finger
@@ -57,6 +59,7 @@ private enum Code {
     static let REL_X: UInt16 = 0x00, REL_Y: UInt16 = 0x01, REL_WHEEL: UInt16 = 0x08, REL_WHEEL_HI_RES: UInt16 = 0x0b
     static let MSC_SCAN: UInt16 = 0x04
     static let ABS_TOOL_WIDTH: UInt16 = 0x1c
+    static let MSC_TIMESTAMP: UInt16 = 0x05
     static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30, ABS_MT_TOUCH_MINOR: UInt16 = 0x31
     static let ABS_MT_ORIENTATION: UInt16 = 0x34, ABS_MT_POSITION_Y: UInt16 = 0x36
     static let ABS_MT_TRACKING_ID: UInt16 = 0x39, ABS_MT_PRESSURE: UInt16 = 0x3a
@@ -154,6 +157,8 @@ private struct TestDeviceRow {
         isPen: true)
 
     /// An AES pen on an I2C bus (BUS_I2C = 0x18), built into a laptop screen.
+    /// An AES pen (Dell Venue 10 5050): libinput's wacom-hid4800-pen test device; libwacom's
+    /// isdv4-4800.tablet gives it the isdv4-aes styli, whose eraser is a button. No ABS_MISC.
     static let hid4800Pen = TestDeviceRow(
         name: "Wacom HID 4800 Pen", bus: 0x18, vendor: 0x056a, product: 0x4800, version: 0x100,
         properties: [EventCode.INPUT_PROP_DIRECT],
@@ -164,6 +169,29 @@ private struct TestDeviceRow {
             (EventCode.ABS_X, 0, 21696, 4, 0, 100),
             (EventCode.ABS_Y, 0, 13560, 4, 0, 100),
             (EventCode.ABS_PRESSURE, 0, 2047, 0, 0, 0),
+        ],
+        isPen: true)
+
+    /// A Pro Pen 3 display (three barrel buttons, BTN_STYLUS3): the Cintiq Pro 27's pen as its
+    /// sysfs listing in the public wacom-hid-descriptors collection gives it (name, ids, keys,
+    /// MSC codes, axes), the ranges from its HID descriptor's pen collection, the resolutions
+    /// worked out from its size (600 x 339 mm); libwacom's cintiq-pro-27.tablet knows it.
+    static let cintiqPro27Pen = TestDeviceRow(
+        name: "Wacom Cintiq Pro 27 Pen", bus: 0x03, vendor: 0x056a, product: 0x03c0, version: 0x110,
+        properties: [EventCode.INPUT_PROP_DIRECT],
+        keys: [EventCode.BTN_TOOL_PEN, EventCode.BTN_TOOL_RUBBER, EventCode.BTN_TOOL_AIRBRUSH, EventCode.BTN_STYLUS3,
+               EventCode.BTN_TOUCH, EventCode.BTN_STYLUS, EventCode.BTN_STYLUS2],
+        misc: [EventCode.MSC_SERIAL, Code.MSC_TIMESTAMP],
+        axes: [
+            (EventCode.ABS_X, 0, 120032, 4, 0, 200),
+            (EventCode.ABS_Y, 0, 67868, 4, 0, 200),
+            (EventCode.ABS_Z, -900, 899, 0, 0, 287),
+            (EventCode.ABS_WHEEL, 0, 2047, 0, 0, 0),
+            (EventCode.ABS_PRESSURE, 0, 8191, 0, 0, 0),
+            (EventCode.ABS_DISTANCE, 0, 255, 0, 0, 0),
+            (EventCode.ABS_TILT_X, -64, 63, 0, 0, 57),
+            (EventCode.ABS_TILT_Y, -64, 63, 0, 0, 57),
+            (EventCode.ABS_MISC, 0, 0, 0, 0, 0),
         ],
         isPen: true)
 

@@ -70,7 +70,7 @@ public struct PenScript: Sendable {
             return
         }
         if releasingButtons {
-            for button in buttons.buttons { key(Self.key(of: button), down: false) }
+            for button in buttons.buttons { if let code = Self.key(of: button) { key(code, down: false) } }
             buttons = []
         }
         for code in [EventCode.ABS_X, EventCode.ABS_Y, EventCode.ABS_DISTANCE, EventCode.ABS_TILT_X, EventCode.ABS_TILT_Y, EventCode.ABS_MISC]
@@ -172,17 +172,47 @@ public struct PenScript: Sendable {
 
     // MARK: Barrel buttons
 
+    /// A barrel button goes down. The eraser button of a pen whose eraser is a button is a
+    /// tool swap, as its firmware sends it: the pen leaves, and the eraser enters
+    /// `eraserSwapGapMs` later.
     public mutating func press(_ button: PenButton) {
         guard !isUnplugged else { return }
         buttons.insert(ButtonSet(button))
-        key(Self.key(of: button), down: true)
+        guard let code = Self.key(of: button) else {
+            swapTool(to: .eraser)
+            return
+        }
+        key(code, down: true)
         report()
     }
 
     public mutating func release(_ button: PenButton) {
         guard !isUnplugged else { return }
         buttons.remove(ButtonSet(button))
-        key(Self.key(of: button), down: false)
+        guard let code = Self.key(of: button) else {
+            swapTool(to: .pen)
+            return
+        }
+        key(code, down: false)
+        report()
+    }
+
+    /// How long the firmware of a pen with an eraser button takes between the frame in which
+    /// one tool leaves and the one in which the other enters.
+    public var eraserSwapGapMs = 2
+
+    /// The firmware's swap between the pen and its eraser button: the old tool's key up in a
+    /// frame of its own, then the new tool's key down with its id and position.
+    private mutating func swapTool(to newTool: ToolType) {
+        guard let oldTool = tool, let oldKey = Self.key(of: oldTool), let newKey = Self.key(of: newTool),
+              device.hasKey(oldKey), device.hasKey(newKey) else { return }
+        key(oldKey, down: false)
+        report()
+        wait(ms: eraserSwapGapMs)
+        tool = newTool
+        key(newKey, down: true)
+        if device.hasAbs(EventCode.ABS_MISC) { abs(EventCode.ABS_MISC, Int32(truncatingIfNeeded: Self.toolID(of: newTool))) }
+        position()
         report()
     }
 
@@ -221,11 +251,13 @@ public struct PenScript: Sendable {
         }
     }
 
-    public static func key(of button: PenButton) -> UInt16 {
+    /// The key of a barrel button; nil for `eraser`, which the firmware reports as a tool swap.
+    public static func key(of button: PenButton) -> UInt16? {
         switch button {
         case .stylus: return EventCode.BTN_STYLUS
         case .stylus2: return EventCode.BTN_STYLUS2
         case .stylus3: return EventCode.BTN_STYLUS3
+        case .eraser: return nil
         }
     }
 

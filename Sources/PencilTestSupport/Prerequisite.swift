@@ -54,6 +54,13 @@ public struct Prerequisite: Sendable, CustomStringConvertible {
         "the shared pen recordings",
         remedy: "set \(SharedRecordings.environmentVariable) to their directory") { SharedRecordings.available }
 
+    /// libwacom's data files, where Debian's libwacom-common puts them.
+    public static let libwacomData = Prerequisite(
+        "libwacom's data files in \(libwacomDataDirectory)",
+        remedy: "apt-get install libwacom-common") { access("\(libwacomDataDirectory)/libwacom.stylus", R_OK) == 0 }
+
+    public static let libwacomDataDirectory = "/usr/share/libwacom"
+
     /// Running as root (CI runs as root).
     public static let root = Prerequisite("root", remedy: "run the tests as root, as CI does") { geteuid() == 0 }
 
