@@ -23,6 +23,15 @@ extension PencilTool {
     }
 }
 
+extension PencilStylus {
+    package init(json: JSONValue) throws(PencilClientError) {
+        guard let name = json["name"]?.stringValue else { throw .protocolViolation("a stylus without a name") }
+        self.init(name: name, kind: PencilStylusKind(json: json["kind"]) ?? .unknownKind,
+                  buttons: Int(truncatingIfNeeded: json["buttons"]?.intValue ?? 0),
+                  eraser: PencilEraserKind(json: json["eraser"]) ?? .none)
+    }
+}
+
 extension PencilDevice {
     package init(json: JSONValue) throws(PencilClientError) {
         guard let id = json["id"]?.stringValue else { throw .protocolViolation("a device without an id") }
@@ -32,7 +41,8 @@ extension PencilDevice {
                   widthMillimeters: json["widthMillimeters"]?.doubleValue,
                   heightMillimeters: json["heightMillimeters"]?.doubleValue,
                   tools: PencilToolType.list(json["tools"]), axes: PencilAxis.list(json["axes"]),
-                  buttons: PencilButton.list(json["buttons"]))
+                  buttons: PencilButton.list(json["buttons"]), model: json["model"]?.stringValue,
+                  styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(PencilClientError) in try PencilStylus(json: stylus) })
     }
 }
 
@@ -49,6 +59,10 @@ extension PencilPreferences {
         if let value = json["doubleTapInterval"]?.intValue { doubleTapInterval = Int(truncatingIfNeeded: value) }
         if let value = json["longPressDuration"]?.intValue { longPressDuration = Int(truncatingIfNeeded: value) }
         if let value = json["doubleTapSlop"]?.doubleValue { doubleTapSlop = value }
+        if let value = json["withholdGestureClicks"]?.boolValue { withholdGestureClicks = value }
+        if let value = PencilEraserButtonMode(json: json["eraserButton"]) { eraserButton = value }
+        if let value = json["prefersPencilOnlyDrawing"]?.boolValue { prefersPencilOnlyDrawing = value }
+        if let value = json["prefersHoverToolPreview"]?.boolValue { prefersHoverToolPreview = value }
     }
 }
 
@@ -65,6 +79,10 @@ extension PencilPreferences.Change {
         add("doubleTapInterval", doubleTapInterval.map { .int(Int64($0)) })
         add("longPressDuration", longPressDuration.map { .int(Int64($0)) })
         add("doubleTapSlop", doubleTapSlop.map { .double($0) })
+        add("withholdGestureClicks", withholdGestureClicks.map { .bool($0) })
+        add("eraserButton", eraserButton.map { .string($0.rawValue) })
+        add("prefersPencilOnlyDrawing", prefersPencilOnlyDrawing.map { .bool($0) })
+        add("prefersHoverToolPreview", prefersHoverToolPreview.map { .bool($0) })
         return .object(members)
     }
 }
@@ -77,6 +95,7 @@ extension PencilEvent {
         device = json["device"]?.stringValue
         if let info = json["deviceInfo"], !info.isNull { deviceInfo = try PencilDevice(json: info) }
         if let tool = json["tool"], !tool.isNull { self.tool = try PencilTool(json: tool) }
+        if let stylus = json["stylus"], !stylus.isNull { self.stylus = try PencilStylus(json: stylus) }
         if let pose = json["pose"], !pose.isNull { self.pose = Pose(json: pose) }
         button = PencilButton(json: json["button"])
         phase = PencilPhase(json: json["phase"])
@@ -104,12 +123,17 @@ extension PencilEvent {
             guard let toolType = ToolType(rawValue: tool.type.rawValue) else { return nil }
             event.tool = Tool(type: toolType, serial: tool.serial, id: tool.id)
         }
+        if let stylus {
+            guard let kind = StylusKind(rawValue: stylus.kind.rawValue), let eraser = EraserKind(rawValue: stylus.eraser.rawValue) else { return nil }
+            event.stylus = Stylus(name: stylus.name, kind: kind, buttons: stylus.buttons, eraser: eraser)
+        }
         if let info = deviceInfo {
             guard let tools = info.tools.protocolNames(ToolType.self), let axes = info.axes.protocolNames(AxisName.self),
                   let buttons = info.buttons.protocolNames(PenButton.self) else { return nil }
             event.deviceInfo = DeviceInfo(id: info.id, name: info.name, bus: info.bus, vendor: info.vendor, product: info.product,
                                           direct: info.direct, widthMillimeters: info.widthMillimeters,
-                                          heightMillimeters: info.heightMillimeters, tools: tools, axes: axes, buttons: buttons)
+                                          heightMillimeters: info.heightMillimeters, tools: tools, axes: axes, buttons: buttons,
+                                          model: info.model)
         }
         if let preferences {
             guard let converted = preferences.protocolPreferences else { return nil }
@@ -125,7 +149,8 @@ extension PencilPreferences {
         guard let doubleTap = PreferredAction(rawValue: doubleTapAction.rawValue),
               let squeeze = PreferredAction(rawValue: squeezeAction.rawValue),
               let tap = TapButton(rawValue: tapButton.rawValue),
-              let squeezeButton = SqueezeButton(rawValue: squeezeButton.rawValue) else { return nil }
+              let squeezeButton = SqueezeButton(rawValue: squeezeButton.rawValue),
+              let eraserButton = EraserButtonMode(rawValue: eraserButton.rawValue) else { return nil }
         var result = Preferences()
         result.doubleTapAction = doubleTap
         result.squeezeAction = squeeze
@@ -135,6 +160,10 @@ extension PencilPreferences {
         result.doubleTapInterval = doubleTapInterval
         result.longPressDuration = longPressDuration
         result.doubleTapSlop = doubleTapSlop
+        result.withholdGestureClicks = withholdGestureClicks
+        result.eraserButton = eraserButton
+        result.prefersPencilOnlyDrawing = prefersPencilOnlyDrawing
+        result.prefersHoverToolPreview = prefersHoverToolPreview
         return result
     }
 }

@@ -102,16 +102,18 @@ public enum PencilAxis: ProtocolName {
 
 /// A barrel button.
 public enum PencilButton: ProtocolName {
-    case stylus, stylus2, stylus3
+    /// `eraser`: the button of a pen whose eraser is a button, under `eraserButton` `button`.
+    case stylus, stylus2, stylus3, eraser
     case unknown(String)
 
-    public static let known: [Self] = [.stylus, .stylus2, .stylus3]
+    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .eraser]
 
     public var rawValue: String {
         switch self {
         case .stylus: "stylus"
         case .stylus2: "stylus2"
         case .stylus3: "stylus3"
+        case .eraser: "eraser"
         case .unknown(let name): name
         }
     }
@@ -183,16 +185,17 @@ public enum PencilFocus: ProtocolName {
 
 /// The button whose double-click is a double-tap (preference `tapButton`).
 public enum PencilTapButton: ProtocolName {
-    case stylus, stylus2, stylus3, none
+    case stylus, stylus2, stylus3, eraser, none
     case unknown(String)
 
-    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .none]
+    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .eraser, .none]
 
     public var rawValue: String {
         switch self {
         case .stylus: "stylus"
         case .stylus2: "stylus2"
         case .stylus3: "stylus3"
+        case .eraser: "eraser"
         case .none: "none"
         case .unknown(let name): name
         }
@@ -202,18 +205,79 @@ public enum PencilTapButton: ProtocolName {
 /// What makes a squeeze (preference `squeezeButton`): holding a button, or a long press of
 /// the tap button.
 public enum PencilSqueezeButton: ProtocolName {
-    case stylus, stylus2, stylus3, longPress, none
+    case stylus, stylus2, stylus3, eraser, longPress, none
     case unknown(String)
 
-    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .longPress, .none]
+    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .eraser, .longPress, .none]
 
     public var rawValue: String {
         switch self {
         case .stylus: "stylus"
         case .stylus2: "stylus2"
         case .stylus3: "stylus3"
+        case .eraser: "eraser"
         case .longPress: "longPress"
         case .none: "none"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// On a pen whose eraser is a button: the eraser tool, or a barrel button named `eraser`
+/// (preference `eraserButton`).
+public enum PencilEraserButtonMode: ProtocolName {
+    case eraser, button
+    case unknown(String)
+
+    public static let known: [Self] = [.eraser, .button]
+
+    public var rawValue: String {
+        switch self {
+        case .eraser: "eraser"
+        case .button: "button"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// What kind of stylus libwacom says a tool is.
+public enum PencilStylusKind: ProtocolName {
+    case general, inking, airbrush, classic, marker, stroke, puck, mobile
+    /// libwacom's own "unknown" (`unknown` on the wire), not a name this library lacks.
+    case unknownKind
+    case unknown(String)
+
+    public static let known: [Self] = [.general, .inking, .airbrush, .classic, .marker, .stroke, .puck, .mobile, .unknownKind]
+
+    public var rawValue: String {
+        switch self {
+        case .general: "general"
+        case .inking: "inking"
+        case .airbrush: "airbrush"
+        case .classic: "classic"
+        case .marker: "marker"
+        case .stroke: "stroke"
+        case .puck: "puck"
+        case .mobile: "mobile"
+        case .unknownKind: "unknown"
+        case .unknown(let name): name
+        }
+    }
+}
+
+/// What a stylus has for an eraser: none, the other end (`invert`), or a button the firmware
+/// reports as the eraser tool.
+public enum PencilEraserKind: ProtocolName {
+    case none, invert, button
+    case unknown(String)
+
+    public static let known: [Self] = [.none, .invert, .button]
+
+    public var rawValue: String {
+        switch self {
+        case .none: "none"
+        case .invert: "invert"
+        case .button: "button"
         case .unknown(let name): name
         }
     }

@@ -22,6 +22,24 @@ public struct PencilTool: Hashable, Sendable {
     public func isSameTool(as other: PencilTool) -> Bool { type == other.type && serial == other.serial }
 }
 
+/// Which pen a tool is, as libwacom names it: on `proximityIn` only, when libwacom knows the
+/// tool's id. The name is the database's text: show it, never interpret it.
+public struct PencilStylus: Hashable, Sendable {
+    /// libwacom's name, such as "Pro Pen 2".
+    public var name: String
+    public var kind: PencilStylusKind
+    /// Its barrel buttons.
+    public var buttons: Int
+    public var eraser: PencilEraserKind
+
+    public init(name: String, kind: PencilStylusKind, buttons: Int, eraser: PencilEraserKind) {
+        self.name = name
+        self.kind = kind
+        self.buttons = buttons
+        self.eraser = eraser
+    }
+}
+
 /// A pen device (protocol.md "Device").
 public struct PencilDevice: Equatable, Sendable {
     /// Stable while the device is attached: the kernel's name (`event7`) or `replay0`.
@@ -37,10 +55,15 @@ public struct PencilDevice: Equatable, Sendable {
     public var tools: [PencilToolType]
     public var axes: [PencilAxis]
     public var buttons: [PencilButton]
+    /// The tablet's name in libwacom ("Wacom Intuos Pro M"); nil when libwacom does not know it.
+    public var model: String?
+    /// From `listDevices`: the styli that have come into proximity since the device was attached.
+    public var styli: [PencilStylus]
 
     public init(id: String, name: String, bus: Int = 0, vendor: Int = 0, product: Int = 0, direct: Bool = false,
                 widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,
-                tools: [PencilToolType] = [], axes: [PencilAxis] = [], buttons: [PencilButton] = []) {
+                tools: [PencilToolType] = [], axes: [PencilAxis] = [], buttons: [PencilButton] = [],
+                model: String? = nil, styli: [PencilStylus] = []) {
         self.id = id
         self.name = name
         self.bus = bus
@@ -52,6 +75,8 @@ public struct PencilDevice: Equatable, Sendable {
         self.tools = tools
         self.axes = axes
         self.buttons = buttons
+        self.model = model
+        self.styli = styli
     }
 }
 
@@ -66,6 +91,13 @@ public struct PencilPreferences: Equatable, Sendable {
     public var doubleTapInterval: Int
     public var longPressDuration: Int
     public var doubleTapSlop: Double
+    /// Apps do not receive the clicks that make a gesture.
+    public var withholdGestureClicks: Bool
+    public var eraserButton: PencilEraserButtonMode
+    /// Apple's preferences, for apps to follow: draw only with the pen (fingers scroll), and
+    /// preview the tool under a hovering pen.
+    public var prefersPencilOnlyDrawing: Bool
+    public var prefersHoverToolPreview: Bool
 
     /// The daemon's defaults.
     public init() {
@@ -74,7 +106,9 @@ public struct PencilPreferences: Equatable, Sendable {
 
     public init(doubleTapAction: PencilAction, squeezeAction: PencilAction, tapButton: PencilTapButton,
                 squeezeButton: PencilSqueezeButton, tapMaxDuration: Int, doubleTapInterval: Int,
-                longPressDuration: Int, doubleTapSlop: Double) {
+                longPressDuration: Int, doubleTapSlop: Double, withholdGestureClicks: Bool = false,
+                eraserButton: PencilEraserButtonMode = .eraser, prefersPencilOnlyDrawing: Bool = false,
+                prefersHoverToolPreview: Bool = true) {
         self.doubleTapAction = doubleTapAction
         self.squeezeAction = squeezeAction
         self.tapButton = tapButton
@@ -83,6 +117,10 @@ public struct PencilPreferences: Equatable, Sendable {
         self.doubleTapInterval = doubleTapInterval
         self.longPressDuration = longPressDuration
         self.doubleTapSlop = doubleTapSlop
+        self.withholdGestureClicks = withholdGestureClicks
+        self.eraserButton = eraserButton
+        self.prefersPencilOnlyDrawing = prefersPencilOnlyDrawing
+        self.prefersHoverToolPreview = prefersHoverToolPreview
     }
 
     /// The same preferences as the package's own `Preferences`.
@@ -92,7 +130,11 @@ public struct PencilPreferences: Equatable, Sendable {
                   tapButton: PencilTapButton(rawValue: preferences.tapButton.rawValue),
                   squeezeButton: PencilSqueezeButton(rawValue: preferences.squeezeButton.rawValue),
                   tapMaxDuration: preferences.tapMaxDuration, doubleTapInterval: preferences.doubleTapInterval,
-                  longPressDuration: preferences.longPressDuration, doubleTapSlop: preferences.doubleTapSlop)
+                  longPressDuration: preferences.longPressDuration, doubleTapSlop: preferences.doubleTapSlop,
+                  withholdGestureClicks: preferences.withholdGestureClicks,
+                  eraserButton: PencilEraserButtonMode(rawValue: preferences.eraserButton.rawValue),
+                  prefersPencilOnlyDrawing: preferences.prefersPencilOnlyDrawing,
+                  prefersHoverToolPreview: preferences.prefersHoverToolPreview)
     }
 
     /// A change to some of the preferences: the fields left nil keep their values
@@ -106,11 +148,17 @@ public struct PencilPreferences: Equatable, Sendable {
         public var doubleTapInterval: Int?
         public var longPressDuration: Int?
         public var doubleTapSlop: Double?
+        public var withholdGestureClicks: Bool?
+        public var eraserButton: PencilEraserButtonMode?
+        public var prefersPencilOnlyDrawing: Bool?
+        public var prefersHoverToolPreview: Bool?
 
         public init(doubleTapAction: PencilAction? = nil, squeezeAction: PencilAction? = nil,
                     tapButton: PencilTapButton? = nil, squeezeButton: PencilSqueezeButton? = nil,
                     tapMaxDuration: Int? = nil, doubleTapInterval: Int? = nil,
-                    longPressDuration: Int? = nil, doubleTapSlop: Double? = nil) {
+                    longPressDuration: Int? = nil, doubleTapSlop: Double? = nil,
+                    withholdGestureClicks: Bool? = nil, eraserButton: PencilEraserButtonMode? = nil,
+                    prefersPencilOnlyDrawing: Bool? = nil, prefersHoverToolPreview: Bool? = nil) {
             self.doubleTapAction = doubleTapAction
             self.squeezeAction = squeezeAction
             self.tapButton = tapButton
@@ -119,6 +167,10 @@ public struct PencilPreferences: Equatable, Sendable {
             self.doubleTapInterval = doubleTapInterval
             self.longPressDuration = longPressDuration
             self.doubleTapSlop = doubleTapSlop
+            self.withholdGestureClicks = withholdGestureClicks
+            self.eraserButton = eraserButton
+            self.prefersPencilOnlyDrawing = prefersPencilOnlyDrawing
+            self.prefersHoverToolPreview = prefersHoverToolPreview
         }
     }
 
@@ -126,7 +178,9 @@ public struct PencilPreferences: Equatable, Sendable {
     public var asChange: Change {
         Change(doubleTapAction: doubleTapAction, squeezeAction: squeezeAction, tapButton: tapButton,
                squeezeButton: squeezeButton, tapMaxDuration: tapMaxDuration, doubleTapInterval: doubleTapInterval,
-               longPressDuration: longPressDuration, doubleTapSlop: doubleTapSlop)
+               longPressDuration: longPressDuration, doubleTapSlop: doubleTapSlop,
+               withholdGestureClicks: withholdGestureClicks, eraserButton: eraserButton,
+               prefersPencilOnlyDrawing: prefersPencilOnlyDrawing, prefersHoverToolPreview: prefersHoverToolPreview)
     }
 }
 
@@ -140,6 +194,8 @@ public struct PencilEvent: Equatable, Sendable {
     /// With `deviceAdded`.
     public var deviceInfo: PencilDevice?
     public var tool: PencilTool?
+    /// With `proximityIn`: which pen the tool is, when libwacom knows it.
+    public var stylus: PencilStylus?
     public var pose: PencilPose?
     public var button: PencilButton?
     /// With `hover` and `squeeze`.
@@ -155,8 +211,9 @@ public struct PencilEvent: Equatable, Sendable {
     public init(type: PencilEventType, time: Int64, device: String? = nil, deviceInfo: PencilDevice? = nil,
                 tool: PencilTool? = nil, pose: PencilPose? = nil, button: PencilButton? = nil,
                 phase: PencilPhase? = nil, action: PencilAction? = nil, focus: PencilFocus? = nil,
-                preferences: PencilPreferences? = nil) {
+                preferences: PencilPreferences? = nil, stylus: PencilStylus? = nil) {
         self.type = type
+        self.stylus = stylus
         self.time = time
         self.device = device
         self.deviceInfo = deviceInfo

@@ -55,7 +55,7 @@ public struct PenScript: Sendable {
         if let toolKey = Self.key(of: tool), device.hasKey(toolKey) {
             key(toolKey, down: true)
         }
-        if device.hasAbs(EventCode.ABS_MISC) { abs(EventCode.ABS_MISC, Int32(truncatingIfNeeded: Self.toolID(of: tool))) }
+        if device.hasAbs(EventCode.ABS_MISC) { abs(EventCode.ABS_MISC, Int32(truncatingIfNeeded: toolID(of: tool))) }
         position()
         if device.hasAbs(EventCode.ABS_DISTANCE) { abs(EventCode.ABS_DISTANCE, scaled(distance, EventCode.ABS_DISTANCE)) }
         report()
@@ -92,7 +92,7 @@ public struct PenScript: Sendable {
         if let newKey = Self.key(of: newTool), device.hasKey(newKey) {
             key(newKey, down: true)
         }
-        if device.hasAbs(EventCode.ABS_MISC) { abs(EventCode.ABS_MISC, Int32(truncatingIfNeeded: Self.toolID(of: newTool))) }
+        if device.hasAbs(EventCode.ABS_MISC) { abs(EventCode.ABS_MISC, Int32(truncatingIfNeeded: toolID(of: newTool))) }
         position()
         report()
         if let oldKey, device.hasKey(oldKey), oldKey != Self.key(of: newTool) {
@@ -211,7 +211,7 @@ public struct PenScript: Sendable {
         wait(ms: eraserSwapGapMs)
         tool = newTool
         key(newKey, down: true)
-        if device.hasAbs(EventCode.ABS_MISC) { abs(EventCode.ABS_MISC, Int32(truncatingIfNeeded: Self.toolID(of: newTool))) }
+        if device.hasAbs(EventCode.ABS_MISC) { abs(EventCode.ABS_MISC, Int32(truncatingIfNeeded: toolID(of: newTool))) }
         position()
         report()
     }
@@ -260,6 +260,12 @@ public struct PenScript: Sendable {
         case .eraser: return nil
         }
     }
+
+    /// The tool ids the device reports in ABS_MISC, where a script wants its own (a Pro Pen 3's
+    /// 0x200); the others are Wacom-like ids.
+    public var toolIDs: [ToolType: Int64] = [:]
+
+    func toolID(of tool: ToolType) -> Int64 { toolIDs[tool] ?? Self.toolID(of: tool) }
 
     /// Wacom-like tool ids (ABS_MISC), so scripts exercise the field.
     static func toolID(of tool: ToolType) -> Int64 {

@@ -39,11 +39,24 @@ enum TestPens {
 }
 
 /// What the pipeline makes of a script (the device unplugged at its end).
-func replay(_ pen: PenScript, _ preferences: Preferences = .defaults) throws -> [Event] {
-    try PenPipeline.events(of: pen.events, description: pen.device, id: "event7", preferences: preferences)
+func replay(_ pen: PenScript, _ preferences: Preferences = .defaults, identity: PenIdentity = .unknown) throws -> [Event] {
+    try PenPipeline.events(of: pen.events, description: pen.device, id: "event7", preferences: preferences, identity: identity)
 }
 
 /// The gestures of a replay as short words.
-func gestures(_ pen: PenScript, _ preferences: Preferences = .defaults) throws -> [String] {
-    try replay(pen, preferences).filter(\.isGesture).map(\.summary)
+func gestures(_ pen: PenScript, _ preferences: Preferences = .defaults, identity: PenIdentity = .unknown) throws -> [String] {
+    try replay(pen, preferences, identity: identity).filter(\.isGesture).map(\.summary)
+}
+
+/// What libwacom says of the tests' pens, as data (the names and kinds of libwacom.stylus).
+enum TestIdentities {
+    /// An AES tablet (isdv4-4800.tablet): its pens' eraser is a button.
+    static let aes = PenIdentity(model: "Wacom ISDv4 4800", styli: [
+        0x21: Stylus(name: "AES Pen", kind: .mobile, buttons: 1, eraser: .button),
+        0x49: Stylus(name: "Bamboo Ink", kind: .mobile, buttons: 1, eraser: .button),
+    ])
+    /// A Cintiq Pro 27 (cintiq-pro-27.tablet) with its Pro Pen 3.
+    static let cintiqPro27 = PenIdentity(model: "Wacom Cintiq Pro 27", styli: [
+        0x200: Stylus(name: "Pro Pen 3", kind: .general, buttons: 3, eraser: .none),
+    ])
 }

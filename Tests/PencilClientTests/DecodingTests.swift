@@ -41,8 +41,40 @@ struct DecodingTests {
         #expect(PreferredAction.allCases.allSatisfy { PencilAction(rawValue: $0.rawValue).isKnown })
         #expect(TapButton.allCases.allSatisfy { PencilTapButton(rawValue: $0.rawValue).isKnown })
         #expect(SqueezeButton.allCases.allSatisfy { PencilSqueezeButton(rawValue: $0.rawValue).isKnown })
+        #expect(EraserButtonMode.allCases.allSatisfy { PencilEraserButtonMode(rawValue: $0.rawValue).isKnown })
+        #expect(StylusKind.allCases.allSatisfy { PencilStylusKind(rawValue: $0.rawValue).isKnown })
+        #expect(EraserKind.allCases.allSatisfy { PencilEraserKind(rawValue: $0.rawValue).isKnown })
+        #expect(PencilStylusKind(rawValue: "unknown") == .unknownKind)
         #expect(PencilFocus(rawValue: "none") == .nobody)
         #expect(PencilFocus.nobody.rawValue == "none")
+    }
+
+    @Test("a proximityIn's stylus, a device's model and styli, and the four new preferences are read")
+    func stylusModelAndPreferences() throws {
+        let event = try PencilEvent(json: try JSONReader.parse(#"""
+            {"type":"proximityIn","time":5,"device":"event7","tool":{"type":"pen","serial":9,"id":2050},
+             "stylus":{"name":"Grip Pen","kind":"general","buttons":2,"eraser":"invert","weight":3}}
+            """#))
+        #expect(event.stylus == PencilStylus(name: "Grip Pen", kind: .general, buttons: 2, eraser: .invert))
+        let device = try PencilDevice(json: try JSONReader.parse(#"""
+            {"id":"event7","name":"Wacom Cintiq 22HDT Pen","model":"Wacom Cintiq 22HD touch",
+             "styli":[{"name":"Grip Pen","kind":"general","buttons":2,"eraser":"invert"},{"name":"Odd","kind":"quill","buttons":1,"eraser":"sponge"}]}
+            """#))
+        #expect(device.model == "Wacom Cintiq 22HD touch")
+        #expect(device.styli.map(\.name) == ["Grip Pen", "Odd"])
+        #expect(device.styli[1].kind == .unknown("quill"))
+        #expect(device.styli[1].eraser == .unknown("sponge"))
+        let preferences = try PencilPreferences(json: try JSONReader.parse(#"""
+            {"withholdGestureClicks":true,"eraserButton":"button","prefersPencilOnlyDrawing":true,"prefersHoverToolPreview":false}
+            """#))
+        #expect(preferences.withholdGestureClicks)
+        #expect(preferences.eraserButton == .button)
+        #expect(preferences.prefersPencilOnlyDrawing)
+        #expect(!preferences.prefersHoverToolPreview)
+        // Left out, each keeps the daemon's default.
+        let defaults = try PencilPreferences(json: try JSONReader.parse("{}"))
+        #expect(!defaults.withholdGestureClicks && defaults.eraserButton == .eraser && !defaults.prefersPencilOnlyDrawing
+                && defaults.prefersHoverToolPreview)
     }
 
     @Test("an event without a type or a time is refused")
