@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "PencilWacomTests", dependencies: ["PencilTestSupport", "PencilWacom", "PencilInput", "PencilDevices", "PencilProtocol", "GestureRecognizer"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "PencilBenchmarks", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
-        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
+        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilWacom", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
         .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilClient", "PencilProtocol", "PencilSystem"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilDevices", "PencilProtocol"]),

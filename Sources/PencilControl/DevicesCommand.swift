@@ -43,7 +43,10 @@ public enum DevicesCommand: PencilCommand {
     }
 
     static func describe(_ device: DeviceInfo) -> String {
-        var lines = [device.id.rightPadded(to: 10) + device.name]
+        var lines = [device.id.rightPadded(to: 10) + device.name.escapedForTerminal]
+        if let model = device.model {
+            lines.append(String(repeating: " ", count: 10) + "model: " + model.escapedForTerminal)
+        }
         var facts = [busName(device.bus) + " " + hex4(device.vendor) + ":" + hex4(device.product)]
         if let width = device.widthMillimeters, let height = device.heightMillimeters {
             facts.append(EventFormatter.fixed(width, 1) + " × " + EventFormatter.fixed(height, 1) + " mm")
@@ -54,6 +57,10 @@ public enum DevicesCommand: PencilCommand {
         capabilities.append("axes: " + list(device.axes.map(\.rawValue)))
         capabilities.append("buttons: " + list(device.buttons.map(\.rawValue)))
         lines.append(String(repeating: " ", count: 10) + capabilities.joined(separator: "  "))
+        for stylus in device.styli {
+            lines.append(String(repeating: " ", count: 10) + "stylus: " + stylus.name.escapedForTerminal
+                         + " (\(stylus.kind.rawValue), \(stylus.buttons) button\(stylus.buttons == 1 ? "" : "s"), eraser: \(stylus.eraser.rawValue))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -1,6 +1,7 @@
 import GestureRecognizer
 import PencilInput
 import PencilProtocol
+import PencilWacom
 
 /// `pencilctl events RECORDING [--desc DESC] [--preferences JSON]`: the offline twin of the
 /// daemon. Prints, one JSON object a line, the events pencild would report for a recording
@@ -41,7 +42,10 @@ public enum EventsCommand: PencilCommand {
 
         var pipeline: GesturePipeline
         do {
-            pipeline = try GesturePipeline(description: recording.description, id: deviceID, preferences: options.preferences)
+            // The recorded tablet as libwacom knows it, as pencild's replay of it is.
+            let device = recording.description
+            let identity = WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
+            pipeline = try GesturePipeline(description: device, id: deviceID, preferences: options.preferences, identity: identity)
         } catch {
             io.errors.line("pencilctl events: --preferences: \(error)")
             return ExitCode.usage

@@ -257,12 +257,14 @@ struct EventFormatter {
     static func details(of event: Event) -> String {
         var parts: [String] = []
         if let info = event.deviceInfo {
-            parts.append("\"\(info.name)\"")
+            parts.append("\"\(info.name.escapedForTerminal)\"")
+            if let model = info.model { parts.append("(\(model.escapedForTerminal))") }
             parts.append("tools: " + info.tools.map(\.rawValue).joined(separator: ","))
             if !info.axes.isEmpty { parts.append("axes: " + info.axes.map(\.rawValue).joined(separator: ",")) }
             if !info.buttons.isEmpty { parts.append("buttons: " + info.buttons.map(\.rawValue).joined(separator: ",")) }
         }
         if let tool = event.tool { parts.append(toolName(tool)) }
+        if let stylus = event.stylus { parts.append("\"\(stylus.name.escapedForTerminal)\"") }
         if let button = event.button { parts.append(button.rawValue) }
         if let action = event.action { parts.append("→ " + action.rawValue) }
         if let focus = event.focus { parts.append("focus: " + focus.rawValue) }

@@ -12,7 +12,8 @@ public enum PrefsCommand: PencilCommand {
     public static let summary = "show or change your gesture preferences (keys: \(keys.joined(separator: ", ")))"
 
     static let keys = ["doubleTapAction", "squeezeAction", "tapButton", "squeezeButton",
-                       "tapMaxDuration", "doubleTapInterval", "longPressDuration", "doubleTapSlop"]
+                       "tapMaxDuration", "doubleTapInterval", "longPressDuration", "doubleTapSlop",
+                       "withholdGestureClicks", "eraserButton", "prefersPencilOnlyDrawing", "prefersHoverToolPreview"]
 
     enum Request: Equatable {
         case get(json: Bool)
@@ -60,8 +61,14 @@ public enum PrefsCommand: PencilCommand {
                 return .failure(UsageProblem("\(key): \"\(text)\" is not a number of millimetres"))
             }
             return .success(.double(millimetres))
-        case "doubleTapAction", "squeezeAction", "tapButton", "squeezeButton":
+        case "doubleTapAction", "squeezeAction", "tapButton", "squeezeButton", "eraserButton":
             return .success(.string(text))
+        case "withholdGestureClicks", "prefersPencilOnlyDrawing", "prefersHoverToolPreview":
+            switch text {
+            case "true", "yes", "on", "1": return .success(.bool(true))
+            case "false", "no", "off", "0": return .success(.bool(false))
+            default: return .failure(UsageProblem("\(key): \"\(text)\" is not true or false"))
+            }
         default:
             return .failure(UsageProblem("unknown preference \"\(key)\" (known: \(keys.joined(separator: ", ")))"))
         }
@@ -126,6 +133,10 @@ public enum PrefsCommand: PencilCommand {
             ("doubleTapInterval", "\(preferences.doubleTapInterval) ms"),
             ("longPressDuration", "\(preferences.longPressDuration) ms"),
             ("doubleTapSlop", EventFormatter.fixed(preferences.doubleTapSlop, 2) + " mm"),
+            ("withholdGestureClicks", String(preferences.withholdGestureClicks)),
+            ("eraserButton", preferences.eraserButton.rawValue),
+            ("prefersPencilOnlyDrawing", String(preferences.prefersPencilOnlyDrawing)),
+            ("prefersHoverToolPreview", String(preferences.prefersHoverToolPreview)),
         ]
     }
 

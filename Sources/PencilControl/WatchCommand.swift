@@ -119,6 +119,8 @@ struct WatchModel {
     /// The device shown last, after it went away (until another one comes).
     var departed: DeviceInfo?
     var tool: Tool?
+    /// Which pen the tool is, when libwacom knows it (from its proximityIn).
+    var stylus: Stylus?
     var tipDown = false
     var buttons: [PenButton] = []
     var pose = Pose()
@@ -166,8 +168,10 @@ struct WatchModel {
         switch event.type {
         case .proximityIn:
             tool = event.tool
+            stylus = event.stylus
         case .proximityOut:
             tool = nil
+            stylus = nil
             tipDown = false
             buttons = []
         case .tipDown:
@@ -281,7 +285,8 @@ enum WatchScreen {
             var state = model.tipDown ? "touching" : "hovering"
             if model.squeezing { state += ", squeezing" }
             let buttons = model.buttons.isEmpty ? "none" : model.buttons.map(\.rawValue).joined(separator: " ")
-            lines.append("tool      \(EventFormatter.toolName(tool))  \(state)  buttons: \(buttons)")
+            let name = model.stylus.map { "  \"" + $0.name.escapedForTerminal + "\"" } ?? ""
+            lines.append("tool      \(EventFormatter.toolName(tool))\(name)  \(state)  buttons: \(buttons)")
         } else {
             lines.append("tool      out of proximity")
         }

@@ -58,6 +58,8 @@ public struct Configuration: Sendable {
     public var demo = false
     /// Live devices through udev (off with `--no-udev`, e.g. for replays in tests).
     public var liveDevices = true
+    /// Where libwacom's tablet and stylus files are read from; nil for the system's.
+    public var libwacomDataDirectory: String?
     /// The group whose members may connect, beside root, the daemon's user and active local
     /// sessions; nil: the socket file's group.
     public var accessGroup: UInt32?
@@ -128,6 +130,7 @@ public enum CommandLineParser {
       --exit-after-replay    exit once every replay has ended and every client has its events
       --demo                 add a built-in demo pen that plays in a loop
       --no-udev              do not open live devices
+      --libwacom-data DIR    read libwacom's tablet and stylus files from DIR (default: the system's)
       --version              print the version and exit
       --help                 print this help and exit
     """
@@ -187,6 +190,7 @@ public enum CommandLineParser {
             case "--exit-after-replay": configuration.exitAfterReplay = true
             case "--demo": configuration.demo = true
             case "--no-udev": configuration.liveDevices = false
+            case "--libwacom-data": configuration.libwacomDataDirectory = try value(argument)
             default:
                 throw ConfigurationError("unknown option '\(argument)' (see --help)")
             }

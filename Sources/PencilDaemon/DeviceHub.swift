@@ -2,6 +2,7 @@ import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilSystem
+import PencilWacom
 
 protocol DeviceHubDelegate: AnyObject {
     /// Events for the monitors of `uid`, or of every user when nil.
@@ -36,15 +37,18 @@ final class PenDevice {
     /// The time of the device's last frame or timer (its own clock).
     var lastTime: DeviceTime
 
-    init(id: String, description: DeviceDescription, source: DeviceSource, isReplay: Bool, startTime: DeviceTime) {
+    init(id: String, description: DeviceDescription, identity: PenIdentity, source: DeviceSource, isReplay: Bool, startTime: DeviceTime) {
         self.id = id
-        pipeline = PenPipeline(tracker: PenTracker(description: description, id: id), stage: UserGestureStages())
+        pipeline = PenPipeline(tracker: PenTracker(description: description, id: id, identity: identity), stage: UserGestureStages())
         self.source = source
         self.isReplay = isReplay
         lastTime = startTime
     }
 
     var info: DeviceInfo { pipeline.tracker.deviceInfo }
+    /// As ListDevices describes it: with the styli seen so far.
+    var listedInfo: DeviceInfo { pipeline.tracker.listedDeviceInfo }
+    var identity: PenIdentity { pipeline.tracker.identity }
 
     /// The pipeline's next timer, on the device's clock.
     var nextDeadline: DeviceTime? { pipeline.nextDeadline.map(DeviceTime.init(microseconds:)) }
@@ -107,8 +111,25 @@ final class DeviceHub {
         self.logger = logger
     }
 
+    /// libwacom's database, loaded with the first device and kept: a look-up per device, never
+    /// a load. Without it (no data files) devices have no model and tools no stylus.
+    private lazy var wacom: WacomDatabase? = {
+        let database = WacomDatabase.load(dataDirectory: configuration.libwacomDataDirectory)
+        if let database {
+            logger.debug("libwacom: \(database.tabletCount) tablets known")
+        } else {
+            logger.notice("libwacom's data could not be loaded\(configuration.libwacomDataDirectory.map { " from \($0)" } ?? ""): pens are reported without their model and styli")
+        }
+        return database
+    }()
+
+    /// What libwacom knows of a device: from its node when it has one, else from its ids.
+    private func identity(of description: DeviceDescription, node: String?) -> PenIdentity {
+        wacom?.identity(node: node, bus: description.bus, vendor: description.vendor, product: description.product) ?? .unknown
+    }
+
     var count: Int { devices.count }
-    var deviceInfos: [DeviceInfo] { devices.map(\.info) }
+    var deviceInfos: [DeviceInfo] { devices.map(\.listedInfo) }
     func contains(_ id: String) -> Bool { devices.contains { $0.id == id } }
     var replaysFinished: Bool { !devices.contains { $0.isReplay } }
 
@@ -116,13 +137,15 @@ final class DeviceHub {
         self.now = now
         for (index, replay) in configuration.replays.enumerated() {
             let recording = try loadRecording(replay)
-            add(PenDevice(id: "replay\(index)", description: recording.description, source: .waitingReplay(recording, loops: false),
+            add(PenDevice(id: "replay\(index)", description: recording.description,
+                          identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording, loops: false),
                           isReplay: true, startTime: Self.startTime(of: recording, now: now)))
         }
         if configuration.demo {
             let demo = DemoPen.recording()
             let recording = EvemuRecording(description: demo.description, events: demo.events)
-            add(PenDevice(id: "demo0", description: demo.description, source: .waitingReplay(recording, loops: true),
+            add(PenDevice(id: "demo0", description: demo.description, identity: identity(of: demo.description, node: nil),
+                          source: .waitingReplay(recording, loops: true),
                           isReplay: false, startTime: Self.startTime(of: recording, now: now)))
         }
         if configuration.replayWaitsForMonitors == 0 { startPlayback(now: now) }
@@ -146,7 +169,8 @@ final class DeviceHub {
     private func add(_ device: PenDevice) {
         // Users who monitor already get the newcomer, from its deviceAdded on.
         for (uid, preferences) in preferencesByUser {
-            device.pipeline.stage.add(uid: uid, device: device.info, preferences: preferences, state: device.pipeline.tracker.state)
+            device.pipeline.stage.add(uid: uid, device: device.info, identity: device.identity, preferences: preferences,
+                                      state: device.pipeline.tracker.state)
         }
         devices.append(device)
         device.pipeline.start(at: device.lastTime.microseconds, into: &output)
@@ -178,7 +202,8 @@ final class DeviceHub {
     func subscribe(uid: UInt32, preferences: Preferences) {
         preferencesByUser[uid] = preferences
         for device in devices where !device.pipeline.stage.contains(uid) {
-            device.pipeline.stage.add(uid: uid, device: device.info, preferences: preferences, state: device.pipeline.tracker.state)
+            device.pipeline.stage.add(uid: uid, device: device.info, identity: device.identity, preferences: preferences,
+                                      state: device.pipeline.tracker.state)
         }
     }
 
@@ -203,7 +228,9 @@ final class DeviceHub {
             // A live device's pose is as of now; a replay's as of its last event.
             let time = device.live != nil ? DeviceTime(sameInstantAs: now).microseconds : device.lastTime.microseconds
             events.append(Event(type: .deviceAdded, time: time, device: device.id, deviceInfo: device.info))
-            events += device.pipeline.catchUpEvents(at: time)
+            // The pen as this user's stream has it (an eraser button held is the pen, not the eraser).
+            let state = device.pipeline.stage.presentedState(of: uid) ?? device.pipeline.tracker.state
+            events += state.catchUpEvents(device: device.id, identity: device.identity, at: time)
             events += device.pipeline.stage.catchUpEvents(of: uid, at: time)
         }
         return events
@@ -389,7 +416,8 @@ final class DeviceHub {
         }
         let token = nextToken
         nextToken += 1
-        let device = PenDevice(id: node.kernelName, description: source.description, source: .live(source, token: token),
+        let device = PenDevice(id: node.kernelName, description: source.description, identity: identity(of: source.description, node: path),
+                               source: .live(source, token: token),
                                isReplay: false, startTime: DeviceTime(sameInstantAs: now))
         do {
             try delegate?.deviceHub(self, watch: source.fileDescriptor, token: token)

@@ -50,9 +50,9 @@ struct UserGestureStages: PenFrameStage {
     func contains(_ uid: UInt32) -> Bool { uids.contains(uid) }
 
     /// `state`: the pen as it stands now, for a user who starts monitoring mid-stroke.
-    mutating func add(uid: UInt32, device: DeviceInfo, preferences: Preferences, state: PenState) {
+    mutating func add(uid: UInt32, device: DeviceInfo, identity: PenIdentity, preferences: Preferences, state: PenState) {
         remove(uid: uid)
-        let recognizer = try? GestureRecognizer(device: device, preferences: preferences, state: state)
+        let recognizer = try? GestureRecognizer(device: device, preferences: preferences, state: state, identity: identity)
         uids.append(uid)
         recognizers.append(recognizer)
         deadlines.append(recognizer?.nextDeadline)
@@ -99,6 +99,13 @@ struct UserGestureStages: PenFrameStage {
             recognizers[index]!.advance(to: time, into: &output.lists[slot])
             deadlines[index] = recognizers[index]!.nextDeadline
         }
+    }
+
+    /// The pen as `uid`'s stream has it, when that user's recogniser presents it otherwise than
+    /// the device reports it (an eraser button held).
+    func presentedState(of uid: UInt32) -> PenState? {
+        guard let index = uids.firstIndex(of: uid) else { return nil }
+        return recognizers[index]?.presentedState
     }
 
     /// What a new subscriber of `uid` needs from its recogniser (a squeeze in progress).

@@ -17,6 +17,22 @@ public struct PenState: Equatable, Sendable {
     }
 
     public var inProximity: Bool { tool != nil }
+
+    /// The events that bring a new subscriber to this state: proximityIn, then tipDown or hover
+    /// began, then buttonDown for each held button (protocol.md, Monitor).
+    public func catchUpEvents(device id: String, identity: PenIdentity, at time: Int64) -> [Event] {
+        guard let tool else { return [] }
+        var events = [Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool))]
+        if tipDown {
+            events.append(Event(type: .tipDown, time: time, device: id, tool: tool, pose: pose))
+        } else {
+            events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .began))
+        }
+        for button in buttons.buttons {
+            events.append(Event(type: .buttonDown, time: time, device: id, tool: tool, pose: pose, button: button))
+        }
+        return events
+    }
     /// gestures.md: hovering = a tool in proximity with the tip up.
     public var isHovering: Bool { tool != nil && !tipDown }
 }

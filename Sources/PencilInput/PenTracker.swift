@@ -200,19 +200,8 @@ public struct PenTracker: Sendable {
     /// The events that bring a new subscriber to the current state: proximityIn, then tipDown
     /// or hover began, then buttonDown for each held button (protocol.md, Monitor).
     public func catchUpEvents(at time: Int64) -> [Event] {
-        guard let tool = current.tool, !removed else { return [] }
-        let id = deviceInfo.id
-        let pose = current.pose
-        var events = [Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool))]
-        if current.tipDown {
-            events.append(Event(type: .tipDown, time: time, device: id, tool: tool, pose: pose))
-        } else {
-            events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .began))
-        }
-        for button in current.buttons.buttons {
-            events.append(Event(type: .buttonDown, time: time, device: id, tool: tool, pose: pose, button: button))
-        }
-        return events
+        guard !removed else { return [] }
+        return current.catchUpEvents(device: deviceInfo.id, identity: identity, at: time)
     }
 
     // MARK: - Gathering a frame

@@ -1,5 +1,6 @@
 import GestureRecognizer
 import Foundation
+import PencilWacom
 import Testing
 @testable import PencilControl
 import PencilDevices
@@ -69,7 +70,7 @@ struct EventsCommandTests {
         #expect(events.first?.deviceInfo?.name == pen.name)
         #expect(events.allSatisfy { $0.device == "replay0" })
         let recording = try EvemuRecording.load(path: file.path)
-        #expect(events == PenPipeline.penEvents(of: recording).asOnTheWire)
+        #expect(events == penEvents(of: recording).asOnTheWire)
     }
 
     @Test("a headerless recording runs with --desc, in both spellings")
@@ -184,14 +185,33 @@ struct EventsCommandTests {
         let printed = try decodedEvents(result.output)
         let recording = try EvemuRecording.load(path: path)
         // The same as the gesture pipeline reports; without the gestures, the pen events alone.
-        let pipeline = try PenPipeline.events(of: recording.events, description: recording.description)
+        let identity = Self.identity(of: recording.description)
+        #expect(identity.model == "Wacom Cintiq 22HD touch", "libwacom knows the recorded tablet")
+        let pipeline = try PenPipeline.events(of: recording.events, description: recording.description, identity: identity)
         #expect(printed == pipeline.asOnTheWire)
         let isGesture: (Event) -> Bool = { $0.type == .doubleTap || $0.type == .squeeze }
-        #expect(printed.filter { !isGesture($0) } == PenPipeline.penEvents(of: recording).asOnTheWire)
+        #expect(printed.filter { !isGesture($0) } == penEvents(of: recording).asOnTheWire)
+        // Each proximityIn names its pen, as libwacom does.
+        #expect(printed.first { $0.type == .proximityIn }?.stylus?.name == "Pro Pen Eraser")
         #expect(printed.first?.type == .deviceAdded && printed.last?.type == .deviceRemoved)
         #expect(printed.filter { $0.type == .proximityIn }.count == 21)
         #expect(printed.filter { $0.type == .doubleTap }.count == 1)
         #expect(printed.filter { $0.type == .squeeze && $0.phase == .ended }.count == 7)
         #expect(printed.filter { $0.type == .squeeze && $0.phase == .ended }.allSatisfy { $0.action == .showContextualPalette })
+    }
+}
+
+extension EventsCommandTests {
+    /// What libwacom knows of a recorded tablet: `pencilctl events` looks it up as pencild's
+    /// replay does.
+    static func identity(of device: DeviceDescription) -> PenIdentity {
+        WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
+    }
+
+    /// A recording's pen events, with what libwacom knows of its tablet.
+    func penEvents(of recording: EvemuRecording) -> [Event] {
+        let pipeline = PenPipeline(tracker: PenTracker(description: recording.description, id: "replay0",
+                                                       identity: Self.identity(of: recording.description)), stage: PenEventsOnly())
+        return PenPipeline.events(of: recording.events, pipeline: pipeline)
     }
 }

@@ -126,6 +126,7 @@ enum pencil_button {
 	PENCIL_BUTTON_STYLUS,
 	PENCIL_BUTTON_STYLUS2,
 	PENCIL_BUTTON_STYLUS3,
+	PENCIL_BUTTON_ERASER, /**< "eraser": a pen's eraser button, under eraserButton "button" */
 };
 
 /** The phase of a hover or squeeze. */
@@ -172,6 +173,39 @@ enum pencil_gesture_button {
 	PENCIL_GESTURE_BUTTON_STYLUS3,
 	PENCIL_GESTURE_BUTTON_LONG_PRESS, /**< "longPress": squeezeButton only */
 	PENCIL_GESTURE_BUTTON_OFF,        /**< "none": the gesture is off */
+	PENCIL_GESTURE_BUTTON_ERASER,     /**< "eraser": the eraser button of a pen whose eraser is one */
+};
+
+/** Preferences.eraserButton: what the eraser button of an AES or MPP pen is. */
+enum pencil_eraser_button {
+	PENCIL_ERASER_BUTTON_UNKNOWN = -1,
+	PENCIL_ERASER_BUTTON_UNSET = 0,
+	PENCIL_ERASER_BUTTON_ERASER, /**< "eraser": the eraser tool, as the firmware reports it */
+	PENCIL_ERASER_BUTTON_BUTTON, /**< "button": a barrel button named "eraser" */
+};
+
+/** What kind of stylus libwacom says a tool is (Stylus.kind). */
+enum pencil_stylus_kind {
+	PENCIL_STYLUS_KIND_UNKNOWN = -1, /**< a name this library does not know */
+	PENCIL_STYLUS_KIND_NONE = 0,     /**< the event carries no stylus */
+	PENCIL_STYLUS_KIND_GENERAL,
+	PENCIL_STYLUS_KIND_INKING,
+	PENCIL_STYLUS_KIND_AIRBRUSH,
+	PENCIL_STYLUS_KIND_CLASSIC,
+	PENCIL_STYLUS_KIND_MARKER,
+	PENCIL_STYLUS_KIND_STROKE,
+	PENCIL_STYLUS_KIND_PUCK,
+	PENCIL_STYLUS_KIND_MOBILE,
+	PENCIL_STYLUS_KIND_UNSPECIFIED, /**< "unknown": libwacom itself does not say */
+};
+
+/** A stylus's eraser (Stylus.eraser). */
+enum pencil_eraser_kind {
+	PENCIL_ERASER_KIND_UNKNOWN = -1,
+	PENCIL_ERASER_KIND_UNSET = 0,
+	PENCIL_ERASER_KIND_NONE,   /**< "none" */
+	PENCIL_ERASER_KIND_INVERT, /**< "invert": the other end */
+	PENCIL_ERASER_KIND_BUTTON, /**< "button": a button the firmware reports as the eraser tool */
 };
 
 /**
@@ -426,6 +460,20 @@ int64_t pencil_event_get_tool_serial(const struct pencil_event *event);
 /** The tool's id (ABS_MISC), 0 when unknown or without a tool. */
 int64_t pencil_event_get_tool_id(const struct pencil_event *event);
 
+/**
+ * Which pen the tool is, as libwacom names it: only on PROXIMITY_IN, and only when libwacom
+ * knows the tool's id. The name is untrusted text from the daemon (show it, never interpret
+ * it); borrowed, NULL without a stylus.
+ */
+bool pencil_event_has_stylus(const struct pencil_event *event);
+const char *pencil_event_get_stylus_name(const struct pencil_event *event);
+enum pencil_stylus_kind pencil_event_get_stylus_kind(const struct pencil_event *event);
+const char *pencil_event_get_stylus_kind_name(const struct pencil_event *event);
+/** Its barrel buttons; 0 without a stylus. */
+int pencil_event_get_stylus_buttons(const struct pencil_event *event);
+enum pencil_eraser_kind pencil_event_get_stylus_eraser(const struct pencil_event *event);
+const char *pencil_event_get_stylus_eraser_name(const struct pencil_event *event);
+
 /** Whether the event carries a pose; the getters below return 0 without one. */
 bool pencil_event_has_pose(const struct pencil_event *event);
 /** Position, 0..1 with the origin top-left. */
@@ -509,6 +557,12 @@ bool pencil_device_has_axis(const struct pencil_device *device, enum pencil_axis
 size_t pencil_device_get_button_count(const struct pencil_device *device);
 enum pencil_button pencil_device_get_button(const struct pencil_device *device, size_t index);
 const char *pencil_device_get_button_name(const struct pencil_device *device, size_t index);
+
+/** The tablet's name in libwacom ("Wacom Intuos Pro M"), or NULL when unknown. Borrowed. */
+const char *pencil_device_get_model(const struct pencil_device *device);
+/** From pencil_list_devices: the styli seen since the device was attached, by name. Borrowed. */
+size_t pencil_device_get_stylus_count(const struct pencil_device *device);
+const char *pencil_device_get_stylus_name(const struct pencil_device *device, size_t index);
 bool pencil_device_has_button(const struct pencil_device *device, enum pencil_button button);
 
 /* ------------------------------------------------------------------------ */
@@ -558,6 +612,23 @@ int pencil_preferences_set_tap_max_duration(struct pencil_preferences *preferenc
 int pencil_preferences_set_double_tap_interval(struct pencil_preferences *preferences, int milliseconds);
 int pencil_preferences_set_long_press_duration(struct pencil_preferences *preferences, int milliseconds);
 int pencil_preferences_set_double_tap_slop(struct pencil_preferences *preferences, double millimetres);
+
+/**
+ * The yes-or-no preferences: withholdGestureClicks (apps do not receive a gesture's clicks),
+ * prefersPencilOnlyDrawing and prefersHoverToolPreview (Apple's, for apps to follow).
+ * The getters return 1 or 0, or -1 when the field is not set.
+ */
+int pencil_preferences_get_withhold_gesture_clicks(const struct pencil_preferences *preferences);
+int pencil_preferences_set_withhold_gesture_clicks(struct pencil_preferences *preferences, bool value);
+int pencil_preferences_get_prefers_pencil_only_drawing(const struct pencil_preferences *preferences);
+int pencil_preferences_set_prefers_pencil_only_drawing(struct pencil_preferences *preferences, bool value);
+int pencil_preferences_get_prefers_hover_tool_preview(const struct pencil_preferences *preferences);
+int pencil_preferences_set_prefers_hover_tool_preview(struct pencil_preferences *preferences, bool value);
+/** eraserButton: by enum and by name, as the other named preferences. */
+enum pencil_eraser_button pencil_preferences_get_eraser_button(const struct pencil_preferences *preferences);
+const char *pencil_preferences_get_eraser_button_name(const struct pencil_preferences *preferences);
+int pencil_preferences_set_eraser_button(struct pencil_preferences *preferences, enum pencil_eraser_button value);
+int pencil_preferences_set_eraser_button_name(struct pencil_preferences *preferences, const char *name);
 
 #ifdef __cplusplus
 }

@@ -15,12 +15,15 @@ TABLE(event_type_table, "deviceAdded", "deviceRemoved", "proximityIn", "proximit
       "motion", "hover", "buttonDown", "buttonUp", "doubleTap", "squeeze", "preferencesChanged");
 TABLE(tool_table, "pen", "eraser", "brush", "pencil", "airbrush", "mouse", "lens");
 TABLE(axis_table, "pressure", "distance", "tilt", "rotation", "slider", "wheel");
-TABLE(button_table, "stylus", "stylus2", "stylus3");
+TABLE(button_table, "stylus", "stylus2", "stylus3", "eraser");
 TABLE(phase_table, "began", "changed", "ended", "cancelled");
 TABLE(action_table, "ignore", "switchEraser", "switchPrevious", "showColorPalette", "showInkAttributes",
       "showContextualPalette", "runSystemShortcut");
 TABLE(focus_table, "this", "other", "none");
-TABLE(gesture_button_table, "stylus", "stylus2", "stylus3", "longPress", "none");
+TABLE(gesture_button_table, "stylus", "stylus2", "stylus3", "longPress", "none", "eraser");
+TABLE(eraser_button_table, "eraser", "button");
+TABLE(stylus_kind_table, "general", "inking", "airbrush", "classic", "marker", "stroke", "puck", "mobile", "unknown");
+TABLE(eraser_kind_table, "none", "invert", "button");
 
 const char *const pose_field_names[POSE_FIELD_COUNT] = {
 	[POSE_X] = "x",

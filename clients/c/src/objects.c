@@ -148,6 +148,8 @@ static int name_list_decode(struct json_object *object, const char *key, const s
 	return 0;
 }
 
+static int device_identity_decode(struct json_object *object, struct pencil_device *device);
+
 int device_decode(struct json_object *object, struct pencil_device **out)
 {
 	const char *id, *name;
@@ -190,11 +192,60 @@ int device_decode(struct json_object *object, struct pencil_device **out)
 	    (result = name_list_decode(object, "axes", &axis_table, &device->axes)) < 0 ||
 	    (result = name_list_decode(object, "buttons", &button_table, &device->buttons)) < 0)
 		goto fail;
+	if ((result = device_identity_decode(object, device)) < 0)
+		goto fail;
 	*out = device;
 	return 0;
 fail:
 	pencil_device_unref(device);
 	return result;
+}
+
+/* model and the styli's names: libwacom's, through the daemon; both optional. */
+static int device_identity_decode(struct json_object *object, struct pencil_device *device)
+{
+	const char *model;
+	struct json_object *styli;
+	if (json_string_field(object, "model", &model) < 0)
+		return -EBADMSG;
+	if (model && !(device->model = strdup(model)))
+		return -ENOMEM;
+	if (!json_object_object_get_ex(object, "styli", &styli) || !styli)
+		return 0;
+	if (!json_object_is_type(styli, json_type_array))
+		return -EBADMSG;
+	size_t count = json_object_array_length(styli);
+	if (count > PENCIL_MAX_LIST)
+		return -EBADMSG;
+	if (count == 0)
+		return 0;
+	device->styli = calloc(count, sizeof(*device->styli));
+	if (!device->styli)
+		return -ENOMEM;
+	for (size_t i = 0; i < count; i++) {
+		const char *name;
+		if (json_string_field(json_object_array_get_idx(styli, i), "name", &name) != 1)
+			return -EBADMSG;
+		if (!(device->styli[i] = strdup(name)))
+			return -ENOMEM;
+		device->stylus_count = i + 1;
+	}
+	return 0;
+}
+
+PENCIL_EXPORT const char *pencil_device_get_model(const struct pencil_device *device)
+{
+	return device->model;
+}
+
+PENCIL_EXPORT size_t pencil_device_get_stylus_count(const struct pencil_device *device)
+{
+	return device->stylus_count;
+}
+
+PENCIL_EXPORT const char *pencil_device_get_stylus_name(const struct pencil_device *device, size_t index)
+{
+	return index < device->stylus_count ? device->styli[index] : NULL;
 }
 
 PENCIL_EXPORT struct pencil_device *pencil_device_ref(struct pencil_device *device)
@@ -212,6 +263,10 @@ PENCIL_EXPORT struct pencil_device *pencil_device_unref(struct pencil_device *de
 	name_list_clear(&device->tools);
 	name_list_clear(&device->axes);
 	name_list_clear(&device->buttons);
+	free(device->model);
+	for (size_t i = 0; i < device->stylus_count; i++)
+		free(device->styli[i]);
+	free(device->styli);
 	free(device);
 	return NULL;
 }
@@ -309,7 +364,8 @@ PENCIL_EXPORT struct pencil_preferences *pencil_preferences_new(void)
 	struct pencil_preferences *preferences = calloc(1, sizeof(*preferences));
 	if (preferences)
 		preferences->tap_max_duration = preferences->double_tap_interval =
-			preferences->long_press_duration = -1;
+			preferences->long_press_duration = preferences->withhold_gesture_clicks =
+				preferences->prefers_pencil_only_drawing = preferences->prefers_hover_tool_preview = -1;
 	return preferences;
 }
 
@@ -321,7 +377,20 @@ PENCIL_EXPORT void pencil_preferences_destroy(struct pencil_preferences *prefere
 	name_clear(&preferences->squeeze_action);
 	name_clear(&preferences->tap_button);
 	name_clear(&preferences->squeeze_button);
+	name_clear(&preferences->eraser_button);
 	free(preferences);
+}
+
+/* A yes-or-no field: 1 or 0 into *out when present, -1 left when absent. */
+static int flag_decode(struct json_object *object, const char *key, int *out)
+{
+	struct json_object *value;
+	if (!json_object_object_get_ex(object, key, &value) || !value)
+		return 0;
+	if (!json_object_is_type(value, json_type_boolean))
+		return -EBADMSG;
+	*out = json_object_get_boolean(value) ? 1 : 0;
+	return 0;
 }
 
 static int duration_decode(struct json_object *object, const char *key, int *out)
@@ -350,7 +419,11 @@ int preferences_decode(struct json_object *object, struct pencil_preferences **o
 	    (result = json_name_field(object, "squeezeButton", &gesture_button_table, &preferences->squeeze_button)) < 0 ||
 	    (result = duration_decode(object, "tapMaxDuration", &preferences->tap_max_duration)) < 0 ||
 	    (result = duration_decode(object, "doubleTapInterval", &preferences->double_tap_interval)) < 0 ||
-	    (result = duration_decode(object, "longPressDuration", &preferences->long_press_duration)) < 0)
+	    (result = duration_decode(object, "longPressDuration", &preferences->long_press_duration)) < 0 ||
+	    (result = json_name_field(object, "eraserButton", &eraser_button_table, &preferences->eraser_button)) < 0 ||
+	    (result = flag_decode(object, "withholdGestureClicks", &preferences->withhold_gesture_clicks)) < 0 ||
+	    (result = flag_decode(object, "prefersPencilOnlyDrawing", &preferences->prefers_pencil_only_drawing)) < 0 ||
+	    (result = flag_decode(object, "prefersHoverToolPreview", &preferences->prefers_hover_tool_preview)) < 0)
 		goto fail;
 	result = json_double_field(object, "doubleTapSlop", &preferences->double_tap_slop);
 	if (result < 0)
@@ -373,6 +446,14 @@ static int add_name(struct json_object *object, const char *key, const struct na
 	return value && json_object_object_add(object, key, value) == 0 ? 0 : -ENOMEM;
 }
 
+static int add_flag(struct json_object *object, const char *key, int value)
+{
+	if (value < 0)
+		return 0;
+	struct json_object *flag = json_object_new_boolean(value != 0);
+	return flag && json_object_object_add(object, key, flag) == 0 ? 0 : -ENOMEM;
+}
+
 static int add_int(struct json_object *object, const char *key, int value)
 {
 	if (value < 0)
@@ -392,7 +473,11 @@ struct json_object *preferences_encode(const struct pencil_preferences *preferen
 	    add_name(object, "squeezeButton", &preferences->squeeze_button, &gesture_button_table) < 0 ||
 	    add_int(object, "tapMaxDuration", preferences->tap_max_duration) < 0 ||
 	    add_int(object, "doubleTapInterval", preferences->double_tap_interval) < 0 ||
-	    add_int(object, "longPressDuration", preferences->long_press_duration) < 0)
+	    add_int(object, "longPressDuration", preferences->long_press_duration) < 0 ||
+	    add_name(object, "eraserButton", &preferences->eraser_button, &eraser_button_table) < 0 ||
+	    add_flag(object, "withholdGestureClicks", preferences->withhold_gesture_clicks) < 0 ||
+	    add_flag(object, "prefersPencilOnlyDrawing", preferences->prefers_pencil_only_drawing) < 0 ||
+	    add_flag(object, "prefersHoverToolPreview", preferences->prefers_hover_tool_preview) < 0)
 		goto fail;
 	if (preferences->has_double_tap_slop) {
 		struct json_object *slop = json_object_new_double(preferences->double_tap_slop);
@@ -436,6 +521,22 @@ PREFERENCE_NAME(double_tap_action, enum pencil_action, action_table)
 PREFERENCE_NAME(squeeze_action, enum pencil_action, action_table)
 PREFERENCE_NAME(tap_button, enum pencil_gesture_button, gesture_button_table)
 PREFERENCE_NAME(squeeze_button, enum pencil_gesture_button, gesture_button_table)
+PREFERENCE_NAME(eraser_button, enum pencil_eraser_button, eraser_button_table)
+
+#define PREFERENCE_FLAG(field)                                                                     \
+	PENCIL_EXPORT int pencil_preferences_get_##field(const struct pencil_preferences *preferences) \
+	{                                                                                          \
+		return preferences->field;                                                          \
+	}                                                                                          \
+	PENCIL_EXPORT int pencil_preferences_set_##field(struct pencil_preferences *preferences, bool value) \
+	{                                                                                          \
+		preferences->field = value ? 1 : 0;                                                 \
+		return 0;                                                                          \
+	}
+
+PREFERENCE_FLAG(withhold_gesture_clicks)
+PREFERENCE_FLAG(prefers_pencil_only_drawing)
+PREFERENCE_FLAG(prefers_hover_tool_preview)
 
 #define PREFERENCE_DURATION(field)                                                                 \
 	PENCIL_EXPORT int pencil_preferences_get_##field(const struct pencil_preferences *preferences) \
@@ -616,6 +717,66 @@ struct pencil_event *event_new(void)
 	return calloc(1, sizeof(struct pencil_event));
 }
 
+static void stylus_clear(struct stylus *stylus)
+{
+	free(stylus->name);
+	stylus->name = NULL;
+	name_clear(&stylus->kind);
+	name_clear(&stylus->eraser);
+	stylus->buttons = 0;
+}
+
+static int stylus_decode(struct json_object *object, struct stylus *stylus)
+{
+	const char *name, *kind, *eraser;
+	int64_t buttons;
+	int result;
+	if (!json_object_is_type(object, json_type_object) || json_string_field(object, "name", &name) != 1 ||
+	    json_string_field(object, "kind", &kind) != 1 || json_string_field(object, "eraser", &eraser) != 1 ||
+	    json_int_field(object, "buttons", &buttons) != 1 || buttons < 0 || buttons > 64)
+		return -EBADMSG;
+	stylus->buttons = (int)buttons;
+	if ((result = name_set(&stylus->kind, &stylus_kind_table, kind)) < 0 ||
+	    (result = name_set(&stylus->eraser, &eraser_kind_table, eraser)) < 0)
+		return result;
+	return (stylus->name = strdup(name)) ? 0 : -ENOMEM;
+}
+
+PENCIL_EXPORT bool pencil_event_has_stylus(const struct pencil_event *event)
+{
+	return event->has_stylus;
+}
+
+PENCIL_EXPORT const char *pencil_event_get_stylus_name(const struct pencil_event *event)
+{
+	return event->has_stylus ? event->stylus.name : NULL;
+}
+
+PENCIL_EXPORT enum pencil_stylus_kind pencil_event_get_stylus_kind(const struct pencil_event *event)
+{
+	return event->has_stylus ? (enum pencil_stylus_kind)event->stylus.kind.value : PENCIL_STYLUS_KIND_NONE;
+}
+
+PENCIL_EXPORT const char *pencil_event_get_stylus_kind_name(const struct pencil_event *event)
+{
+	return event->has_stylus ? name_text(&event->stylus.kind, &stylus_kind_table) : NULL;
+}
+
+PENCIL_EXPORT int pencil_event_get_stylus_buttons(const struct pencil_event *event)
+{
+	return event->has_stylus ? event->stylus.buttons : 0;
+}
+
+PENCIL_EXPORT enum pencil_eraser_kind pencil_event_get_stylus_eraser(const struct pencil_event *event)
+{
+	return event->has_stylus ? (enum pencil_eraser_kind)event->stylus.eraser.value : PENCIL_ERASER_KIND_UNSET;
+}
+
+PENCIL_EXPORT const char *pencil_event_get_stylus_eraser_name(const struct pencil_event *event)
+{
+	return event->has_stylus ? name_text(&event->stylus.eraser, &eraser_kind_table) : NULL;
+}
+
 int event_decode(struct json_object *object, struct pencil_event **out)
 {
 	const char *type, *device;
@@ -641,6 +802,11 @@ int event_decode(struct json_object *object, struct pencil_event **out)
 	if (json_object_object_get_ex(object, "tool", &value) && value) {
 		event->has_tool = true;
 		if ((result = tool_decode(value, &event->tool)) < 0)
+			goto fail;
+	}
+	if (json_object_object_get_ex(object, "stylus", &value) && value) {
+		event->has_stylus = true;
+		if ((result = stylus_decode(value, &event->stylus)) < 0)
 			goto fail;
 	}
 	if (json_object_object_get_ex(object, "pose", &value) && value) {
@@ -673,6 +839,7 @@ PENCIL_EXPORT void pencil_event_destroy(struct pencil_event *event)
 	name_clear(&event->type);
 	free(event->device);
 	tool_clear(&event->tool);
+	stylus_clear(&event->stylus);
 	name_clear(&event->button);
 	name_clear(&event->phase);
 	name_clear(&event->action);

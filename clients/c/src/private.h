@@ -30,7 +30,7 @@ struct name_table {
 };
 
 extern const struct name_table event_type_table, tool_table, axis_table, button_table, phase_table,
-	action_table, focus_table, gesture_button_table;
+	action_table, focus_table, gesture_button_table, eraser_button_table, stylus_kind_table, eraser_kind_table;
 
 /* value: 0 when absent, -1 when unknown (text then holds a copy of the wire's text). */
 struct name {
@@ -77,6 +77,12 @@ struct tool {
 	int64_t id;
 };
 
+struct stylus {
+	char *name;
+	struct name kind, eraser;
+	int buttons;
+};
+
 struct pencil_event {
 	struct name type;
 	int64_t time;
@@ -84,6 +90,8 @@ struct pencil_event {
 	bool synthetic;
 	bool has_tool;
 	struct tool tool;
+	bool has_stylus;
+	struct stylus stylus;
 	bool has_pose;
 	struct pose pose;
 	struct name button, phase, action, focus;
@@ -107,6 +115,9 @@ struct pencil_device {
 	bool has_size;
 	double width_mm, height_mm;
 	struct name_list tools, axes, buttons;
+	char *model;
+	char **styli; /* the styli's names */
+	size_t stylus_count;
 };
 
 struct pencil_preferences {
@@ -114,6 +125,8 @@ struct pencil_preferences {
 	int tap_max_duration, double_tap_interval, long_press_duration; /* -1: not set */
 	bool has_double_tap_slop;
 	double double_tap_slop;
+	struct name eraser_button;
+	int withhold_gesture_clicks, prefers_pencil_only_drawing, prefers_hover_tool_preview; /* -1: not set */
 };
 
 struct pencil_error {

@@ -393,6 +393,35 @@ class Preferences(unittest.TestCase):
             with Daemon(state_dir=daemon.state_dir) as again, pencild.Client(again.socket) as client:
                 self.assertEqual(client.get_preferences(), result)
 
+    def test_the_four_new_preferences_round_trip(self) -> None:
+        binaries()
+        with Daemon() as daemon:
+            monitor = pencild.Monitor(daemon.socket, events=["preferencesChanged"])
+            with pencild.Client(daemon.socket) as client:
+                defaults = client.get_preferences()
+                self.assertIs(defaults.withhold_gesture_clicks, False)
+                self.assertIs(defaults.eraser_button, pencild.EraserButtonMode.ERASER)
+                self.assertIs(defaults.prefers_pencil_only_drawing, False)
+                self.assertIs(defaults.prefers_hover_tool_preview, True)
+                result = client.set_preferences(pencild.Preferences(
+                    withhold_gesture_clicks=True, eraser_button=pencild.EraserButtonMode.BUTTON,
+                    prefers_pencil_only_drawing=True, prefers_hover_tool_preview=False,
+                    tap_button=pencild.GestureButton.ERASER))
+                self.assertIs(result.withhold_gesture_clicks, True)
+                self.assertIs(result.eraser_button, pencild.EraserButtonMode.BUTTON)
+                self.assertIs(result.prefers_pencil_only_drawing, True)
+                self.assertIs(result.prefers_hover_tool_preview, False)
+                self.assertIs(result.tap_button, pencild.GestureButton.ERASER)
+                self.assertEqual(client.get_preferences(), result)
+            changed = read_until(monitor, lambda got: bool(got), 10, "preferencesChanged")
+            monitor.close()
+            assert changed[0].preferences is not None
+            self.assertIs(changed[0].preferences.eraser_button, pencild.EraserButtonMode.BUTTON)
+            self.assertIs(changed[0].preferences.prefers_hover_tool_preview, False)
+            daemon.stop()
+            with Daemon(state_dir=daemon.state_dir) as again, pencild.Client(again.socket) as client:
+                self.assertEqual(client.get_preferences(), result)
+
     def test_errors_of_calls(self) -> None:
         binaries()
         def refusal(socket_path: str, devices: Optional[List[str]] = None,

@@ -59,6 +59,28 @@ class Names(unittest.TestCase):
                 self.assertTrue(kind(name).is_known, f"{kind.__name__} lacks {name}")
 
 
+class Identity(unittest.TestCase):
+    def test_stylus_model_and_styli_are_read(self) -> None:
+        event = Event.from_json({"type": "proximityIn", "time": 5, "tool": {"type": "pen", "serial": 9, "id": 2050},
+                                 "stylus": {"name": "Grip Pen", "kind": "general", "buttons": 2, "eraser": "invert"}})
+        self.assertEqual(event.stylus, pencild.Stylus("Grip Pen", pencild.StylusKind.GENERAL, 2, pencild.EraserKind.INVERT))
+        device = pencild.Device.from_json({
+            "id": "event7", "name": "Wacom Cintiq 22HDT Pen", "bus": 3, "vendor": 0x56a, "product": 0x5b, "direct": True,
+            "model": "Wacom Cintiq 22HD touch",
+            "styli": [{"name": "Odd", "kind": "quill", "buttons": 1, "eraser": "sponge"}]})
+        self.assertEqual(device.model, "Wacom Cintiq 22HD touch")
+        self.assertEqual(device.styli[0].kind, "quill")
+        self.assertFalse(device.styli[0].kind.is_known)
+        self.assertIsNone(pencild.Device.from_json({"id": "x", "name": "y", "bus": 3, "vendor": 1, "product": 2,
+                                                    "direct": False}).model)
+        with self.assertRaises(pencild.ProtocolError) as caught:
+            Event.from_json({"type": "proximityIn", "time": 5, "stylus": {"name": "Grip Pen", "kind": "general"}})
+        self.assertIn("event.stylus.buttons: missing", str(caught.exception))
+        with self.assertRaises(pencild.ProtocolError) as caught:
+            pencild.Preferences.from_json({"prefersHoverToolPreview": 1})
+        self.assertIn("expected true or false", str(caught.exception))
+
+
 class Distrust(unittest.TestCase):
     def test_wrong_kinds_are_protocol_errors_naming_the_field(self) -> None:
         cases = [

@@ -23,8 +23,8 @@ from ._errors import (
 )
 from ._monitor import Monitor
 from ._types import (
-    Action, Axis, Button, Device, Event, EventType, Focus, GestureButton, Phase, Pose, Preferences, Tool,
-    ToolType, WireName,
+    Action, Axis, Button, Device, EraserButtonMode, EraserKind, Event, EventType, Focus, GestureButton, Phase, Pose,
+    Preferences, Stylus, StylusKind, Tool, ToolType, WireName,
 )
 from ._wire import DEFAULT_MAX_MESSAGE_SIZE, SYSTEM_SOCKET, default_socket_path
 
@@ -32,9 +32,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Axis", "Button", "Client", "DEFAULT_MAX_MESSAGE_SIZE", "DaemonUnavailable", "Device",
-    "Disconnected", "Event", "EventType", "Focus", "GestureButton", "InvalidParameter", "InvalidPreferences",
+    "Disconnected", "EraserButtonMode", "EraserKind", "Event", "EventType", "Focus", "GestureButton", "InvalidParameter", "InvalidPreferences",
     "MethodNotFound", "Monitor", "NoSuchDevice", "PencildError", "PermissionDenied", "Phase", "Pose",
-    "Preferences", "PreferencesNotSaved", "ProtocolError", "RemoteError", "SYSTEM_SOCKET", "Tool",
+    "Preferences", "PreferencesNotSaved", "ProtocolError", "RemoteError", "SYSTEM_SOCKET", "Stylus", "StylusKind", "Tool",
     "ToolType", "TooManyClients", "WireName", "default_socket_path", "get_preferences", "list_devices", "monitor",
     "set_preferences",
 ]

@@ -86,6 +86,8 @@ class Button(WireName):
     STYLUS = "stylus"
     STYLUS2 = "stylus2"
     STYLUS3 = "stylus3"
+    #: The button of a pen whose eraser is a button, under ``eraserButton`` ``button``.
+    ERASER = "eraser"
 
 
 class GestureButton(WireName):
@@ -94,8 +96,39 @@ class GestureButton(WireName):
     STYLUS = "stylus"
     STYLUS2 = "stylus2"
     STYLUS3 = "stylus3"
+    ERASER = "eraser"
     LONG_PRESS = "longPress"
     NONE = "none"
+
+
+class EraserButtonMode(WireName):
+    """On a pen whose eraser is a button: the eraser tool, or a barrel button ``eraser``."""
+
+    ERASER = "eraser"
+    BUTTON = "button"
+
+
+class StylusKind(WireName):
+    """What kind of stylus libwacom says a tool is."""
+
+    GENERAL = "general"
+    INKING = "inking"
+    AIRBRUSH = "airbrush"
+    CLASSIC = "classic"
+    MARKER = "marker"
+    STROKE = "stroke"
+    PUCK = "puck"
+    MOBILE = "mobile"
+    UNKNOWN_KIND = "unknown"
+
+
+class EraserKind(WireName):
+    """A stylus's eraser: none, the other end (``invert``), or a button the firmware reports as
+    the eraser tool."""
+
+    NONE = "none"
+    INVERT = "invert"
+    BUTTON = "button"
 
 
 class Phase(WireName):
@@ -198,6 +231,27 @@ def _required(json: Mapping[str, Any], key: str, path: str) -> object:
 
 
 @dataclass(frozen=True)
+class Stylus:
+    """Which pen a tool is, as libwacom names it (``proximityIn`` only, when libwacom knows the
+    tool's id). ``name`` is the database's text: show it, never interpret it."""
+
+    name: str
+    kind: StylusKind
+    buttons: int
+    eraser: EraserKind
+
+    @classmethod
+    def from_json(cls, value: object, path: str = "stylus") -> Stylus:
+        json = _object(value, path)
+        return cls(
+            name=_string(_required(json, "name", path), _where(path, "name")),
+            kind=_name(StylusKind, _required(json, "kind", path), _where(path, "kind")),
+            buttons=_int(_required(json, "buttons", path), _where(path, "buttons")),
+            eraser=_name(EraserKind, _required(json, "eraser", path), _where(path, "eraser")),
+        )
+
+
+@dataclass(frozen=True)
 class Device:
     """A pen device. ``id`` is stable while it is attached (``event7``, ``replay0``)."""
 
@@ -212,6 +266,10 @@ class Device:
     tools: Tuple[ToolType, ...]
     axes: Tuple[Axis, ...]
     buttons: Tuple[Button, ...]
+    #: The tablet's name in libwacom ("Wacom Intuos Pro M"); None when libwacom does not know it.
+    model: Optional[str] = None
+    #: From ``list_devices``: the styli that came into proximity since the device was attached.
+    styli: Tuple[Stylus, ...] = ()
 
     @classmethod
     def from_json(cls, value: object, path: str = "device") -> Device:
@@ -228,7 +286,17 @@ class Device:
             tools=_names(ToolType, json.get("tools", []), _where(path, "tools")),
             axes=_names(Axis, json.get("axes", []), _where(path, "axes")),
             buttons=_names(Button, json.get("buttons", []), _where(path, "buttons")),
+            model=None if json.get("model") is None else _string(json["model"], _where(path, "model")),
+            styli=_styli(json.get("styli", []), _where(path, "styli")),
         )
+
+
+def _styli(value: object, path: str) -> Tuple[Stylus, ...]:
+    if not isinstance(value, list):
+        raise ProtocolError(f"{path}: expected a list, got {type(value).__name__}")
+    if len(value) > _MAX_LIST:
+        raise ProtocolError(f"{path}: a list of {len(value)} styli is too long")
+    return tuple(Stylus.from_json(item, f"{path}[{index}]") for index, item in enumerate(value))
 
 
 @dataclass(frozen=True)
@@ -302,6 +370,10 @@ _PREFERENCE_FIELDS: Tuple[Tuple[str, str, object], ...] = (
     ("double_tap_interval", "doubleTapInterval", int),
     ("long_press_duration", "longPressDuration", int),
     ("double_tap_slop", "doubleTapSlop", float),
+    ("withhold_gesture_clicks", "withholdGestureClicks", bool),
+    ("eraser_button", "eraserButton", EraserButtonMode),
+    ("prefers_pencil_only_drawing", "prefersPencilOnlyDrawing", bool),
+    ("prefers_hover_tool_preview", "prefersHoverToolPreview", bool),
 )
 
 
@@ -318,6 +390,13 @@ class Preferences:
     double_tap_interval: Optional[int] = None
     long_press_duration: Optional[int] = None
     double_tap_slop: Optional[float] = None
+    #: Apps do not receive the clicks that make a gesture.
+    withhold_gesture_clicks: Optional[bool] = None
+    eraser_button: Optional[EraserButtonMode] = None
+    #: Apple's preferences, for apps to follow: draw only with the pen (fingers scroll), and
+    #: preview the tool under a hovering pen.
+    prefers_pencil_only_drawing: Optional[bool] = None
+    prefers_hover_tool_preview: Optional[bool] = None
 
     @classmethod
     def from_json(cls, value: object, path: str = "preferences") -> Preferences:
@@ -328,7 +407,9 @@ class Preferences:
             if raw is None:
                 continue
             where = _where(path, key)
-            if kind is int:
+            if kind is bool:
+                values[attribute] = _bool(raw, where)
+            elif kind is int:
                 values[attribute] = _int(raw, where)
             elif kind is float:
                 values[attribute] = _float(raw, where)
@@ -361,6 +442,8 @@ class Event:
     tool: Optional[Tool] = None
     pose: Optional[Pose] = None
     button: Optional[Button] = None
+    #: With ``proximityIn``: which pen the tool is, when libwacom knows it.
+    stylus: Optional[Stylus] = None
     phase: Optional[Phase] = None
     action: Optional[Action] = None
     focus: Optional[Focus] = None
@@ -377,6 +460,7 @@ class Event:
         device = optional("device")
         device_info = optional("deviceInfo")
         tool = optional("tool")
+        stylus = optional("stylus")
         pose = optional("pose")
         button = optional("button")
         phase = optional("phase")
@@ -389,6 +473,7 @@ class Event:
             device=None if device is None else _string(device, _where(path, "device")),
             device_info=None if device_info is None else Device.from_json(device_info, _where(path, "deviceInfo")),
             tool=None if tool is None else Tool.from_json(tool, _where(path, "tool")),
+            stylus=None if stylus is None else Stylus.from_json(stylus, _where(path, "stylus")),
             pose=None if pose is None else Pose.from_json(pose, _where(path, "pose")),
             button=None if button is None else _name(Button, button, _where(path, "button")),
             phase=None if phase is None else _name(Phase, phase, _where(path, "phase")),
