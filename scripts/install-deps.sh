@@ -13,7 +13,7 @@ what=${1:-build}
 
 # gcc, libjson-c-dev, meson, ninja-build: the C client library (clients/c), its JSON
 # parser and its build; scdoc: its man page, libpencil(3), and pencild's (`make install` too).
-build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev gcc libjson-c-dev meson ninja-build scdoc)
+build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libwacom-dev gcc libjson-c-dev meson ninja-build scdoc)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
 # tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts;
