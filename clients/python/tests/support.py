@@ -200,7 +200,8 @@ def camel_to_snake(name: str) -> str:
 def compare(value: Any, expected: Any, path: str) -> List[str]:
     """Differences between a library value and the protocol's JSON for it, field by field:
     every JSON member must be the same-named attribute (camelCase to snake_case), every
-    attribute the JSON lacks must be None; names compare by their wire text, numbers as
+    attribute the JSON lacks must be None (or an empty tuple, a list the protocol leaves out
+    when empty: Device.styli); names compare by their wire text, numbers as
     doubles within the wire's rounding."""
     problems: List[str] = []
     if isinstance(expected, dict):
@@ -215,7 +216,7 @@ def compare(value: Any, expected: Any, path: str) -> List[str]:
             attributes.discard(attribute)
             problems += compare(getattr(value, attribute), member, f"{path}.{key}")
         for attribute in sorted(attributes):
-            if getattr(value, attribute) is not None:
+            if getattr(value, attribute) is not None and getattr(value, attribute) != ():
                 problems.append(f"{path}.{attribute}: {getattr(value, attribute)!r}, absent from the JSON")
     elif isinstance(expected, list):
         if not isinstance(value, (list, tuple)) or len(value) != len(expected):
@@ -231,7 +232,7 @@ def compare(value: Any, expected: Any, path: str) -> List[str]:
             problems.append(f"{path}: {value!r} against {expected!r}")
     elif isinstance(expected, int) and path.rsplit(".", 1)[-1] in ("time", "serial", "id", "bus", "vendor", "product",
                                                                    "tapMaxDuration", "doubleTapInterval",
-                                                                   "longPressDuration"):
+                                                                   "longPressDuration", "buttons"):
         if type(value) is not int or value != expected:
             problems.append(f"{path}: {value!r} against {expected!r}")
     elif isinstance(expected, (int, float)):
