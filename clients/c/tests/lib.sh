@@ -63,11 +63,24 @@ start_pencild() {
     mkdir -p "$work/state"
     rm -f "$PENCILD_SOCKET"
     printf '[Limits]\nOutputBufferSize=64M\nLagTimeout=1h\n%s\n' "${extra_limits:-}" >"$work/patient.conf"
+    local listened
+    listened=$(listened_count)
     "$pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --config "$work/patient.conf" --no-udev "$@" \
         </dev/null 2>>"$work/pencild.log" &
     daemon_pid=$!
-    wait_for "pencild's socket" 10 test -S "$PENCILD_SOCKET"
+    wait_for "pencild's socket" 10 pencild_listened "$listened"
 }
+
+# How many times a pencild of this test said it listens (the log is shared by them all).
+listened_count() {
+    local count
+    count=$(grep -c "listening on $PENCILD_SOCKET" "$work/pencild.log" 2>/dev/null) || true
+    echo "${count:-0}"
+}
+
+# pencild_listened COUNT: the socket is there, or the newest pencild listened and has already
+# gone (a short replay with --exit-after-replay may end before the first look).
+pencild_listened() { test -S "$PENCILD_SOCKET" || [ "$(listened_count)" -gt "$1" ]; }
 
 # wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds, at most SECONDS.
 wait_for() {

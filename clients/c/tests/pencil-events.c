@@ -57,6 +57,8 @@ static struct json_object *device_json(const struct pencil_device *device)
 	add(object, "tools", names(pencil_device_get_tool_count(device), pencil_device_get_tool_name, device));
 	add(object, "axes", names(pencil_device_get_axis_count(device), pencil_device_get_axis_name, device));
 	add(object, "buttons", names(pencil_device_get_button_count(device), pencil_device_get_button_name, device));
+	if (pencil_device_get_model(device))
+		add(object, "model", json_object_new_string(pencil_device_get_model(device)));
 	return object;
 }
 
@@ -71,6 +73,16 @@ static struct json_object *preferences_json(const struct pencil_preferences *pre
 	add(object, "doubleTapInterval", json_object_new_int(pencil_preferences_get_double_tap_interval(preferences)));
 	add(object, "longPressDuration", json_object_new_int(pencil_preferences_get_long_press_duration(preferences)));
 	add(object, "doubleTapSlop", json_object_new_double(pencil_preferences_get_double_tap_slop(preferences)));
+	if (pencil_preferences_get_withhold_gesture_clicks(preferences) >= 0)
+		add(object, "withholdGestureClicks", json_object_new_boolean(pencil_preferences_get_withhold_gesture_clicks(preferences)));
+	if (pencil_preferences_get_eraser_button_name(preferences))
+		add(object, "eraserButton", json_object_new_string(pencil_preferences_get_eraser_button_name(preferences)));
+	if (pencil_preferences_get_prefers_pencil_only_drawing(preferences) >= 0)
+		add(object, "prefersPencilOnlyDrawing",
+		    json_object_new_boolean(pencil_preferences_get_prefers_pencil_only_drawing(preferences)));
+	if (pencil_preferences_get_prefers_hover_tool_preview(preferences) >= 0)
+		add(object, "prefersHoverToolPreview",
+		    json_object_new_boolean(pencil_preferences_get_prefers_hover_tool_preview(preferences)));
 	return object;
 }
 
@@ -93,6 +105,14 @@ static struct json_object *event_json(const struct pencil_event *event)
 		add(tool, "serial", json_object_new_int64(pencil_event_get_tool_serial(event)));
 		add(tool, "id", json_object_new_int64(pencil_event_get_tool_id(event)));
 		add(object, "tool", tool);
+	}
+	if (pencil_event_has_stylus(event)) {
+		struct json_object *stylus = json_object_new_object();
+		add(stylus, "name", json_object_new_string(pencil_event_get_stylus_name(event)));
+		add(stylus, "kind", json_object_new_string(pencil_event_get_stylus_kind_name(event)));
+		add(stylus, "buttons", json_object_new_int(pencil_event_get_stylus_buttons(event)));
+		add(stylus, "eraser", json_object_new_string(pencil_event_get_stylus_eraser_name(event)));
+		add(object, "stylus", stylus);
 	}
 	if (pencil_event_has_pose(event)) {
 		struct json_object *pose = json_object_new_object();
