@@ -494,6 +494,61 @@ class Suite:
         monitor.close()
         self.daemon_alive()
 
+    def gesture_scenario(self, recording, preferences, name, model, expected):
+        """A pen of `recording` plays under the monitoring user's `preferences`: its deviceAdded
+        names `model`, and its events are `expected`, in order, with nothing else of its
+        proximity, tip or buttons between them. The preferences go back to the defaults after."""
+        link = Varlink()
+        before = link.call("org.pencild.Pen.GetPreferences")["preferences"]
+        link.call("org.pencild.Pen.SetPreferences", {"preferences": preferences})
+        try:
+            monitor = Monitor()
+            pen, node = self.emulate(self.scenario_recording(recording))
+            device = os.path.basename(node)
+            added = monitor.wait_for(is_event("deviceAdded", device), 15, f"deviceAdded for {device}")
+            info = added["deviceInfo"]
+            check(info["name"] == name, f"deviceAdded names {info['name']!r}")
+            check(info.get("model") == model, f"libwacom's model {info.get('model')!r}, not {model!r}")
+            monitor.wait_for(is_event("deviceRemoved", device), 30, "deviceRemoved")
+            pen.wait(timeout=20)
+            kinds = ("proximityIn", "proximityOut", "tipDown", "tipUp", "buttonDown", "buttonUp", "doubleTap", "squeeze")
+            seen = [e for e in monitor.events if e.get("device") == device and e["type"] in kinds]
+            words = [" ".join(str(e.get(k)) for k in ("type", "button", "phase", "action") if e.get(k)) for e in seen]
+            check(words == expected, f"events {words}, not {expected}")
+            monitor.close()
+            return seen, info
+        finally:
+            link.call("org.pencild.Pen.SetPreferences", {"preferences": before})
+            link.close()
+
+    def scenario_eraser_button(self):
+        """An AES pen's eraser button through uinput: a double-tap, a squeeze, and the pen leaving with it held."""
+        seen, info = self.gesture_scenario(
+            "eraser-button.evemu", {"eraserButton": "button", "tapButton": "eraser", "squeezeButton": "longPress"},
+            "pencild AES Pen", "Wacom ISDv4 4800", [
+                "proximityIn",
+                "buttonDown eraser", "buttonUp eraser",
+                "buttonDown eraser", "doubleTap switchEraser", "buttonUp eraser",
+                "buttonDown eraser", "squeeze began", "buttonUp eraser", "squeeze ended showContextualPalette",
+                "buttonDown eraser", "buttonUp eraser", "proximityOut",
+            ])
+        check("eraser" in info["buttons"], f"buttons {info['buttons']} lack the eraser button")
+        check(all(e["tool"]["type"] == "pen" for e in seen if "tool" in e), "an event of the eraser tool")
+
+    def scenario_third_button(self):
+        """A Pro Pen 3's third button through uinput: named from libwacom, a double-tap and a squeeze."""
+        seen, info = self.gesture_scenario(
+            "third-button.evemu", {"tapButton": "stylus3", "squeezeButton": "longPress"},
+            "pencild Pro Pen 3", "Wacom Cintiq Pro 27", [
+                "proximityIn",
+                "buttonDown stylus3", "buttonUp stylus3",
+                "buttonDown stylus3", "doubleTap switchEraser", "buttonUp stylus3",
+                "buttonDown stylus3", "squeeze began", "buttonUp stylus3", "squeeze ended showContextualPalette",
+                "proximityOut",
+            ])
+        check("stylus3" in info["buttons"], f"buttons {info['buttons']}")
+        check(seen[0].get("stylus", {}).get("name") == "Pro Pen 3", f"proximityIn's stylus {seen[0].get('stylus')}")
+
     def scenario_unplug_mid_stroke(self):
         """Unplugged with the tip down: tipUp, proximityOut, deviceRemoved; pencild keeps running."""
         path = self.scenario_recording("mid-stroke.evemu")
@@ -865,6 +920,8 @@ class Suite:
             ("real-devices", self.scenario_real_devices),
             ("unreadable-device", self.scenario_unreadable_device),
             ("pencil-actions", self.scenario_pencil_actions),
+            ("eraser-button", self.scenario_eraser_button),
+            ("third-button", self.scenario_third_button),
         ]
         failed = []
         try:

@@ -36,12 +36,16 @@ struct SuitePen {
         events.append(InputEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
     }
 
-    /// Comes into range upright (the middle of the tilt axes' range).
-    mutating func enter(after: Double = 0.010) {
-        frame([(EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y),
-               (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 30), (EventCode.EV_ABS, EventCode.ABS_TILT_X, 64),
-               (EventCode.EV_ABS, EventCode.ABS_TILT_Y, 64), (EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1),
-               (EventCode.EV_MSC, EventCode.MSC_SERIAL, Self.serial)], after: after)
+    /// Comes into range upright (the middle of the tilt axes' range), with `toolID` in
+    /// ABS_MISC when given.
+    mutating func enter(after: Double = 0.010, toolID: Int32? = nil) {
+        var changes: [(type: UInt16, code: UInt16, value: Int32)] = [
+            (EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y),
+            (EventCode.EV_ABS, EventCode.ABS_DISTANCE, 30), (EventCode.EV_ABS, EventCode.ABS_TILT_X, 64),
+            (EventCode.EV_ABS, EventCode.ABS_TILT_Y, 64), (EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1),
+            (EventCode.EV_MSC, EventCode.MSC_SERIAL, Self.serial)]
+        if let toolID { changes.insert((EventCode.EV_ABS, EventCode.ABS_MISC, toolID), at: 5) }
+        frame(changes, after: after)
     }
 
     mutating func hover(_ steps: Int = 5, after: Double = 0.010) {
@@ -117,9 +121,72 @@ func gesturePen(doubleTaps: Int = 0, squeezes: Int = 0) -> SuitePen {
     return pen
 }
 
-/// Every scenario's recording: file name, device name, the pen.
-func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
-    var result: [(file: String, name: String, pen: SuitePen)] = []
+/// An AES pen (the tests' HID 4800, whose pens' eraser is a button in libwacom): it enters,
+/// double-clicks its eraser button, holds it 700 ms, and leaves with it held. Its firmware
+/// reports the button as the pen leaving and the eraser entering, in back-to-back frames, as
+/// hid-input sends them from one report; X, Y and pressure are all the device has.
+func eraserButtonPen() -> SuitePen {
+    var pen = SuitePen()
+    func position() -> [(type: UInt16, code: UInt16, value: Int32)] {
+        [(EventCode.EV_ABS, EventCode.ABS_X, pen.x), (EventCode.EV_ABS, EventCode.ABS_Y, pen.y),
+         (EventCode.EV_MSC, EventCode.MSC_SERIAL, SuitePen.serial)]
+    }
+    func swap(from old: UInt16, to new: UInt16, after: Double) {
+        pen.frame([(EventCode.EV_KEY, old, 0), (EventCode.EV_MSC, EventCode.MSC_SERIAL, SuitePen.serial)], after: after)
+        pen.frame([(EventCode.EV_KEY, new, 1)] + position(), after: 0)
+    }
+    func hover(_ steps: Int) {
+        for _ in 0..<steps {
+            pen.x += 30
+            pen.frame(position(), after: 0.010)
+        }
+    }
+    pen.x = 9_000
+    pen.y = 6_000
+    pen.frame([(EventCode.EV_KEY, EventCode.BTN_TOOL_PEN, 1)] + position())
+    hover(3)
+    // A double-click of the eraser button: pressed 60 ms, 90 ms apart.
+    swap(from: EventCode.BTN_TOOL_PEN, to: EventCode.BTN_TOOL_RUBBER, after: 0.05)
+    swap(from: EventCode.BTN_TOOL_RUBBER, to: EventCode.BTN_TOOL_PEN, after: 0.06)
+    swap(from: EventCode.BTN_TOOL_PEN, to: EventCode.BTN_TOOL_RUBBER, after: 0.09)
+    swap(from: EventCode.BTN_TOOL_RUBBER, to: EventCode.BTN_TOOL_PEN, after: 0.06)
+    hover(3)
+    // Held 700 ms: a squeeze under longPress.
+    swap(from: EventCode.BTN_TOOL_PEN, to: EventCode.BTN_TOOL_RUBBER, after: 0.3)
+    hover(2)
+    pen.pause(0.68)
+    swap(from: EventCode.BTN_TOOL_RUBBER, to: EventCode.BTN_TOOL_PEN, after: 0.0)
+    hover(3)
+    // Pressed, then the pen goes out of range with the button held.
+    swap(from: EventCode.BTN_TOOL_PEN, to: EventCode.BTN_TOOL_RUBBER, after: 0.3)
+    hover(2)
+    pen.frame([(EventCode.EV_KEY, EventCode.BTN_TOOL_RUBBER, 0), (EventCode.EV_MSC, EventCode.MSC_SERIAL, SuitePen.serial)], after: 0.1)
+    return pen
+}
+
+/// A Pro Pen 3 on a Cintiq Pro 27: it enters with its tool id (0x200), double-clicks its
+/// third button, holds it 700 ms, and leaves.
+func thirdButtonPen() -> SuitePen {
+    var pen = SuitePen()
+    pen.enter(toolID: 0x200)
+    pen.hover(3)
+    pen.press(EventCode.BTN_STYLUS3, after: 0.05)
+    pen.release(EventCode.BTN_STYLUS3, after: 0.06)
+    pen.press(EventCode.BTN_STYLUS3, after: 0.09)
+    pen.release(EventCode.BTN_STYLUS3, after: 0.06)
+    pen.hover(3, after: 0.05)
+    pen.press(EventCode.BTN_STYLUS3, after: 0.3)
+    pen.hover(2)
+    pen.release(EventCode.BTN_STYLUS3, after: 0.7)
+    pen.hover(2)
+    pen.leave(after: 0.05)
+    return pen
+}
+
+/// Every scenario's recording: file name, device name, the pen, and the device of the
+/// tests' table it is (the Intuos5 pen unless said).
+func scenarios() -> [(file: String, name: String, pen: SuitePen, device: TestDevice)] {
+    var result: [(file: String, name: String, pen: SuitePen, device: TestDevice)] = []
 
     // pen-appears: hover, a stroke, a double-tap, a squeeze, leaving.
     var appears = SuitePen()
@@ -132,7 +199,7 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
     appears.doubleClick()
     appears.squeeze()
     appears.leave(after: 0.05)
-    result.append(("appears.evemu", "pencild Suite Pen", appears))
+    result.append(("appears.evemu", "pencild Suite Pen", appears, .intuos5Pen))
 
     // unplug-mid-stroke: played with --hold, unplugged with the tip down.
     var midStroke = SuitePen()
@@ -140,7 +207,7 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
     midStroke.hover(2)
     midStroke.touch()
     midStroke.draw(5)
-    result.append(("mid-stroke.evemu", "pencild Unplugged Pen", midStroke))
+    result.append(("mid-stroke.evemu", "pencild Unplugged Pen", midStroke, .intuos5Pen))
 
     // unplug-mid-squeeze: unplugged while the second button is held.
     var midSqueeze = SuitePen()
@@ -148,7 +215,7 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
     midSqueeze.hover(3)
     midSqueeze.press(EventCode.BTN_STYLUS2, after: 0.05)
     midSqueeze.hover(2)
-    result.append(("mid-squeeze.evemu", "pencild Squeezed Pen", midSqueeze))
+    result.append(("mid-squeeze.evemu", "pencild Squeezed Pen", midSqueeze, .intuos5Pen))
 
     // syn-dropped: both buttons and the tip held; pencild is stopped during the 4 s pause,
     // then 3000 frames in one burst overflow the kernel's buffer, and everything is let go.
@@ -168,20 +235,20 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
     flood.release(EventCode.BTN_STYLUS2, after: 0)
     flood.lift(after: 0)
     flood.hover(2, after: 0)
-    result.append(("flood.evemu", "pencild Flooding Pen", flood))
+    result.append(("flood.evemu", "pencild Flooding Pen", flood, .intuos5Pen))
 
     // unreadable-device: a pen whose node udev leaves to root, then the next one.
     var shortVisit = SuitePen()
     shortVisit.enter()
     shortVisit.hover(3)
     shortVisit.leave()
-    result.append(("locked.evemu", "pencild Locked Pen", shortVisit))
-    result.append(("after-locked.evemu", "pencild Next Pen", shortVisit))
+    result.append(("locked.evemu", "pencild Locked Pen", shortVisit, .intuos5Pen))
+    result.append(("after-locked.evemu", "pencild Next Pen", shortVisit, .intuos5Pen))
 
     // pencil-actions: one pen per part of the scenario.
     for (part, doubleTaps, squeezes) in [("keys", 1, 1), ("commands", 0, 2), ("focus", 1, 1), ("sigterm", 1, 0),
                                          ("sigkill", 1, 0), ("no-uinput", 1, 1)] {
-        result.append(("actions-\(part).evemu", "pencild Actions Pen \(part)", gesturePen(doubleTaps: doubleTaps, squeezes: squeezes)))
+        result.append(("actions-\(part).evemu", "pencild Actions Pen \(part)", gesturePen(doubleTaps: doubleTaps, squeezes: squeezes), .intuos5Pen))
     }
     // The latency benchmark's pattern: 2000 frames of drawing at 500 Hz.
     var pattern = SuitePen()
@@ -198,7 +265,7 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
     }
     pattern.lift(after: 0.002)
     pattern.leave(after: 0.002)
-    result.append(("bench-pattern.evemu", "pencild Benchmark Pen", pattern))
+    result.append(("bench-pattern.evemu", "pencild Benchmark Pen", pattern, .intuos5Pen))
 
     // The per-event costs' pattern: 20 strokes of 980 frames at 200 Hz.
     var long = SuitePen()
@@ -213,13 +280,18 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen)] {
         long.y = 3_000
     }
     long.leave()
-    result.append(("bench-long-pattern.evemu", "pencild Long Pattern Pen", long))
+    result.append(("bench-long-pattern.evemu", "pencild Long Pattern Pen", long, .intuos5Pen))
 
     // A pen that hovers and goes quiet, left plugged in: the idle measurement's.
     var idle = SuitePen()
     idle.enter()
     idle.hover(3)
-    result.append(("bench-idle.evemu", "pencild Idle Pen", idle))
+    result.append(("bench-idle.evemu", "pencild Idle Pen", idle, .intuos5Pen))
+
+    // eraser-button and third-button: gestures on an AES pen's eraser button, and on a Pro
+    // Pen 3's third button.
+    result.append(("eraser-button.evemu", "pencild AES Pen", eraserButtonPen(), .hid4800Pen))
+    result.append(("third-button.evemu", "pencild Pro Pen 3", thirdButtonPen(), .cintiqPro27Pen))
     return result
 }
 
@@ -289,8 +361,8 @@ if arguments.first == "--client-pen" {
 }
 guard arguments.count == 1, let directory = arguments.first, !directory.hasPrefix("-") else { fail(usage) }
 if mkdir(directory, 0o755) != 0 && errno != EEXIST { fail("cannot make \(directory): \(Errno(rawValue: errno))") }
-for (file, name, pen) in scenarios() {
-    var device = TestDevice.intuos5Pen.description
+for (file, name, pen, testDevice) in scenarios() {
+    var device = testDevice.description
     device.name = name
     let text = EvemuWriter.recording(device, pen.events, comments: ["pencil-test-recordings: \(file)"])
     let path = directory + "/" + file
