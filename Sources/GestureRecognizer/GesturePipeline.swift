@@ -5,7 +5,7 @@ import PencilProtocol
 /// double-taps and squeezes at their places.
 extension GestureRecognizer: PenFrameStage {
     public mutating func process(_ frame: borrowing PenFrame, into output: inout [Event]) {
-        if eraserSwap != nil, !eraserSwap!.passesThrough(frame) {
+        if hasEraserSwap, !eraserSwap!.passesThrough(frame) {
             var swap = eraserSwap.take()!
             swap.transform(frame)
             processSwapFrames(of: &swap, into: &output)

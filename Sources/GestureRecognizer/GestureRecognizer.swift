@@ -28,7 +28,17 @@ public struct GestureRecognizer: Sendable {
     /// Under `eraserButton` `button` on a pen whose eraser is a button: the swap as a button.
     /// Kept after the preference is turned off until it is idle, so the stream is never left
     /// with a pen the device no longer reports.
-    var eraserSwap: EraserButtonSwap?
+    var eraserSwap: EraserButtonSwap? {
+        didSet {
+            hasEraserSwap = eraserSwap != nil
+            eraserSwapDeadline = eraserSwap?.deadline
+        }
+    }
+    /// Whether there is a swap, kept for the same reason: most pens have none.
+    private(set) var hasEraserSwap = false
+    /// The swap's deadline, kept beside it: the pipeline asks for the next deadline before
+    /// every evdev event, and reading it through the optional would copy the whole swap.
+    private(set) var eraserSwapDeadline: Int64?
 
     /// `state` is the pen as it stands now, for a recogniser made while a tool is already in
     /// proximity: buttons held then belong to no gesture and wait for their release.
@@ -40,7 +50,11 @@ public struct GestureRecognizer: Sendable {
         self.identity = identity
         settings = GestureSettings(preferences: preferences, device: device)
         adopt(state)
-        if settings.eraserIsButton { eraserSwap = EraserButtonSwap(device: device.id, identity: identity, state: state) }
+        if settings.eraserIsButton {
+            // Observers do not run in an initialiser: the flag is set here.
+            eraserSwap = EraserButtonSwap(device: device.id, identity: identity, state: state)
+            hasEraserSwap = true
+        }
     }
 
     private mutating func adopt(_ state: PenState) {
@@ -161,7 +175,7 @@ public struct GestureRecognizer: Sendable {
     /// to have left, unless a frame changes that first; nil when neither is pending.
     public var nextDeadline: Int64? {
         let longPress = tap.deadline(settings)
-        guard let swap = eraserSwap?.deadline else { return longPress }
+        guard let swap = eraserSwapDeadline else { return longPress }
         return longPress.map { min($0, swap) } ?? swap
     }
 
@@ -170,7 +184,7 @@ public struct GestureRecognizer: Sendable {
     /// events are appended to `events`.
     public mutating func advance(to time: Int64, into events: inout [Event]) {
         guard let deadline = nextDeadline, deadline <= time else { return }
-        if let swapDeadline = eraserSwap?.deadline, swapDeadline == deadline {
+        if let swapDeadline = eraserSwapDeadline, swapDeadline == deadline {
             var swap = eraserSwap.take()!
             swap.expire()
             processSwapFrames(of: &swap, into: &events)

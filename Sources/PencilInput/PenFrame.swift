@@ -22,7 +22,7 @@ public struct PenState: Equatable, Sendable {
     /// began, then buttonDown for each held button (protocol.md, Monitor).
     public func catchUpEvents(device id: String, identity: PenIdentity, at time: Int64) -> [Event] {
         guard let tool else { return [] }
-        var events = [Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool))]
+        var events = [Event.proximityIn(time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool))]
         if tipDown {
             events.append(Event(type: .tipDown, time: time, device: id, tool: tool, pose: pose))
         } else {

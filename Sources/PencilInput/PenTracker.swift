@@ -308,7 +308,7 @@ public struct PenTracker: Sendable {
         }
 
         frame.appendTransitions(from: current, to: next, time: time, identity: identity)
-        noteStylus(of: next.tool)
+        if let tool = next.tool, tool != current.tool { noteStylus(of: tool) }
         current = next
         lastFrameTime = time
         frameHasPosition = false
@@ -326,8 +326,8 @@ public struct PenTracker: Sendable {
 
     /// Remembers the stylus of a tool that came into proximity (rare: a look-up only when the
     /// tool changed).
-    private mutating func noteStylus(of tool: Tool?) {
-        guard let tool, tool != current.tool, let stylus = identity.stylus(for: tool), !styliSeen.contains(stylus) else { return }
+    private mutating func noteStylus(of tool: Tool) {
+        guard let stylus = identity.stylus(for: tool), !styliSeen.contains(stylus) else { return }
         styliSeen.append(stylus)
     }
 

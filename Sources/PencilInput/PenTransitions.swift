@@ -8,7 +8,7 @@ extension PenFrame {
     /// The contract's order within one frame: proximityOut of a replaced tool, proximityIn,
     /// hover ended (tip went down), tipDown/tipUp, motion, hover began/changed,
     /// buttonDown/buttonUp, [gestures], hover ended (tool leaving), proximityOut.
-    public mutating func appendTransitions(from previous: PenState, to next: PenState, time: Int64, identity: PenIdentity) {
+    public mutating func appendTransitions(from previous: PenState, to next: PenState, time: Int64, identity: borrowing PenIdentity) {
         let id = device
         var before = previous
         // A tool replaced by another closes like a tool leaving, ahead of everything else.
@@ -38,7 +38,7 @@ extension PenFrame {
         let pose = leaving ? before.pose : next.pose
 
         if before.tool == nil, !leaving {
-            events.append(Event(type: .proximityIn, time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool)))
+            events.append(Event.proximityIn(time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool)))
         }
         if before.isHovering, next.tipDown {
             events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .ended))

@@ -201,8 +201,7 @@ public struct Event: Equatable, Sendable {
 
     public init(type: EventType, time: Int64, device: String? = nil, deviceInfo: DeviceInfo? = nil,
                 tool: Tool? = nil, pose: Pose? = nil, button: PenButton? = nil, phase: Phase? = nil,
-                action: PreferredAction? = nil, focus: Focus? = nil, preferences: Preferences? = nil,
-                stylus: Stylus? = nil) {
+                action: PreferredAction? = nil, focus: Focus? = nil, preferences: Preferences? = nil) {
         self.type = type
         self.time = time
         self.device = device
@@ -212,7 +211,15 @@ public struct Event: Equatable, Sendable {
         self.phase = phase
         self.action = action
         self.focus = focus
-        self.rare = RareFields.make(deviceInfo: deviceInfo, preferences: preferences, stylus: stylus)
+        self.rare = RareFields.make(deviceInfo: deviceInfo, preferences: preferences, stylus: nil)
+    }
+
+    /// A proximityIn: with the tool's stylus when libwacom knows it (kept apart from the
+    /// initialiser every pen event takes, which stays as small as it was).
+    public static func proximityIn(time: Int64, device: String, tool: Tool, pose: Pose, stylus: Stylus?) -> Event {
+        var event = Event(type: .proximityIn, time: time, device: device, tool: tool, pose: pose)
+        if let stylus { event.stylus = stylus }
+        return event
     }
 
     public static func == (lhs: Event, rhs: Event) -> Bool {
