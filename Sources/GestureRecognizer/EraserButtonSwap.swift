@@ -120,7 +120,7 @@ struct EraserButtonSwap: Sendable {
                 state = .swapped
                 present(asPen(physical), frame)
             } else {
-                present(physical, frame)
+                presentSwitching(to: physical, frame)
             }
         case .penLeft:
             if frame.previous.tool == nil, let entering = physical.tool, isEraserOfPen(entering) {
@@ -140,19 +140,16 @@ struct EraserButtonSwap: Sendable {
                 released.buttons = []
                 state = .eraserLeft(time: frame.time)
                 present(released, frame)
-            } else if let tool = physical.tool, let pen, tool.isSameTool(as: pen) {
-                // Back to the pen within one frame.
-                state = .idle
-                present(physical, frame)
             } else {
-                // Anything else is no swap: the stream follows the device again.
+                // Back to the pen within one frame, or anything else, which is no swap: the
+                // stream follows the device again.
                 state = .idle
-                present(physical, frame)
+                presentSwitching(to: physical, frame)
             }
         case .eraserLeft:
             if frame.previous.tool == nil, let tool = physical.tool, let pen, tool.isSameTool(as: pen) {
                 state = .idle
-                present(physical, frame)
+                presentSwitching(to: physical, frame)
             } else {
                 flushHeldLeave()
                 transformReport(frame)
@@ -196,6 +193,19 @@ struct EraserButtonSwap: Sendable {
         finish(out, to: gone)
     }
 
+    /// Back to what the device reports. A pen that returns with another id (ABS_MISC) is the
+    /// same tool to the contract but not to a stream that saw the first: it leaves and enters
+    /// again, in two frames.
+    private mutating func presentSwitching(to next: PenState, _ frame: borrowing PenFrame) {
+        if let shown = presented.tool, let tool = next.tool, shown != tool, shown.isSameTool(as: tool) {
+            let out = beginFrame(kind: .report, time: frame.time)
+            let gone = PenState(pose: presented.pose)
+            frames[out].appendTransitions(from: presented, to: gone, time: frame.time, identity: identity)
+            finish(out, to: gone)
+        }
+        present(next, frame)
+    }
+
     /// One frame for the recogniser: from `presented` to `next`, at the device frame's time.
     private mutating func present(_ next: PenState, _ frame: borrowing PenFrame) {
         let out = beginFrame(kind: frame.kind, time: frame.time)
@@ -207,6 +217,7 @@ struct EraserButtonSwap: Sendable {
     private mutating func beginFrame(kind: PenFrame.Kind, time: Int64) -> Int {
         let index = frameCount
         frameCount += 1
+        if index == frames.count { frames.append(PenFrame()) }
         frames[index].reset(kind: kind, time: time)
         frames[index].device = device
         frames[index].previous = presented

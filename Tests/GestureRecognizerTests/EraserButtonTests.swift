@@ -153,6 +153,31 @@ import Testing
         #expect(events.filter { $0.type == .proximityIn }.map { $0.tool?.type } == [.pen, .eraser])
     }
 
+    @Test func aPenThatReturnsWithAnotherIdLeavesAndEntersAgain() throws {
+        // A pen with tool ids (ABS_MISC): back from the eraser with another id, it is another
+        // tool to a stream that saw the first; with the same id it simply stayed.
+        var pen = PenScript(device: TestPens.cintiqLike)
+        pen.approach()
+        pen.wait(ms: 50)
+        pen.press(.eraser)
+        pen.wait(ms: 50)
+        pen.toolIDs[.pen] = 0x812
+        pen.release(.eraser)
+        pen.wait(ms: 50)
+        pen.leave()
+        let events = try replay(pen, Self.asButton, identity: TestIdentities.aes)
+        #expect(events.filter { $0.type == .proximityIn }.map { $0.tool?.id } == [0x802, 0x812])
+        #expect(events.filter { $0.button == .eraser }.map(\.type) == [.buttonDown, .buttonUp])
+        // The positive control: the same id, and the pen never left.
+        var same = PenScript(device: TestPens.cintiqLike)
+        same.approach()
+        same.wait(ms: 50)
+        same.click(.eraser, holdingMs: 50)
+        same.wait(ms: 50)
+        same.leave()
+        #expect(try replay(same, Self.asButton, identity: TestIdentities.aes).filter { $0.type == .proximityIn }.count == 1)
+    }
+
     @Test func aSubscriberArrivingWhileTheButtonIsHeldSeesThePenWithItsButton() throws {
         var pen = PenScript(device: Self.device)
         pen.approach()

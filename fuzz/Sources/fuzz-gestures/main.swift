@@ -16,17 +16,26 @@ import PencilProtocol
 
 runFuzzer { bytes in
     var input = FuzzInput(bytes)
-    let preferences = PreferencesRecipe.make(input.byte())
+    let recipe = input.byte()
     let description = DeviceRecipe.read(&input)
-    guard var pipeline = try? GesturePipeline(description: description, id: "fuzz0", preferences: preferences) else {
+    // With the ignore action's bit, a device with an eraser tool is an AES pen whose eraser is
+    // a button, under eraserButton button (the eraser as the tap button instead of stylus3):
+    // the swap stage runs in front of the machines.
+    let aes = recipe & 0x40 != 0 && description.hasKey(EventCode.BTN_TOOL_RUBBER)
+    let identity = aes ? PenIdentity(model: "fuzz AES", styli: [0x21: Stylus(name: "AES Pen", kind: .mobile, buttons: 1, eraser: .button)])
+        : .unknown
+    let preferences = PreferencesRecipe.make(recipe, eraserButton: aes)
+    guard var pipeline = try? GesturePipeline(description: description, id: "fuzz0", preferences: preferences, identity: identity) else {
         fatalError("valid preferences refused: \(preferences)")
     }
+    /// The pen as the stream has it: the device's, or the eraser swap's.
+    func streamState() -> PenState { pipeline.recognizer.presentedState ?? pipeline.tracker.state }
     var model = PenModel(device: "fuzz0", allowsGestures: true)
     var output: [Event] = []
     var time: Int64 = 1_000_000_000
 
     pipeline.start(at: time, into: &output)
-    model.apply(output, state: pipeline.tracker.state)
+    model.apply(output, state: streamState())
 
     while input.remaining >= Step.size {
         let step = Step.read(&input)
@@ -39,18 +48,19 @@ runFuzzer { bytes in
             pipeline.beginResynchronisation()
         case .catchUp:
             pipeline.advance(to: time, into: &output)
-            model.apply(output, state: pipeline.tracker.state)
+            model.apply(output, state: streamState())
             output.removeAll(keepingCapacity: true)
-            model.checkCatchUp(pipeline.catchUpEvents(at: time))
+            model.checkCatchUp(streamState().catchUpEvents(device: "fuzz0", identity: identity, at: time)
+                               + pipeline.recognizer.catchUpEvents(at: time))
         case .changePreferences(let recipe):
             pipeline.advance(to: time, into: &output)
             do {
-                try pipeline.setPreferences(PreferencesRecipe.make(recipe), at: time, into: &output)
+                try pipeline.setPreferences(PreferencesRecipe.make(recipe, eraserButton: aes), at: time, into: &output)
             } catch {
                 fatalError("valid preferences refused: \(error)")
             }
         }
-        model.apply(output, state: pipeline.tracker.state)
+        model.apply(output, state: streamState())
     }
     output.removeAll(keepingCapacity: true)
     pipeline.finish(into: &output)
@@ -62,9 +72,10 @@ runFuzzer { bytes in
 /// durations (never tapButton and squeezeButton the same button, nor longPress without a
 /// tapButton: both are invalid).
 enum PreferencesRecipe {
-    static func make(_ byte: UInt8) -> Preferences {
+    static func make(_ byte: UInt8, eraserButton: Bool = false) -> Preferences {
         var preferences = Preferences()
-        let taps: [TapButton] = [.stylus, .stylus2, .stylus3, .none]
+        preferences.eraserButton = eraserButton ? .button : .eraser
+        let taps: [TapButton] = [.stylus, .stylus2, eraserButton ? .eraser : .stylus3, .none]
         let squeezes: [SqueezeButton] = [.stylus2, .longPress, .stylus, .stylus3, .none]
         preferences.tapButton = taps[Int(byte & 0x03)]
         preferences.squeezeButton = squeezes[Int(byte >> 2 & 0x07) % squeezes.count]
