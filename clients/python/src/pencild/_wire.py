@@ -148,7 +148,9 @@ def send_refused(sock: socket.socket, data: bytes) -> Optional[str]:
     """Sends ``data``; why not, when the daemon had closed the connection (what it said
     before closing can still be read), else None. Other errors are raised."""
     try:
-        sock.sendall(data)
+        # MSG_NOSIGNAL: an app that embeds Python (Krita) may keep SIGPIPE fatal, and a
+        # daemon that has just closed the connection must not end the app.
+        sock.sendall(data, socket.MSG_NOSIGNAL)
     except (BrokenPipeError, ConnectionResetError) as error:
         return error.strerror or str(error)
     return None
