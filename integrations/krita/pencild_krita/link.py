@@ -8,7 +8,11 @@ connected nothing polls.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional
+import functools
+import signal
+import sys
+import traceback
+from typing import Any, Callable, Dict, List, Optional
 
 from PyQt5.QtCore import QObject, QSocketNotifier, QTimer, pyqtSignal
 
@@ -23,6 +27,20 @@ EVENTS = ["deviceAdded", "deviceRemoved", "doubleTap", "squeeze", "preferencesCh
 # Back-off between attempts to reach a pencild that is not there, in milliseconds.
 FIRST_RETRY_MS = 250
 LONGEST_RETRY_MS = 5000
+
+def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A slot that never lets an exception into Krita's event loop: it is printed, and the
+    link tries again later."""
+    @functools.wraps(method)
+    def run(self: "PencildLink", *arguments: Any) -> Any:
+        try:
+            return method(self, *arguments)
+        except Exception as error:  # noqa: BLE001 (a bug must not take Krita down)
+            traceback.print_exc(file=sys.stderr)
+            self._failed(f"{type(error).__name__}: {error}")
+            return None
+    return run
+
 
 UNAVAILABLE = "client-missing"
 CONNECTING = "connecting"
@@ -61,14 +79,21 @@ class PencildLink(QObject):
 
     # --- life ----------------------------------------------------------------------
 
+    @guarded
     def start(self) -> None:
+        # Python started by Krita leaves SIGPIPE as it was: fatal. A call on a connection
+        # that pencild has just closed would then end Krita instead of raising EPIPE, which
+        # the client handles by connecting again.
+        if signal.getsignal(signal.SIGPIPE) == signal.SIG_DFL:
+            signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         if pencild is None:
             self.changed.emit()
             return
         self._client = pencild.Client(self.socket_path, timeout=1.0)
         self._subscribe()
 
-    def reconnect(self) -> None:
+    @guarded
+    def reconnect(self, *_: object) -> None:
         """Drops the connection and tries again at once (the "Pencil: reconnect" action)."""
         if pencild is None:
             return
@@ -120,12 +145,20 @@ class PencildLink(QObject):
         self._send_focus(self.focus_wanted)
         self.changed.emit()
 
+    def _failed(self, reason: str) -> None:
+        self._close_monitor()
+        self.focus_claimed = False
+        self._set_state(UNREACHABLE, reason)
+        self._timer.start(self._retry_ms)
+
+    @guarded
     def _due(self) -> None:
         if self._monitor is None:
             self._subscribe()
         else:
             self._readable()
 
+    @guarded
     def _readable(self, *_: object) -> None:
         monitor = self._monitor
         if monitor is None:
@@ -135,9 +168,7 @@ class PencildLink(QObject):
             events = monitor.dispatch()
         except pencild.PencildError as error:
             # The stream cannot go on (an error reply, a broken message): a new one later.
-            self._close_monitor()
-            self._set_state(UNREACHABLE, str(error))
-            self._timer.start(self._retry_ms)
+            self._failed(str(error))
             return
         for event in events:
             self._event(event)

@@ -10,7 +10,7 @@ import os
 from typing import Any, Dict, List
 
 from krita import Krita
-from PyQt5.QtCore import QFileSystemWatcher
+from PyQt5.QtCore import QFileSystemWatcher, QTimer
 from PyQt5.QtWidgets import QApplication, QLabel
 
 from . import actions
@@ -25,7 +25,9 @@ class TestHook:
         self.link = link
         self.path = path
         self.gestures: List[Dict[str, Any]] = []
-        link.changed.connect(self.write)
+        # Written once the event loop has run the other slots (the docker's among them), so
+        # that what the file says of the docker is what it shows.
+        link.changed.connect(self.write_soon)
         link.gesture.connect(self.gesture)
         # The folder is watched, not polled: the quit file's appearance wakes us.
         self.watcher = QFileSystemWatcher([os.path.dirname(os.path.abspath(path))])
@@ -42,7 +44,10 @@ class TestHook:
             "focus": str(event.focus) if event.focus is not None else None, "acted": acted,
             "result": self.link.last_result if acted else "", **self.krita_state(),
         })
-        self.write()
+        self.write_soon()
+
+    def write_soon(self) -> None:
+        QTimer.singleShot(0, self.write)
 
     def krita_state(self) -> Dict[str, Any]:
         erase = Krita.instance().action("erase_action")
