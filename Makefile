@@ -1,7 +1,7 @@
 # pencild: build, run, test, install.
 #
 #   make run          build and show a pen live (real pens, or the demo pen)
-#   make test         everything: build, unit tests, packaging checks, the C client library, fuzzers, kernel tier
+#   make test         everything: build, unit tests, packaging checks, the C client library, the Krita plugin, fuzzers, kernel tier
 #   make install      PREFIX=/usr/local by default; DESTDIR honoured
 #   make deb          the Debian packages, in .build/deb
 #
@@ -21,6 +21,9 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DOCDIR ?= $(PREFIX)/share/doc/pencild
 MANDIR ?= $(PREFIX)/share/man
+# Krita finds Python plugins in krita/pykrita under each of $XDG_DATA_DIRS (/usr/local/share
+# and /usr/share by default) and under the user's own ~/.local/share.
+KRITA_PLUGIN_DIR ?= $(PREFIX)/share/krita/pykrita
 # Under /usr the distribution's directories apply; anywhere else the PREFIX's own
 # lib/systemd and lib/udev, which systemd and udev also search (for /usr/local).
 ifeq ($(PREFIX),/usr)
@@ -60,7 +63,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo \
+.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -109,7 +112,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-client-c test-fuzz test-boot test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-krita test-client-c test-fuzz test-boot test-kernel
 	@echo "make test: all passed"
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
@@ -147,6 +150,11 @@ test-client-python: build-debug
 # with a double-tap: the demo's log must show the switch to the eraser.
 test-demo: build-debug
 	examples/sketch/test-demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+# The Krita plugin (integrations/krita) in Debian's Krita on a private Xvfb display, against
+# the debug pencild: absent at Krita's start, then replaying a double-tap and a squeeze.
+test-krita: build-debug
+	bash tests/krita/run.sh "$$($(SWIFT) build --show-bin-path)"
 
 # libpencil (clients/c): its tests against the debug pencild and the shared recordings, then
 # the same C programs under valgrind and in an AddressSanitizer build; then an install into a
@@ -232,6 +240,19 @@ install-data: man
 	    section=$${page##*.}; \
 	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \
 	done
+	$(MAKE) --no-print-directory install-krita
+
+# The Krita plugin: its .desktop file and its package, for every user of this machine.
+.PHONY: install-krita uninstall-krita
+install-krita:
+	install -d "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita"
+	install -m 0644 integrations/krita/pencild_krita.desktop "$(DESTDIR)$(KRITA_PLUGIN_DIR)/"
+	install -m 0644 integrations/krita/pencild_krita/*.py integrations/krita/pencild_krita/Manual.html \
+	    "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita/"
+
+uninstall-krita:
+	rm -f "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita.desktop"
+	rm -rf "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita"
 
 # Where install puts things (the packaging checks read it).
 .PHONY: print-dirs
@@ -243,6 +264,7 @@ print-dirs:
 	@echo "lib=$(LIBDIR)"
 	@echo "include=$(INCLUDEDIR)"
 	@echo "man=$(MANDIR)"
+	@echo "krita=$(KRITA_PLUGIN_DIR)"
 
 uninstall:
 	for program in $(PROGRAMS); do rm -f "$(DESTDIR)$(BINDIR)/$$program"; done
@@ -255,7 +277,7 @@ uninstall:
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done
-	$(MAKE) --no-print-directory uninstall-client-c
+	$(MAKE) --no-print-directory uninstall-client-c uninstall-krita
 
 clean:
 	$(SWIFT) package clean

@@ -22,9 +22,12 @@ build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libwacom-dev 
 # mypy: the Python client library's type hints (mypy --strict);
 # python3-gi, python3-gi-cairo, gir1.2-gtk-4.0: the GTK 4 sketch demo (PyGObject, cairo drawing);
 # libgtk-4-bin: broadwayd, the display the demo's test runs it on;
-# man-db: renders the man pages (`man -l`) in the packaging checks.
+# man-db: renders the man pages (`man -l`) in the packaging checks;
+# krita, python3-pyqt5 (only recommended by krita, yet without it no Python plugin loads),
+# xvfb, xauth, xdotool: the Krita plugin's test, on a private X display.
 test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace valgrind
-    mypy python3-gi python3-gi-cairo gir1.2-gtk-4.0 libgtk-4-bin man-db)
+    mypy python3-gi python3-gi-cairo gir1.2-gtk-4.0 libgtk-4-bin man-db
+    krita python3-pyqt5 xvfb xauth xdotool)
 
 # The sketch demo: Python with PyGObject and GTK 4, cairo for its canvas.
 demo_packages=(python3 python3-gi python3-gi-cairo gir1.2-gtk-4.0)

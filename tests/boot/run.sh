@@ -54,7 +54,7 @@ echo "test-boot: what each package holds"
 contents_ok=1
 while read -r package path; do
     file=$repo/.build/deb/${package}_${version}_$arch.deb
-    [ "$package" = python3-pencild ] && file=$repo/.build/deb/${package}_${version}_all.deb
+    case $package in python3-pencild|krita-pencild) file=$repo/.build/deb/${package}_${version}_all.deb ;; esac
     if dpkg-deb -c "$file" | awk '{ print $6 }' | grep -qx "\.$path"; then
         echo "  ok: $package holds $path"
     else
@@ -72,6 +72,8 @@ pencil-actions /usr/lib/systemd/user/pencil-actions.service
 pencil-actions /usr/share/man/man1/pencil-actions.1.gz
 libpencil-dev /usr/include/pencil.h
 python3-pencild /usr/lib/python3/dist-packages/pencild/__init__.py
+krita-pencild /usr/share/krita/pykrita/pencild_krita.desktop
+krita-pencild /usr/share/krita/pykrita/pencild_krita/__init__.py
 EOF_CONTENTS
 [ "$contents_ok" = 1 ] || { loud "FAILED: a package lacks a file (above)"; exit 1; }
 

@@ -85,6 +85,7 @@ check_install() {
         "$prefix/share/doc/pencild/examples/actions.conf"
         "$prefix/share/man/man8/pencild.8" "$prefix/share/man/man1/pencilctl.1" "$prefix/share/man/man5/pencild.conf.5"
         "$prefix/share/man/man1/pencil-actions.1"
+        "$prefix/share/krita/pykrita/pencild_krita.desktop" "$prefix/share/krita/pykrita/pencild_krita/__init__.py"
     )
     local missing=0 file
     for file in "${expected[@]}"; do
@@ -174,7 +175,7 @@ check_udev_rule() {
 check_shell() {
     section "shell scripts"
     if ! command -v shellcheck >/dev/null; then cannot "shellcheck is not installed (apt-get install shellcheck)"; return; fi
-    local scripts=(.ci/run scripts/*.sh tests/*.sh tests/packaging/*.sh tests/boot/*.sh clients/c/tests/*.sh clients/python/*.sh examples/sketch/*.sh)
+    local scripts=(.ci/run scripts/*.sh tests/*.sh tests/packaging/*.sh tests/boot/*.sh clients/c/tests/*.sh clients/python/*.sh examples/sketch/*.sh tests/krita/*.sh)
     [ -d fuzz ] && scripts+=(fuzz/*.sh)
     if shellcheck --severity=warning "${scripts[@]}"; then
         pass "shellcheck: ${#scripts[@]} scripts"
