@@ -252,6 +252,9 @@ public struct GestureRecognizer: Sendable {
         return log.bugs
     }
 
+    /// Forgets the transitions taken so far (the mirror asks what one step took).
+    mutating func clearTransitions() { log.transitions = 0 }
+
     /// The diagram's transitions this recogniser has taken (tests use it for coverage).
     public var transitionsTaken: Set<GestureTransition> {
         Set(GestureTransition.allCases.filter { log.transitions & (1 << UInt64($0.rawValue)) != 0 })

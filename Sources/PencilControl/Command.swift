@@ -95,6 +95,7 @@ public enum PencilControl {
     public static var commands: [any PencilCommand.Type] {
         [
             EventsCommand.self,
+            MirrorCommand.self,
             DevicesCommand.self,
             MonitorCommand.self,
             WatchCommand.self,

@@ -14,10 +14,18 @@ public protocol PenFrameStage {
     mutating func advance(to time: Int64, into output: inout Output)
     /// What a new subscriber needs from the stage, after the tracker's catch-up events.
     func catchUpEvents(at time: Int64) -> [Event]
+    /// Each evdev event as it comes, before the tracker sees it: for a stage that passes the
+    /// device's own events on (the mirror of gestures.md, "What apps receive").
+    mutating func observe(_ event: InputEvent)
+    /// A live source lost events (SYN_DROPPED) and replays the device's state next.
+    mutating func beginResynchronisation()
 }
 
 extension PenFrameStage {
     public func catchUpEvents(at time: Int64) -> [Event] { [] }
+    @inline(__always)
+    public mutating func observe(_ event: InputEvent) {}
+    public mutating func beginResynchronisation() {}
 }
 
 /// The pen events alone, without gestures.
@@ -61,6 +69,7 @@ public struct PenPipeline<Stage: PenFrameStage> {
     /// Fires what is due at or before `event.time`, then feeds the event.
     public mutating func feed(_ event: InputEvent, into output: inout Stage.Output) {
         advance(to: event.time, into: &output)
+        stage.observe(event)
         if tracker.feed(event, into: &frame) {
             stage.process(frame, into: &output)
         }
@@ -69,6 +78,7 @@ public struct PenPipeline<Stage: PenFrameStage> {
     /// Live sources: libevdev is about to replay the device's real state after SYN_DROPPED.
     public mutating func beginResynchronisation() {
         tracker.beginResynchronisation()
+        stage.beginResynchronisation()
     }
 
     /// The earlier of the tracker's and the stage's deadlines, or nil.

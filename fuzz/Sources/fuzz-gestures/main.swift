@@ -30,6 +30,39 @@ runFuzzer { bytes in
     }
     /// The pen as the stream has it: the device's, or the eraser swap's.
     func streamState() -> PenState { pipeline.recognizer.presentedState ?? pipeline.tracker.state }
+    // The mirror of the same pen under the same preferences: its gesture keys are down only
+    // while a tool is in proximity, and every other event reaches it unchanged, in order.
+    guard var mirror = try? PenPipeline(tracker: PenTracker(description: description, id: "fuzz0", identity: identity),
+                                        stage: MirrorRouter(device: description.penDeviceInfo(id: "fuzz0", identity: identity),
+                                                            preferences: preferences, identity: identity)) else {
+        fatalError("valid preferences refused by the mirror: \(preferences)")
+    }
+    var mirrorOutput: [InputEvent] = []
+    var mirrorInput: [InputEvent] = []
+    var mirrorWritten: [InputEvent] = []
+    var mirrorKeys: Set<UInt16> = []
+    var lostEvents = false
+    // The keys the mirror decides about: tapButton's, and squeezeButton's when the device has it.
+    func key(_ button: PenButton?) -> UInt16? {
+        switch button {
+        case .stylus: return EventCode.BTN_STYLUS
+        case .stylus2: return EventCode.BTN_STYLUS2
+        case .stylus3: return EventCode.BTN_STYLUS3
+        case .eraser, nil: return nil
+        }
+    }
+    let tapKey = key(preferences.tapButton.button)
+    // (tapButton's even where the device lacks the key; a squeezeButton the device lacks is a long press.)
+    let squeezeKey = key(preferences.squeezeButton.button).flatMap { description.hasKey($0) ? $0 : nil }
+    let gestureKeys = Set([tapKey, squeezeKey].compactMap { $0 })
+    func checkMirror() {
+        for event in mirrorOutput where event.type == EventCode.EV_KEY && event.code == tapKey {
+            if event.value != 0 { mirrorKeys.insert(event.code) } else { mirrorKeys.remove(event.code) }
+        }
+        if mirror.tracker.state.tool == nil, !mirrorKeys.isEmpty {
+            fatalError("the mirror holds \(mirrorKeys.sorted()) with no tool in proximity")
+        }
+    }
     var model = PenModel(device: "fuzz0", allowsGestures: true)
     var output: [Event] = []
     var time: Int64 = 1_000_000_000
@@ -43,9 +76,18 @@ runFuzzer { bytes in
         output.removeAll(keepingCapacity: true)
         switch step.action {
         case .event(let type, let code, let value):
-            pipeline.feed(InputEvent(time: time, type: type, code: code, value: value), into: &output)
+            let event = InputEvent(time: time, type: type, code: code, value: value)
+            pipeline.feed(event, into: &output)
+            mirrorOutput.removeAll(keepingCapacity: true)
+            mirror.feed(event, into: &mirrorOutput)
+            checkMirror()
+            mirrorWritten += mirrorOutput
+            mirrorInput.append(event)
+            if type == EventCode.EV_SYN, code == EventCode.SYN_DROPPED { lostEvents = true }
         case .resynchronise:
             pipeline.beginResynchronisation()
+            mirror.beginResynchronisation()
+            lostEvents = true
         case .catchUp:
             pipeline.advance(to: time, into: &output)
             model.apply(output, state: streamState())
@@ -61,6 +103,19 @@ runFuzzer { bytes in
             }
         }
         model.apply(output, state: streamState())
+    }
+    mirrorOutput.removeAll(keepingCapacity: true)
+    mirror.finish(into: &mirrorOutput)
+    mirrorWritten += mirrorOutput
+    if !lostEvents {
+        // Everything but the gesture keys passes unchanged, in order (up to the last whole frame).
+        let complete = mirrorInput.lastIndex { $0.type == EventCode.EV_SYN && $0.code == EventCode.SYN_REPORT }.map { mirrorInput[...$0] } ?? []
+        func others(_ events: some Sequence<InputEvent>) -> [InputEvent] {
+            events.filter { !($0.type == EventCode.EV_KEY && gestureKeys.contains($0.code)) && $0.type != EventCode.EV_SYN }
+        }
+        if others(complete) != others(mirrorWritten) {
+            fatalError("the mirror changed events that are no gesture's")
+        }
     }
     output.removeAll(keepingCapacity: true)
     pipeline.finish(into: &output)

@@ -1,0 +1,315 @@
+import PencilInput
+import PencilProtocol
+
+/// What the mirror writes (gestures.md, "What apps receive: gesture clicks withheld"): each
+/// frame of the pen, less the clicks that make a gesture, and the clicks that turn out to be
+/// none, passed on late.
+///
+/// Pure, and a stage of `PenPipeline`: it sees each evdev event before the tracker
+/// (`observe`), and each frame after it (`process`), and appends the frames the mirror writes
+/// to its output, as evdev events ending with SYN_REPORT. The gesture rules are not written
+/// again here: the stage runs the deciding user's `GestureRecognizer` and follows the tap
+/// machine's transitions (a double-tap's second press, a long press, a click, a press held
+/// too long, one forgotten). What it adds are the contract's times for passing a click on
+/// late, as deadlines like the recogniser's own:
+///
+///     held ──release within tapMaxDuration──▶ pending ──doubleTapInterval after its press,──▶ written
+///      │                                        │       the tool leaving, a new first press
+///      │                                        └──a second press makes a double-tap──▶ withheld
+///      ├──a double-tap's second press, a long press's squeeze──▶ withheld (with its release)
+///      ├──tapMaxDuration held (not longPress), or beyond the slop then (longPress)──▶ written late
+///      ├──the tip goes down──▶ written just before that frame
+///      ├──released between tapMaxDuration and longPressDuration (longPress)──▶ written at its release
+///      └──the tool leaves──▶ dropped, with its release
+///
+/// squeezeButton's events, when it is a button of its own, are all withheld. Every other
+/// event passes unchanged; a frame left with only its SYN_REPORT is not written.
+public struct MirrorRouter: PenFrameStage, Sendable {
+    public typealias Output = [InputEvent]
+
+    /// The deciding user's recogniser: its transitions say what each press was.
+    public private(set) var recognizer: GestureRecognizer
+    private var tapCode: UInt16?
+    private var squeezeCode: UInt16?
+
+    /// The tap button's press the mirror has not written, if any.
+    private var heldPress: InputEvent?
+    /// A click (press and release) that may still be a double-tap's first.
+    private var pendingClick: (press: InputEvent, release: InputEvent)?
+    /// The tap button's next release belongs to a press that was withheld for good.
+    private var withholdTapRelease = false
+    /// The tap and squeeze keys the mirror has written down and not up.
+    private var mirrorDown: Set<UInt16> = []
+
+    /// The evdev events of the frame in progress.
+    private var frameEvents: [InputEvent] = []
+    /// After SYN_DROPPED in a recording: events up to the next SYN_REPORT are dropped, as the
+    /// tracker drops them.
+    private var discarding = false
+    /// The transitions the recogniser had taken before the frame being routed.
+    private var transitionsBefore: Set<GestureTransition> = []
+
+    public init(device: DeviceInfo, preferences: Preferences, identity: PenIdentity = .unknown) throws(InvalidPreferences) {
+        recognizer = try GestureRecognizer(device: device, preferences: preferences, identity: identity)
+        tapCode = Self.code(of: recognizer.settings.tapButton)
+        squeezeCode = Self.code(of: recognizer.settings.squeezeButton)
+        frameEvents.reserveCapacity(32)
+    }
+
+    private static func code(of button: PenButton?) -> UInt16? {
+        switch button {
+        case .stylus: return EventCode.BTN_STYLUS
+        case .stylus2: return EventCode.BTN_STYLUS2
+        case .stylus3: return EventCode.BTN_STYLUS3
+        // The eraser button's swap is tool keys: it passes through (the tool's own events).
+        case .eraser, nil: return nil
+        }
+    }
+
+    // MARK: PenFrameStage
+
+    public mutating func observe(_ event: InputEvent) {
+        if event.type == EventCode.EV_SYN, event.code == EventCode.SYN_DROPPED {
+            discarding = true
+            frameEvents.removeAll(keepingCapacity: true)
+            return
+        }
+        if discarding {
+            if event.type == EventCode.EV_SYN, event.code == EventCode.SYN_REPORT { discarding = false }
+            return
+        }
+        frameEvents.append(event)
+    }
+
+    /// The events gathered before the loss are dropped; the state libevdev replays next is the
+    /// frame the mirror gets.
+    public mutating func beginResynchronisation() {
+        frameEvents.removeAll(keepingCapacity: true)
+        discarding = false
+    }
+
+    public var nextDeadline: Int64? {
+        [recognizer.nextDeadline, pendingDeadline, heldPressDeadline].compactMap { $0 }.min()
+    }
+
+    public mutating func process(_ frame: borrowing PenFrame, into output: inout [InputEvent]) {
+        var raw: [InputEvent] = []
+        switch frame.kind {
+        case .added:
+            return
+        case .removed:
+            // The mirror goes with the pen: whatever is held back or pending is dropped.
+            heldPress = nil
+            pendingClick = nil
+            return
+        case .forcedProximityOut:
+            // A timer: no events of the device (those of a frame in progress stay gathered).
+            break
+        case .report:
+            raw = frameEvents
+            frameEvents.removeAll(keepingCapacity: true)
+        }
+        let taken = step { recognizer, events in recognizer.process(frame, into: &events) }
+        route(raw, frame: frame, taken: taken, into: &output)
+    }
+
+    /// Fires every deadline of the stage due by `time`, earliest first (the recogniser's first
+    /// on a tie), so that none is left behind for a frame to overtake.
+    public mutating func advance(to time: Int64, into output: inout [InputEvent]) {
+        while let deadline = nextDeadline, deadline <= time {
+            let before = (recognizer.nextDeadline, pendingClick?.press, heldPress)
+            fire(deadline, into: &output)
+            // A deadline that did not move would loop forever: a bug, not a hang.
+            if before.0 == recognizer.nextDeadline, before.1 == pendingClick?.press, before.2 == heldPress { return }
+        }
+    }
+
+    private mutating func fire(_ deadline: Int64, into output: inout [InputEvent]) {
+        if recognizer.nextDeadline == deadline {
+            // The long press became a squeeze: its press is withheld for good.
+            let taken = step { recognizer, events in recognizer.advance(to: deadline, into: &events) }
+            if taken.contains(.tapFirstPressLongPress), heldPress != nil {
+                heldPress = nil
+                withholdTapRelease = true
+            }
+        } else if pendingDeadline == deadline, let click = pendingClick {
+            // No second press came in time: the click reaches apps now.
+            pendingClick = nil
+            writeLate(click.press, at: deadline, into: &output)
+            writeLate(click.release, at: deadline, into: &output)
+        } else if heldPressDeadline == deadline, let press = heldPress {
+            // Held on: a drag with the button held, starting late.
+            heldPress = nil
+            writeLate(press, at: deadline, into: &output)
+        }
+    }
+
+    // MARK: Deadlines
+
+    private var pendingDeadline: Int64? {
+        pendingClick.map { $0.press.time + recognizer.settings.doubleTapInterval }
+    }
+
+    /// When a press still held back is passed on: tapMaxDuration after it, unless the long
+    /// press may still make it a squeeze (then only once the pen is beyond the slop).
+    private var heldPressDeadline: Int64? {
+        guard let press = heldPress else { return nil }
+        let settings = recognizer.settings
+        if settings.longPress, recognizer.tap.state != .firstPressMoved { return nil }
+        return press.time + settings.tapMaxDuration
+    }
+
+    // MARK: Routing a frame
+
+    /// Runs the recogniser for one step and returns the tap machine's transitions it took.
+    private mutating func step(_ body: (inout GestureRecognizer, inout [Event]) -> Void) -> Set<GestureTransition> {
+        recognizer.clearTransitions()
+        var ignored: [Event] = []
+        body(&recognizer, &ignored)
+        return recognizer.transitionsTaken
+    }
+
+    private mutating func route(_ raw: [InputEvent], frame: borrowing PenFrame, taken: Set<GestureTransition>,
+                                into output: inout [InputEvent]) {
+        var before: [InputEvent] = []
+        var dropTapPress = false
+        var dropTapRelease = false
+
+        if frame.resynchronised {
+            // The resynchronised state passes as one frame; what was held back is dropped.
+            heldPress = nil
+            pendingClick = nil
+            withholdTapRelease = false
+        }
+        let tapPressed = tapCode.map { code in raw.contains { $0.isKey(code, down: true) } } ?? false
+        let tapReleased = tapCode.map { code in raw.contains { $0.isKey(code, down: false) } } ?? false
+
+        if taken.contains(.tapDoubleTap) {
+            // The second press of a double-tap: both clicks are withheld for good.
+            pendingClick = nil
+            dropTapPress = true
+            withholdTapRelease = true
+        }
+        if taken.contains(.tapNewSequence) || taken.contains(.tapIdlePress) {
+            // A first press: a click still pending is no double-tap's first, and goes first.
+            if let click = pendingClick {
+                pendingClick = nil
+                before += [click.press, click.release]
+            }
+            if let press = raw.first(where: { $0.isKey(tapCode, down: true) }) {
+                heldPress = press
+                dropTapPress = true
+            }
+        }
+        if taken.contains(.tapFirstPressClick) || taken.contains(.tapMovedClick) {
+            if let press = heldPress, let release = raw.first(where: { $0.isKey(tapCode, down: false) }) {
+                // A click: pending until it is known not to be a double-tap's first.
+                heldPress = nil
+                pendingClick = (press, release)
+                dropTapRelease = true
+            }
+        }
+        if taken.contains(.tapFirstPressTooLong) || taken.contains(.tapMovedTooLong) {
+            // Neither a click nor a squeeze (between tapMaxDuration and longPressDuration
+            // under longPress): press and release at its release.
+            if let press = heldPress {
+                heldPress = nil
+                before.append(press)
+            }
+        }
+        if taken.contains(.tapFirstPressMoved), let press = heldPress,
+           frame.time >= press.time + recognizer.settings.tapMaxDuration {
+            // Held and beyond the slop after tapMaxDuration: a drag with the button held.
+            heldPress = nil
+            before.append(press)
+        }
+        if frame.current.tipDown, !frame.previous.tipDown, let press = heldPress {
+            // The button used as a modifier of the stroke.
+            heldPress = nil
+            before.append(press)
+        }
+        if frame.current.tool == nil {
+            // A barrel button with no tool in range is nobody's click.
+            dropTapPress = true
+        }
+        let leaving = frame.previous.tool != nil && (frame.current.tool == nil || frame.replacedTool != nil)
+        if leaving {
+            if let click = pendingClick {
+                pendingClick = nil
+                before += [click.press, click.release]
+            }
+            if heldPress != nil {
+                // Never written: dropped with its release.
+                heldPress = nil
+                dropTapRelease = true
+            }
+        }
+        if tapReleased, withholdTapRelease, !dropTapRelease {
+            withholdTapRelease = false
+            dropTapRelease = true
+        }
+        if leaving, let tapCode, mirrorDown.contains(tapCode), !tapReleased || dropTapRelease {
+            // A press the mirror wrote (a drag) is released before its tool leaves.
+            before.append(InputEvent(time: frame.time, type: EventCode.EV_KEY, code: tapCode, value: 0))
+            dropTapRelease = true
+        }
+
+        for event in before {
+            writeLate(event, at: frame.time, into: &output)
+        }
+        // The frame itself, less the withheld button events.
+        let start = output.count
+        var kept = 0
+        for event in raw {
+            if event.type == EventCode.EV_KEY {
+                if let squeezeCode, event.code == squeezeCode, !frame.resynchronised { continue }
+                if let tapCode, event.code == tapCode {
+                    if event.value != 0, dropTapPress { continue }
+                    if event.value == 0, dropTapRelease { continue }
+                    // A release of a key the mirror never pressed would be a lone release.
+                    if event.value == 0, !mirrorDown.contains(tapCode) { continue }
+                }
+            }
+            noteKey(event)
+            output.append(event)
+            if event.type != EventCode.EV_SYN { kept += 1 }
+        }
+        if kept == 0 { output.removeSubrange(start...) }
+    }
+
+    /// A button event passed on late: a frame of its own, with no axis change, at `time`.
+    private mutating func writeLate(_ event: InputEvent, at time: Int64, into output: inout [InputEvent]) {
+        let key = InputEvent(time: time, type: event.type, code: event.code, value: event.value)
+        noteKey(key)
+        output.append(key)
+        output.append(InputEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+    }
+
+    private mutating func noteKey(_ event: InputEvent) {
+        guard event.type == EventCode.EV_KEY, event.code == tapCode || event.code == squeezeCode else { return }
+        if event.value != 0 { mirrorDown.insert(event.code) } else { mirrorDown.remove(event.code) }
+    }
+}
+
+private extension InputEvent {
+    func isKey(_ code: UInt16?, down: Bool) -> Bool {
+        guard let code, type == EventCode.EV_KEY, self.code == code else { return false }
+        return down ? value == 1 : value == 0
+    }
+}
+
+extension PenPipeline where Stage == MirrorRouter {
+    /// What the mirror of a pen writes for a recording, under the deciding user's preferences
+    /// (`pencilctl mirror`).
+    public static func mirrorFrames(of events: [InputEvent], description: DeviceDescription,
+                                    preferences: Preferences = .defaults, identity: PenIdentity = .unknown) throws(InvalidPreferences) -> [InputEvent] {
+        let tracker = PenTracker(description: description, id: "mirror", identity: identity)
+        var pipeline = PenPipeline(tracker: tracker, stage: try MirrorRouter(device: tracker.deviceInfo, preferences: preferences,
+                                                                              identity: identity))
+        var output: [InputEvent] = []
+        pipeline.start(at: events.first?.time ?? 0, into: &output)
+        for event in events { pipeline.feed(event, into: &output) }
+        pipeline.finish(into: &output)
+        return output
+    }
+}

@@ -1,0 +1,46 @@
+import GestureRecognizer
+import PencilInput
+import PencilProtocol
+import PencilWacom
+
+/// `pencilctl mirror RECORDING [--desc DESC] [--preferences JSON]`: what the mirror of a pen
+/// writes for a recording, offline (gestures.md, "What apps receive: gesture clicks
+/// withheld"): an evemu recording of the mirror, whose frames are the pen's less the clicks
+/// that make a gesture, and the clicks that turn out to be none, passed on late. The
+/// preferences are the deciding user's. Exit codes as `pencilctl events`.
+public enum MirrorCommand: PencilCommand {
+    public static let name = "mirror"
+    public static let usage = "mirror RECORDING [--desc DESC] [--preferences JSON]"
+    public static let summary = "print, as an evemu recording, what the mirror would write for a recording (gesture clicks withheld)"
+
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+        let options: EventsCommand.Options
+        switch EventsCommand.parse(arguments) {
+        case .success(let parsed): options = parsed
+        case .failure(let problem): return usageError(problem.message, io: io)
+        }
+        let recording: EvemuRecording
+        switch CommandIO.loadRecording(options.recording, description: options.description, io: io) {
+        case .success(let loaded): recording = loaded
+        case .failure(let failure): return failure.status
+        }
+        let device = recording.description
+        if case .notAPen(let reason) = PenDeviceClassifier.classify(device) {
+            io.errors.line("\(options.recording): not a pen device (\(reason)): pencild would make no mirror of it")
+            return ExitCode.dataError
+        }
+        let identity = WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
+        let frames: [InputEvent]
+        do {
+            frames = try PenPipeline.mirrorFrames(of: recording.events, description: device, preferences: options.preferences,
+                                                  identity: identity)
+        } catch {
+            io.errors.line("pencilctl mirror: --preferences: \(error)")
+            return ExitCode.usage
+        }
+        io.output.write(EvemuWriter.recording(device, frames, comments: [
+            "pencilctl mirror: what pencild's mirror of this pen writes, gesture clicks withheld",
+        ]))
+        return ExitCode.success
+    }
+}
