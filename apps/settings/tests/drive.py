@@ -256,11 +256,12 @@ def phase_settings(app: Any) -> None:
         if spin is None:
             fail(f"no spin button {name!r}")
             continue
-        value = spin.queryValue()
+        spin_value = spin.queryValue()
         low, high = (0.0, 1000.0) if field == "doubleTapSlop" else (1.0, 10000.0)
-        check((value.minimumValue, value.maximumValue) == (low, high),
-              f"timing: {name} ranges from {low:g} to {high:g}", f"{value.minimumValue}..{value.maximumValue}")
-        value.currentValue = values[field]
+        check((spin_value.minimumValue, spin_value.maximumValue) == (low, high),
+              f"timing: {name} ranges from {low:g} to {high:g}",
+              f"{spin_value.minimumValue}..{spin_value.maximumValue}")
+        spin_value.currentValue = values[field]
         pencild_has(field, values[field], f"timing: {name} = {values[field]} is sent")
     spin = find(app, "spin button", spins["doubleTapInterval"])
     spin.queryValue().currentValue = 20000
@@ -277,12 +278,12 @@ def phase_settings(app: Any) -> None:
 
     # Apps and the eraser button: switches.
     show_page(app, "Apps")
-    for field, name, value in [("withholdGestureClicks", "Keep gesture clicks from apps", True),
-                               ("prefersPencilOnlyDrawing", "Draw only with the pen", True),
-                               ("prefersHoverToolPreview", "Preview the tool while hovering", False)]:
+    for field, name, on in [("withholdGestureClicks", "Keep gesture clicks from apps", True),
+                            ("prefersPencilOnlyDrawing", "Draw only with the pen", True),
+                            ("prefersHoverToolPreview", "Preview the tool while hovering", False)]:
         switch = find(app, "check box", name)
         act(switch, "toggle")
-        pencild_has(field, value, f"apps: '{name}' is sent as {field}={str(value).lower()}")
+        pencild_has(field, on, f"apps: '{name}' is sent as {field}={str(on).lower()}")
     shown = labels(app)
     check(any("takes effect with a pencild that withholds clicks" in text for text in shown),
           "apps: the withholding switch says it takes effect with a pencild that withholds clicks")

@@ -90,6 +90,27 @@ fi
 if command -v shellcheck >/dev/null; then
     if shellcheck --severity=warning "$here"/*.sh; then ok "shellcheck: the test's scripts"; else bad "shellcheck"; fi
 fi
+if command -v mypy >/dev/null; then
+    if MYPYPATH=$repo/clients/python/src mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
+        --scripts-are-modules "$app_dir/pencil-settings" "$here"/*.py; then
+        ok "mypy: the app and the test's Python"
+    else
+        bad "mypy"
+    fi
+fi
+# make install's part: the program runs from where it is installed, with its own copy of the
+# client, and the installed desktop entry is valid and names an installed icon.
+if make --no-print-directory -s -C "$repo" install-settings DESTDIR="$work/root" PREFIX=/usr/local >"$work/install.log" 2>&1 &&
+    "$python" "$work/root/usr/local/bin/pencil-settings" --help >/dev/null 2>>"$work/install.log" &&
+    desktop-file-validate "$work/root/usr/local/share/applications/org.pencild.Settings.desktop" >>"$work/install.log" 2>&1 &&
+    [ -f "$work/root/usr/local/share/icons/hicolor/scalable/apps/$(sed -n 's/^Icon=//p' "$app_dir/org.pencild.Settings.desktop").svg" ]; then
+    ok "make install-settings: the program runs where it is installed; its desktop entry and icon are in place"
+else
+    bad "make install-settings: $(cat "$work/install.log")"
+fi
+make --no-print-directory -s -C "$repo" uninstall-settings DESTDIR="$work/root" PREFIX=/usr/local >/dev/null 2>&1 || true
+left=$(find "$work/root" -type f 2>/dev/null)
+if [ -z "$left" ]; then ok "make uninstall-settings removes all of it"; else bad "left after uninstall-settings: $left"; fi
 
 export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config HOME=$work/home
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
