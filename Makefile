@@ -55,6 +55,14 @@ export PENCILD_RECORDINGS
 # Man pages: scdoc sources in man/, built into .build/man.
 MAN_SOURCES := $(wildcard man/*.scd)
 MAN_PAGES := $(patsubst man/%.scd,.build/man/%,$(MAN_SOURCES))
+# The settings window (apps/settings): a Python program with its desktop entry, icon and page.
+SETTINGS_DIR := apps/settings
+SETTINGS_MAN := .build/man/pencil-settings.1
+APPLICATIONS_DIR ?= $(PREFIX)/share/applications
+ICONS_DIR ?= $(PREFIX)/share/icons/hicolor/scalable/apps
+# Where a source install keeps its own copy of the Python client, for a system without
+# python3-pencild (the Debian package depends on that instead).
+SETTINGS_LIB_DIR ?= $(PREFIX)/share/pencil-settings
 SCDOC ?= scdoc
 # Where `make deb` leaves the packages.
 DEB_DIR ?= .build/deb
@@ -63,7 +71,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita \
+.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita test-settings \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -72,7 +80,12 @@ build:
 build-debug:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
-man: $(MAN_PAGES)
+man: $(MAN_PAGES) $(SETTINGS_MAN)
+
+$(SETTINGS_MAN): $(SETTINGS_DIR)/pencil-settings.1.scd
+	@command -v $(SCDOC) >/dev/null || { echo "man pages: scdoc is missing (apt-get install scdoc)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
 .build/man/%: man/%.scd
 	@command -v $(SCDOC) >/dev/null || { echo "man pages: scdoc is missing (apt-get install scdoc)" >&2; exit 1; }
@@ -112,7 +125,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-krita test-client-c test-fuzz test-boot test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-client-c test-fuzz test-boot test-kernel
 	@echo "make test: all passed"
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
@@ -150,6 +163,12 @@ test-client-python: build-debug
 # with a double-tap: the demo's log must show the switch to the eraser.
 test-demo: build-debug
 	examples/sketch/test-demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+# The settings window (apps/settings) on a private X server (Xvfb) with its own D-Bus session,
+# driven through the accessibility tree against pencild replaying a test pen; its screenshots
+# go to .build/settings-screenshots.
+test-settings: build-debug
+	apps/settings/tests/test-settings.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The Krita plugin (integrations/krita) in Debian's Krita on a private Xvfb display, against
 # the debug pencild: absent at Krita's start, then replaying a double-tap and a squeeze.
@@ -218,7 +237,23 @@ install: build
 	for program in $(PROGRAMS); do \
 	    install -D -m 0755 "$$bin/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; \
 	done
-	$(MAKE) --no-print-directory install-data install-client-c
+	$(MAKE) --no-print-directory install-data install-client-c install-settings
+
+# The settings window: the program (with a private copy of the Python client, which it uses
+# only where python3-pencild is not installed), its desktop entry, icon and man page.
+.PHONY: install-settings uninstall-settings
+install-settings: $(SETTINGS_MAN)
+	install -D -m 0755 $(SETTINGS_DIR)/pencil-settings "$(DESTDIR)$(BINDIR)/pencil-settings"
+	install -D -m 0644 $(SETTINGS_DIR)/org.pencild.Settings.desktop "$(DESTDIR)$(APPLICATIONS_DIR)/org.pencild.Settings.desktop"
+	install -D -m 0644 $(SETTINGS_DIR)/org.pencild.Settings.svg "$(DESTDIR)$(ICONS_DIR)/org.pencild.Settings.svg"
+	install -D -m 0644 $(SETTINGS_MAN) "$(DESTDIR)$(MANDIR)/man1/pencil-settings.1"
+	install -d "$(DESTDIR)$(SETTINGS_LIB_DIR)/pencild"
+	install -m 0644 clients/python/src/pencild/*.py clients/python/src/pencild/py.typed "$(DESTDIR)$(SETTINGS_LIB_DIR)/pencild/"
+
+uninstall-settings:
+	rm -f "$(DESTDIR)$(BINDIR)/pencil-settings" "$(DESTDIR)$(APPLICATIONS_DIR)/org.pencild.Settings.desktop" \
+	    "$(DESTDIR)$(ICONS_DIR)/org.pencild.Settings.svg" "$(DESTDIR)$(MANDIR)/man1/pencil-settings.1"
+	rm -rf "$(DESTDIR)$(SETTINGS_LIB_DIR)"
 
 # Units, rules, documents and man pages only: what a package built elsewhere needs on top of the binaries.
 .PHONY: install-data
@@ -277,7 +312,7 @@ uninstall:
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done
-	$(MAKE) --no-print-directory uninstall-client-c uninstall-krita
+	$(MAKE) --no-print-directory uninstall-client-c uninstall-krita uninstall-settings
 
 clean:
 	$(SWIFT) package clean

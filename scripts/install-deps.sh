@@ -24,13 +24,19 @@ build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libwacom-dev 
 # libgtk-4-bin: broadwayd, the display the demo's test runs it on;
 # man-db: renders the man pages (`man -l`) in the packaging checks;
 # krita, python3-pyqt5 (only recommended by krita, yet without it no Python plugin loads),
-# xvfb, xauth, xdotool: the Krita plugin's test, on a private X display.
+# xvfb, xauth, xdotool: the Krita plugin's test, on a private X display;
+# gir1.2-adw-1: libadwaita, the settings window's widgets (apps/settings); its test runs it on
+# xvfb with a D-Bus session (dbus) and the accessibility bus (at-spi2-core), drives it with
+# python3-pyatspi, takes screenshots with imagemagick's import and checks its desktop entry
+# with desktop-file-utils.
 test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace valgrind
     mypy python3-gi python3-gi-cairo gir1.2-gtk-4.0 libgtk-4-bin man-db
-    krita python3-pyqt5 xvfb xauth xdotool)
+    krita python3-pyqt5 xvfb xauth xdotool
+    gir1.2-adw-1 dbus at-spi2-core python3-pyatspi imagemagick desktop-file-utils)
 
-# The sketch demo: Python with PyGObject and GTK 4, cairo for its canvas.
-demo_packages=(python3 python3-gi python3-gi-cairo gir1.2-gtk-4.0)
+# The sketch demo: Python with PyGObject and GTK 4, cairo for its canvas (and libadwaita
+# for the settings window).
+demo_packages=(python3 python3-gi python3-gi-cairo gir1.2-gtk-4.0 gir1.2-adw-1)
 
 # make deb: debhelper, dpkg-dev, fakeroot; dh-python, python3-all, python3-setuptools and
 # pybuild-plugin-pyproject for python3-pencild; lintian checks the packages; mmdebstrap

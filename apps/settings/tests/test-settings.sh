@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# test-settings.sh BIN_DIR: `make test-settings`. Runs pencil-settings on a private X server
+# (Xvfb) with a private D-Bus session and the accessibility bus, against pencild replaying a
+# test pen that double-taps, misses two double-taps (too slow, too far) and squeezes, and
+# drives the window through AT-SPI (drive.py): the try-it page shows what was recognised and
+# why a double-tap was missed; the pens page names the tablet and the pen; every control has
+# an accessible name; every setting changed in the window reaches pencild, and every change
+# made with pencilctl shows in the window; when pencild stops the window says what to do, and
+# it connects again when pencild comes back. Then a screenshot of each page in the light and
+# the dark style, into .build/settings-screenshots. The .desktop file is checked with
+# desktop-file-validate. A prerequisite that is missing fails under CI=true; elsewhere the
+# test is skipped and says so.
+set -euo pipefail
+
+bin=${1:?usage: $0 BIN_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+app_dir=$(cd "$here/.." && pwd)
+repo=$(cd "$app_dir/../.." && pwd)
+
+cannot() {
+    if [ "${CI:-}" = true ]; then echo "test-settings: FAIL: cannot run: $*" >&2; exit 1; fi
+    echo "test-settings: skipped: $*" >&2
+    exit 0
+}
+for program in pencild pencilctl pencil-test-recordings; do
+    [ -x "$bin/$program" ] || { echo "test-settings: $bin/$program is missing: build first" >&2; exit 1; }
+done
+command -v Xvfb >/dev/null || cannot "Xvfb is not installed (apt-get install xvfb)"
+command -v dbus-run-session >/dev/null || cannot "dbus-run-session is not installed (apt-get install dbus)"
+launcher=""
+for candidate in /usr/libexec/at-spi-bus-launcher /usr/lib/at-spi2-core/at-spi-bus-launcher; do
+    [ -x "$candidate" ] && launcher=$candidate && break
+done
+[ -n "$launcher" ] || cannot "at-spi-bus-launcher is not installed (apt-get install at-spi2-core)"
+command -v import >/dev/null || cannot "import is not installed (apt-get install imagemagick)"
+command -v desktop-file-validate >/dev/null || cannot "desktop-file-validate is not installed (apt-get install desktop-file-utils)"
+python=$("$repo/scripts/gi-python.sh") || cannot "PyGObject with GTK 4 is not installed"
+"$python" -c 'import gi; gi.require_version("Adw", "1"); from gi.repository import Adw' 2>/dev/null ||
+    cannot "libadwaita's introspection data is not installed (apt-get install gir1.2-adw-1)"
+"$python" -c 'import pyatspi' 2>/dev/null || cannot "pyatspi is not installed (apt-get install python3-pyatspi)"
+
+# Everything below runs on a D-Bus session bus of its own, which ends with the test.
+if [ -z "${PENCIL_SETTINGS_TEST_BUS:-}" ]; then
+    exec dbus-run-session -- env PENCIL_SETTINGS_TEST_BUS=1 "$0" "$@"
+fi
+
+started=$SECONDS
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds or the deadline passes.
+wait_for() {
+    local what=$1 seconds=$2 deadline
+    shift 2
+    deadline=$((SECONDS + seconds))
+    until "$@"; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "test-settings: FAIL: no $what within $seconds s" >&2
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+passed=0
+failed=0
+ok() { echo "  ok: $1"; passed=$((passed + 1)); }
+bad() { echo "  FAIL: $1"; failed=$((failed + 1)); }
+
+echo "test-settings: the desktop file and the scripts"
+if output=$(desktop-file-validate "$app_dir/org.pencild.Settings.desktop" 2>&1) && [ -z "$output" ]; then
+    ok "desktop-file-validate: org.pencild.Settings.desktop"
+else
+    bad "desktop-file-validate: $output"
+fi
+if grep -qx 'Categories=Settings;HardwareSettings;GTK;' "$app_dir/org.pencild.Settings.desktop"; then
+    ok "the app is in the Settings category"
+else
+    bad "the desktop file's Categories"
+fi
+if command -v shellcheck >/dev/null; then
+    if shellcheck --severity=warning "$here"/*.sh; then ok "shellcheck: the test's scripts"; else bad "shellcheck"; fi
+fi
+if command -v mypy >/dev/null; then
+    if MYPYPATH=$repo/clients/python/src mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
+        --scripts-are-modules "$app_dir/pencil-settings" "$here"/*.py; then
+        ok "mypy: the app and the test's Python"
+    else
+        bad "mypy"
+    fi
+fi
+# make install's part: the program runs from where it is installed, with its own copy of the
+# client, and the installed desktop entry is valid and names an installed icon.
+if make --no-print-directory -s -C "$repo" install-settings DESTDIR="$work/root" PREFIX=/usr/local >"$work/install.log" 2>&1 &&
+    "$python" "$work/root/usr/local/bin/pencil-settings" --help >/dev/null 2>>"$work/install.log" &&
+    desktop-file-validate "$work/root/usr/local/share/applications/org.pencild.Settings.desktop" >>"$work/install.log" 2>&1 &&
+    [ -f "$work/root/usr/local/share/icons/hicolor/scalable/apps/$(sed -n 's/^Icon=//p' "$app_dir/org.pencild.Settings.desktop").svg" ]; then
+    ok "make install-settings: the program runs where it is installed; its desktop entry and icon are in place"
+else
+    bad "make install-settings: $(cat "$work/install.log")"
+fi
+make --no-print-directory -s -C "$repo" uninstall-settings DESTDIR="$work/root" PREFIX=/usr/local >/dev/null 2>&1 || true
+left=$(find "$work/root" -type f 2>/dev/null)
+if [ -z "$left" ]; then ok "make uninstall-settings removes all of it"; else bad "left after uninstall-settings: $left"; fi
+
+export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config HOME=$work/home
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
+mkdir -p "$XDG_CONFIG_HOME" "$HOME" "$work/state"
+export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=0 GTK_A11Y=atspi GDK_BACKEND=x11
+export PENCILCTL=$bin/pencilctl PENCILD_SOCKET=$work/pencild.sock WORK=$work
+export SCREENSHOTS=${SCREENSHOTS:-$repo/.build/settings-screenshots}
+export WINDOW_SIZE=860x860
+
+# The X server picks a free display and writes its number on descriptor 3.
+Xvfb -displayfd 3 -screen 0 1024x900x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+pids+=("$!")
+has_display() { [ -s "$work/display" ]; }
+wait_for "X display" 20 has_display
+DISPLAY=:$(head -n 1 "$work/display")
+export DISPLAY
+"$launcher" --launch-immediately >"$work/at-spi.log" 2>&1 &
+pids+=("$!")
+echo "test-settings: Xvfb on $DISPLAY"
+
+# The test pen: the client tests' tablet (an Intuos5, 200 units a mm) with a Grip Pen; it
+# stays attached for 5 minutes after its last gesture.
+"$bin/pencil-test-recordings" --client-pen >"$work/header.evemu"
+"$python" "$here/write-pen.py" "$work/header.evemu" 300 >"$work/try.evemu"
+
+pencild_pid=""
+start_pencild() {
+    "$bin/pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --no-udev "$@" 2>>"$work/pencild.log" &
+    pencild_pid=$!
+    pids+=("$pencild_pid")
+    answers() { "$bin/pencilctl" prefs get >/dev/null 2>&1; }
+    wait_for "answer from pencild" 30 answers
+}
+stop_pencild() {
+    kill -TERM "$pencild_pid"
+    wait "$pencild_pid" 2>/dev/null || true
+}
+app_pid=""
+start_app() {
+    env "$@" "$python" "$app_dir/pencil-settings" --socket "$PENCILD_SOCKET" --size "$WINDOW_SIZE" \
+        >>"$work/app.log" 2>&1 &
+    app_pid=$!
+    pids=("$app_pid" "${pids[@]}")
+}
+stop_app() {
+    kill -TERM "$app_pid"
+    wait "$app_pid" 2>/dev/null || true
+}
+# drive PHASE: drive.py's checks, counted here.
+drive() {
+    echo "test-settings: $1"
+    local status=0
+    "$python" "$here/drive.py" "$1" >"$work/drive.out" 2>&1 || status=$?
+    cat "$work/drive.out"
+    passed=$((passed + $(grep -c '^  ok: ' "$work/drive.out" || true)))
+    failed=$((failed + $(grep -c '^  FAIL: ' "$work/drive.out" || true)))
+    if [ "$status" -ne 0 ] && ! grep -q '^  FAIL: ' "$work/drive.out"; then
+        failed=$((failed + 1))
+    fi
+}
+
+# The replay starts when the window subscribes, and plays at real speed (5.5 s of gestures).
+start_pencild --replay "$work/try.evemu" --wait-monitors 1
+start_app
+drive gestures
+drive shots-light
+drive settings
+stop_pencild
+drive absent
+start_pencild
+drive back
+stop_app
+# The dark style, with the test pen replayed again for its screenshots.
+stop_pencild
+start_pencild --replay "$work/try.evemu" --wait-monitors 1
+start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark
+drive shots-dark
+stop_app
+if kill -0 "$pencild_pid" 2>/dev/null; then ok "pencild is still running"; else bad "pencild exited"; fi
+if grep -q -e Traceback -e CRITICAL "$work/app.log"; then
+    bad "the app's output has errors: $(cat "$work/app.log")"
+else
+    ok "the app wrote no Python traceback or GTK critical"
+fi
+
+echo "test-settings: screenshots in $SCREENSHOTS"
+echo "test-settings: $passed passed, $failed failed ($((SECONDS - started)) s)"
+if [ "$failed" -gt 0 ]; then
+    echo "--- pencild's log"; cat "$work/pencild.log"
+    echo "--- the app's output"; cat "$work/app.log"
+    exit 1
+fi
