@@ -11,11 +11,9 @@ set -euo pipefail
 bin=${1:?usage: $0 BIN_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 
-cannot() {
-    if [ "${CI:-}" = true ]; then echo "test-demo: FAIL: cannot run: $*" >&2; exit 1; fi
-    echo "test-demo: skipped: $*" >&2
-    exit 0
-}
+tier=test-demo
+# shellcheck source=tests/desktop-tier.sh
+. "$here/../../tests/desktop-tier.sh"
 [ -x "$bin/pencild" ] || { echo "test-demo: $bin/pencild is missing: build first" >&2; exit 1; }
 command -v gtk4-broadwayd >/dev/null || cannot "gtk4-broadwayd is not installed (apt-get install libgtk-4-bin)"
 python=$("$here/../../scripts/gi-python.sh") || cannot "PyGObject with GTK 4 is not installed"
@@ -24,31 +22,8 @@ if [ -z "${PENCILD_RECORDINGS:-}" ] || [ ! -f "$recording" ]; then
     cannot "the Cintiq 22HDT recording (set PENCILD_RECORDINGS)"
 fi
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do
-        kill -TERM "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+begin_scratch
 
-# wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds or the deadline passes.
-wait_for() {
-    local what=$1 seconds=$2 deadline
-    shift 2
-    deadline=$((SECONDS + seconds))
-    until "$@"; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "test-demo: FAIL: no $what within $seconds s" >&2
-            return 1
-        fi
-        sleep 0.1
-    done
-}
 
 # A private display: its socket in a runtime folder of our own; the HTTP port is 8080 + the
 # display number, so a busy one is skipped.

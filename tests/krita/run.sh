@@ -18,11 +18,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 started=$SECONDS
 
-cannot() {
-    if [ "${CI:-}" = true ]; then echo "test-krita: FAIL: cannot run: $*" >&2; exit 1; fi
-    echo "test-krita: skipped: $*" >&2
-    exit 0
-}
+tier=test-krita
+# shellcheck source=tests/desktop-tier.sh
+. "$here/../desktop-tier.sh"
 for program in pencild pencilctl pencil-actions pencil-test-recordings; do
     [ -x "$bin/$program" ] || { echo "test-krita: $bin/$program is missing: build first" >&2; exit 1; }
 done
@@ -33,31 +31,8 @@ command -v xdotool >/dev/null || cannot "xdotool is not installed (apt-get insta
 system_python=/usr/bin/python3
 "$system_python" -c 'import PyQt5.QtWidgets' 2>/dev/null || cannot "PyQt5 for $system_python (apt-get install python3-pyqt5)"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do
-        kill -TERM "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+begin_scratch
 
-# wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds or the deadline passes.
-wait_for() {
-    local what=$1 seconds=$2 deadline
-    shift 2
-    deadline=$((SECONDS + seconds))
-    until "$@"; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "test-krita: FAIL: no $what within $seconds s" >&2
-            return 1
-        fi
-        sleep 0.2
-    done
-}
 
 passed=0
 failed=0

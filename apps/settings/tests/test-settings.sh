@@ -17,11 +17,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 app_dir=$(cd "$here/.." && pwd)
 repo=$(cd "$app_dir/../.." && pwd)
 
-cannot() {
-    if [ "${CI:-}" = true ]; then echo "test-settings: FAIL: cannot run: $*" >&2; exit 1; fi
-    echo "test-settings: skipped: $*" >&2
-    exit 0
-}
+tier=test-settings
+# shellcheck source=tests/desktop-tier.sh
+. "$here/../../../tests/desktop-tier.sh"
 for program in pencild pencilctl pencil-test-recordings; do
     [ -x "$bin/$program" ] || { echo "test-settings: $bin/$program is missing: build first" >&2; exit 1; }
 done
@@ -45,31 +43,8 @@ if [ -z "${PENCIL_SETTINGS_TEST_BUS:-}" ]; then
 fi
 
 started=$SECONDS
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do
-        kill -TERM "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+begin_scratch
 
-# wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds or the deadline passes.
-wait_for() {
-    local what=$1 seconds=$2 deadline
-    shift 2
-    deadline=$((SECONDS + seconds))
-    until "$@"; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "test-settings: FAIL: no $what within $seconds s" >&2
-            return 1
-        fi
-        sleep 0.1
-    done
-}
 
 passed=0
 failed=0
@@ -88,7 +63,9 @@ else
     bad "the desktop file's Categories"
 fi
 if command -v shellcheck >/dev/null; then
-    if shellcheck --severity=warning "$here"/*.sh; then ok "shellcheck: the test's scripts"; else bad "shellcheck"; fi
+    # From the top of the tree, with the library it sources (shellcheck follows a source
+    # given beside it).
+    if (cd "$repo" && shellcheck --severity=warning apps/settings/tests/*.sh tests/desktop-tier.sh); then ok "shellcheck: the test's scripts"; else bad "shellcheck"; fi
 fi
 if command -v mypy >/dev/null; then
     if MYPYPATH=$repo/clients/python/src mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \

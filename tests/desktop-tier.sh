@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# Sourced by the tiers that run a program beside pencild (the sketch demo, Krita with its
+# plugin, the settings window). With $tier set to the tier's name:
+#   cannot WHY          a prerequisite is missing: fails under CI=true, skips elsewhere
+#   begin_scratch       makes $work (removed at exit) and $pids: the processes the tier
+#                       started, ended at exit by their ids, and only those
+#   wait_for WHAT SECONDS COMMAND...
+#                       polls COMMAND until it succeeds, or fails the wait at the deadline
+
+: "${tier:?set tier to the name of the tier before sourcing desktop-tier.sh}"
+
+cannot() {
+    if [ "${CI:-}" = true ]; then echo "$tier: FAIL: cannot run: $*" >&2; exit 1; fi
+    echo "$tier: skipped: $*" >&2
+    exit 0
+}
+
+begin_scratch() {
+    work=$(mktemp -d)
+    pids=()
+    trap end_scratch EXIT
+}
+
+end_scratch() {
+    local pid
+    for pid in "${pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+
+wait_for() {
+    local what=$1 seconds=$2 deadline
+    shift 2
+    deadline=$((SECONDS + seconds))
+    until "$@"; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "$tier: FAIL: no $what within $seconds s" >&2
+            return 1
+        fi
+        sleep 0.1
+    done
+}
