@@ -254,6 +254,8 @@ public struct GestureRecognizer: Sendable {
 
     /// Forgets the transitions taken so far (the mirror asks what one step took).
     mutating func clearTransitions() { log.transitions = 0 }
+    /// The transitions taken since, one bit each (GestureTransition's raw values).
+    var transitionBits: UInt64 { log.transitions }
 
     /// The diagram's transitions this recogniser has taken (tests use it for coverage).
     public var transitionsTaken: Set<GestureTransition> {

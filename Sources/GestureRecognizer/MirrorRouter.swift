@@ -41,19 +41,20 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     /// The tap and squeeze keys the mirror has written down and not up.
     private var mirrorDown: Set<UInt16> = []
 
-    /// The evdev events of the frame in progress.
+    /// The evdev events of the frame in progress, and the previous frame's storage, swapped
+    /// with it at each frame so that routing a frame allocates nothing.
     private var frameEvents: [InputEvent] = []
+    private var routedEvents: [InputEvent] = []
     /// After SYN_DROPPED in a recording: events up to the next SYN_REPORT are dropped, as the
     /// tracker drops them.
     private var discarding = false
-    /// The transitions the recogniser had taken before the frame being routed.
-    private var transitionsBefore: Set<GestureTransition> = []
 
     public init(device: DeviceInfo, preferences: Preferences, identity: PenIdentity = .unknown) throws(InvalidPreferences) {
         recognizer = try GestureRecognizer(device: device, preferences: preferences, identity: identity)
         tapCode = Self.code(of: recognizer.settings.tapButton)
         squeezeCode = Self.code(of: recognizer.settings.squeezeButton)
         frameEvents.reserveCapacity(32)
+        routedEvents.reserveCapacity(32)
     }
 
     private static func code(of button: PenButton?) -> UInt16? {
@@ -93,7 +94,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     }
 
     public mutating func process(_ frame: borrowing PenFrame, into output: inout [InputEvent]) {
-        var raw: [InputEvent] = []
+        routedEvents.removeAll(keepingCapacity: true)
         switch frame.kind {
         case .added:
             return
@@ -106,10 +107,10 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             // A timer: no events of the device (those of a frame in progress stay gathered).
             break
         case .report:
-            raw = frameEvents
-            frameEvents.removeAll(keepingCapacity: true)
+            swap(&frameEvents, &routedEvents)
         }
         let taken = step { recognizer, events in recognizer.process(frame, into: &events) }
+        let raw = routedEvents
         route(raw, frame: frame, taken: taken, into: &output)
     }
 
@@ -161,15 +162,18 @@ public struct MirrorRouter: PenFrameStage, Sendable {
 
     // MARK: Routing a frame
 
-    /// Runs the recogniser for one step and returns the tap machine's transitions it took.
-    private mutating func step(_ body: (inout GestureRecognizer, inout [Event]) -> Void) -> Set<GestureTransition> {
+    /// Runs the recogniser for one step and returns the transitions it took.
+    private mutating func step(_ body: (inout GestureRecognizer, inout [Event]) -> Void) -> TransitionBits {
         recognizer.clearTransitions()
-        var ignored: [Event] = []
-        body(&recognizer, &ignored)
-        return recognizer.transitionsTaken
+        body(&recognizer, &ignoredEvents)
+        ignoredEvents.removeAll(keepingCapacity: true)
+        return TransitionBits(recognizer.transitionBits)
     }
 
-    private mutating func route(_ raw: [InputEvent], frame: borrowing PenFrame, taken: Set<GestureTransition>,
+    /// The recogniser's own events, which the mirror does not need.
+    private var ignoredEvents: [Event] = []
+
+    private mutating func route(_ raw: [InputEvent], frame: borrowing PenFrame, taken: TransitionBits,
                                 into output: inout [InputEvent]) {
         var before: [InputEvent] = []
         var dropTapPress = false
@@ -289,6 +293,13 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         guard event.type == EventCode.EV_KEY, event.code == tapCode || event.code == squeezeCode else { return }
         if event.value != 0 { mirrorDown.insert(event.code) } else { mirrorDown.remove(event.code) }
     }
+}
+
+/// The transitions of one step, as the recogniser's log keeps them (one bit each).
+struct TransitionBits {
+    let bits: UInt64
+    init(_ bits: UInt64) { self.bits = bits }
+    func contains(_ transition: GestureTransition) -> Bool { bits & (1 << UInt64(transition.rawValue)) != 0 }
 }
 
 private extension InputEvent {
