@@ -215,3 +215,64 @@ extension EventsCommandTests {
         return PenPipeline.events(of: recording.events, pipeline: pipeline)
     }
 }
+
+@Suite("pencilctl mirror")
+struct MirrorCommandTests {
+    /// A pen in range double-clicks its first button (60 ms held, 90 ms apart), then clicks it
+    /// once more 600 ms later, and leaves.
+    static let clicks = """
+        E: 10.000000 0001 0140 1
+        E: 10.000000 0003 0000 1000
+        E: 10.000000 0003 0001 2000
+        E: 10.000000 0000 0000 0
+        E: 10.050000 0001 014b 1
+        E: 10.050000 0000 0000 0
+        E: 10.110000 0001 014b 0
+        E: 10.110000 0000 0000 0
+        E: 10.200000 0001 014b 1
+        E: 10.200000 0000 0000 0
+        E: 10.260000 0001 014b 0
+        E: 10.260000 0000 0000 0
+        E: 10.450000 0003 0000 1010
+        E: 10.450000 0000 0000 0
+        E: 10.800000 0001 014b 1
+        E: 10.800000 0000 0000 0
+        E: 10.860000 0001 014b 0
+        E: 10.860000 0000 0000 0
+        E: 11.300000 0003 0000 1020
+        E: 11.300000 0000 0000 0
+        E: 11.310000 0001 0140 0
+        E: 11.310000 0000 0000 0
+
+        """
+
+    @Test("a recording's mirror: the double-tap's clicks withheld, the lone click passed on late")
+    func mirrorOfClicks() throws {
+        let file = try TemporaryFile("clicks.evemu", contents: penHeader + Self.clicks)
+        defer { file.remove() }
+        let result = run(["mirror", file.path])
+        #expect(result.status == 0, "\(result.errors)")
+        // What it prints is an evemu recording of the same device.
+        let mirror = try EvemuRecording(parsing: result.output, fileName: "mirror")
+        #expect(mirror.description.name == pen.name)
+        let buttons = mirror.events.filter { $0.type == EventCode.EV_KEY && $0.code == EventCode.BTN_STYLUS }
+        // The lone click at 10.8 s reaches apps 400 ms after its press.
+        #expect(buttons.map(\.value) == [1, 0])
+        #expect(buttons.map(\.time) == [11_200_000, 11_200_000])
+        // Everything else is the pen's, in order.
+        #expect(mirror.events.filter { $0.type == EventCode.EV_ABS }.map(\.value) == [1000, 2000, 1010, 1020])
+        // The positive control: the events of the same recording, which report every click.
+        let events = try decodedEvents(run(["events", file.path]).output)
+        #expect(events.filter { $0.type == .buttonDown }.count == 3)
+        #expect(events.filter { $0.type == .doubleTap }.count == 1)
+    }
+
+    @Test("a device that is not a pen has no mirror")
+    func notAPen() throws {
+        let file = try TemporaryFile("mouse.evemu", contents: EvemuWriter.header(TestDevice.mouse.description))
+        defer { file.remove() }
+        let result = run(["mirror", file.path])
+        #expect(result.status == 65)
+        #expect(result.errors.contains("not a pen device"))
+    }
+}
