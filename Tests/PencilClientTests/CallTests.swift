@@ -31,6 +31,29 @@ struct CallTests {
         #expect(try await client.preferences() == all)
     }
 
+    @Test("the four preferences of stylus identity and the mirror round-trip, and a restart keeps them")
+    func newPreferencesRoundTrip() async throws {
+        let daemon = try RunningDaemon()
+        defer { daemon.stop(); daemon.removeDirectory() }
+        let client = PencilClient(socketPath: daemon.socketPath)
+        let defaults = try await client.preferences()
+        #expect(!defaults.withholdGestureClicks && defaults.eraserButton == .eraser && !defaults.prefersPencilOnlyDrawing
+                && defaults.prefersHoverToolPreview)
+        let result = try await client.setPreferences(.init(withholdGestureClicks: true, eraserButton: .button,
+                                                           prefersPencilOnlyDrawing: true, prefersHoverToolPreview: false))
+        #expect(result.withholdGestureClicks && result.eraserButton == .button && result.prefersPencilOnlyDrawing
+                && !result.prefersHoverToolPreview)
+        #expect(result.doubleTapAction == defaults.doubleTapAction, "the other fields are kept")
+        #expect(try await client.preferences() == result)
+        // The eraser button as the tap button, by name.
+        #expect(try await client.setPreferences(.init(tapButton: .eraser)).tapButton == .eraser)
+        daemon.stop()
+        let again = try RunningDaemon(stateDirectory: daemon.stateDirectory)
+        defer { again.stop(); again.removeDirectory() }
+        let stored = try await PencilClient(socketPath: again.socketPath).preferences()
+        #expect(stored.eraserButton == .button && !stored.prefersHoverToolPreview && stored.tapButton == .eraser)
+    }
+
     @Test("a preferencesChanged event carries the new preferences")
     func preferencesChangedEvent() async throws {
         let daemon = try sessionDaemon()
