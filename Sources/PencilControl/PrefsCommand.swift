@@ -117,8 +117,10 @@ public enum PrefsCommand: PencilCommand {
     /// One `name value` line per preference, in the protocol's order.
     static func table(of preferences: Preferences) -> String {
         var text = ""
+        // Two spaces after the longest name.
+        let width = keys.map(\.count).max()! + 2
         for (key, value) in pairs(of: preferences) {
-            text += key.rightPadded(to: 19) + value + "\n"
+            text += key.rightPadded(to: width) + value + "\n"
         }
         return text
     }

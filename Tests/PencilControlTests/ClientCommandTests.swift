@@ -153,8 +153,25 @@ struct ClientOptionsTests {
         #expect(try PrefsCommand.parse(["get", "--json"]).get() == .get(json: true))
     }
 
+    @Test("prefs set takes the yes-or-no preferences and eraserButton by name")
+    func prefsSetFlags() throws {
+        let request = try PrefsCommand.parse(["set", "withholdGestureClicks=true", "prefersHoverToolPreview=off", "eraserButton=button"]).get()
+        #expect(request == .set(.object([("withholdGestureClicks", .bool(true)), ("prefersHoverToolPreview", .bool(false)),
+                                         ("eraserButton", .string("button"))])))
+    }
+
+    @Test("prefs get's table: every value in one column, after the longest name")
+    func prefsTable() {
+        let lines = PrefsCommand.table(of: .defaults).split(separator: "\n")
+        #expect(lines.count == PrefsCommand.keys.count)
+        let columns = Set(lines.map { line in line.distance(from: line.startIndex, to: line.firstIndex(of: " ")!) +
+                          line.drop { $0 != " " }.prefix { $0 == " " }.count })
+        #expect(columns == ["prefersPencilOnlyDrawing".count + 2])
+    }
+
     @Test("prefs set refuses what is not a preference or not of its kind", arguments: [
         ["set", "tapMaxDuration=fast"], ["set", "doubleTapSlop=wide"], ["set", "colour=red"], ["set", "tapButton"], ["set"], ["reset"],
+        ["set", "withholdGestureClicks=maybe"],
     ])
     func prefsRefused(arguments: [String]) {
         if case .success = PrefsCommand.parse(arguments) { Issue.record("accepted \(arguments)") }
