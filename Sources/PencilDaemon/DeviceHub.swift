@@ -144,7 +144,8 @@ final class DeviceHub {
         if configuration.demo {
             let demo = DemoPen.recording()
             let recording = EvemuRecording(description: demo.description, events: demo.events)
-            add(PenDevice(id: "demo0", description: demo.description, identity: identity(of: demo.description, node: nil),
+            // The demo pen is no tablet libwacom could know: its database is not loaded for it.
+            add(PenDevice(id: "demo0", description: demo.description, identity: .unknown,
                           source: .waitingReplay(recording, loops: true),
                           isReplay: false, startTime: Self.startTime(of: recording, now: now)))
         }

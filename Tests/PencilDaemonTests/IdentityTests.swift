@@ -11,14 +11,15 @@ import Varlink
 struct IdentityTests {
     static let cintiq = "Wacom Cintiq 22HDT Pen.events"
 
-    /// Streams until the first proximityIn, then returns ListDevices' first device.
+    /// Streams until the first proximityIn, then returns ListDevices' first device. The waits are
+    /// generous: under ThreadSanitizer, on a busy host, loading libwacom's database takes seconds.
     func firstProximityAndDevice(_ daemon: RunningDaemon) throws -> (entered: JSONValue, device: JSONValue) {
-        let watcher = try daemon.client(timeoutMilliseconds: 20_000)
+        let watcher = try daemon.client(timeoutMilliseconds: 180_000)
         var stream = try watcher.stream("org.pencild.Pen.Monitor")
         while true {
             guard let event = try stream.next()?["event"] else { throw HarnessError("the stream ended before a proximityIn") }
             if event["type"]?.stringValue == "proximityIn" {
-                let devices = try daemon.client().call("org.pencild.Pen.ListDevices")["devices"]?.arrayValue ?? []
+                let devices = try daemon.client(timeoutMilliseconds: 60_000).call("org.pencild.Pen.ListDevices")["devices"]?.arrayValue ?? []
                 return (event, try #require(devices.first))
             }
         }
