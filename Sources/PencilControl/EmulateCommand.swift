@@ -93,7 +93,7 @@ public enum EmulateCommand: PencilCommand {
         defer { device.close() }
 
         if let node = device.devicePath {
-            io.output.line(node)
+            io.output.textLine(node)
         } else {
             io.errors.line("pencilctl emulate: the device was made, but sysfs does not tell its node")
         }

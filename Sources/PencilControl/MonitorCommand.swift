@@ -245,7 +245,7 @@ struct EventFormatter {
         let start = origin ?? event.time
         origin = start
         var text = Self.seconds(event.time - start).leftPadded(to: 11) + "  "
-        text += (event.device ?? "-").rightPadded(to: 9) + " "
+        text += (event.device ?? "-").escapedForTerminal.rightPadded(to: 9) + " "
         var kind = event.type.rawValue
         if let phase = event.phase { kind += " " + phase.rawValue }
         text += kind.rightPadded(to: 16)
