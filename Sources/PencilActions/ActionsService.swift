@@ -225,8 +225,10 @@ public final class ActionsService {
         guard let current = subscription else { return }
         let open: Bool
         do {
-            // Every read until the socket is drained: a gesture's few events are small.
-            open = try current.readAvailable { json throws(VarlinkClientError) in
+            // At most `chunksPerTurn` reads, then back to the loop: a daemon (or an impostor on
+            // the socket) that floods never keeps signals and the chord timer waiting. The
+            // descriptor stays readable, so the next turn reads on.
+            open = try current.readAvailable(chunkLimit: Self.chunksPerTurn) { json throws(VarlinkClientError) in
                 let event: PencilEvent
                 do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
                 guard let request = ActionDecision.request(for: event) else {
@@ -251,6 +253,9 @@ public final class ActionsService {
             scheduleReconnect(reconnectTimer, because: "pencild closed the stream")
         }
     }
+
+    /// Reads of 64 KiB from the daemon in one turn of the loop, as `PencilEvents` does.
+    static let chunksPerTurn = 16
 
     /// Tries again after 1 s, doubling to at most 30 s while pencild stays away.
     private func scheduleReconnect(_ timer: TimerFD, because reason: String) {

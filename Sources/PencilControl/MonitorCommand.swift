@@ -200,7 +200,9 @@ final class MonitorLoop {
             }
             if streamReady, let stream {
                 do {
-                    let outcome = try stream.readAvailable { (json) throws(VarlinkClientError) in
+                    // At most 16 reads of 64 KiB a turn (as PencilEvents): a flooding
+                    // stream never keeps Ctrl-C, SIGTERM or the keys waiting.
+                    let outcome = try stream.readAvailable(chunkLimit: 16) { (json) throws(VarlinkClientError) in
                         let event: PencilEvent
                         do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("event: \(error)") }
                         // An event with a name this pencilctl does not know (a newer
