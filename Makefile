@@ -37,6 +37,7 @@ UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
 endif
 
 PROGRAMS := pencild pencilctl pencil-actions
+UDEVADM ?= udevadm
 
 # The C client library (clients/c, built with meson): where it installs, and its build folders.
 MESON ?= meson
@@ -233,9 +234,14 @@ install-data: man
 	done
 	sed 's|@bindir@|$(BINDIR)|g' systemd/user/pencil-actions.service.in > "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
-	install -m 0644 udev-rules/70-pencild.rules udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	install -m 0644 udev-rules/70-pencild.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	# The uinput rule is an administrator's opt-in (README, "What the uinput rule allows"):
+	# installed as an example, where udev never reads it; one an earlier install put in
+	# udev's directory goes.
+	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
 	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
+	install -m 0644 udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(DOCDIR)/examples/"
 	for page in $(MAN_PAGES); do \
 	    section=$${page##*.}; \
 	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \
@@ -274,6 +280,12 @@ uninstall:
 	rm -f "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules" "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
+	@# On the running system, udev forgets the rules, and /dev/uinput loses an ACL that a
+	@# uinput rule of an earlier install gave (a change event applies the rules left).
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/udev ] && command -v $(UDEVADM) >/dev/null 2>&1; then \
+	    $(UDEVADM) control --reload || true; \
+	    $(UDEVADM) trigger --action=change --sysname-match=uinput || true; \
+	fi
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done
