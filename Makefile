@@ -37,7 +37,6 @@ UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
 endif
 
 PROGRAMS := pencild pencilctl pencil-actions
-UDEVADM ?= udevadm
 
 # The C client library (clients/c, built with meson): where it installs, and its build folders.
 MESON ?= meson
@@ -281,11 +280,8 @@ uninstall:
 	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules" "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 	@# On the running system, udev forgets the rules, and /dev/uinput loses an ACL that a
-	@# uinput rule of an earlier install gave (a change event applies the rules left).
-	@if [ -z "$(DESTDIR)" ] && [ -d /run/udev ] && command -v $(UDEVADM) >/dev/null 2>&1; then \
-	    $(UDEVADM) control --reload || true; \
-	    $(UDEVADM) trigger --action=change --sysname-match=uinput || true; \
-	fi
+	@# uinput rule of an earlier install gave (scripts/release-uinput.sh).
+	@if [ -z "$(DESTDIR)" ]; then sh scripts/release-uinput.sh; fi
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done

@@ -195,11 +195,21 @@ check_maintainer_scripts() {
     done
     if [ ${#unguarded[@]} -eq 0 ]; then pass "every maintainer script that acts on the system checks DPKG_ROOT"; else fail "no DPKG_ROOT guard: ${unguarded[*]}"; fi
     if [ ! -d /run/udev ]; then cannot "no /run/udev here: the scripts leave udev alone, as they should"; return; fi
+    # The copies of release_uinput in the maintainer scripts are scripts/release-uinput.sh's.
+    local copy block
+    block=$(sed -n '/^# --- release_uinput ---$/,/^# --- end ---$/p' scripts/release-uinput.sh)
+    for copy in debian/pencil-actions.postinst debian/pencil-actions.postrm; do
+        if [ -n "$block" ] && [ "$(sed -n '/^# --- release_uinput ---$/,/^# --- end ---$/p' "$copy")" = "$block" ]; then
+            pass "$copy carries scripts/release-uinput.sh's release_uinput"
+        else
+            fail "$copy: its release_uinput differs from scripts/release-uinput.sh's"
+        fi
+    done
     local fake="$work/fake-bin" calls="$work/udevadm-calls"
     mkdir -p "$fake"
-    printf '#!/bin/sh
-echo "$*" >>"%s"
-' "$calls" >"$fake/udevadm"
+    # It notes every call, and says that /dev/uinput is still tagged uaccess, so that this
+    # machine's own /dev/uinput is never touched (the boot tier checks the ACL for real).
+    printf '#!/bin/sh\necho "$*" >>"%s"\n[ "$1" = info ] && echo "CURRENT_TAGS=:uaccess:"\nexit 0\n' "$calls" >"$fake/udevadm"
     chmod +x "$fake/udevadm"
     local step
     for step in "pencil-actions.postinst configure" "pencil-actions.postrm remove" "pencil-actions.postrm purge"; do
@@ -219,14 +229,14 @@ echo "$*" >>"%s"
     # make uninstall without DESTDIR (here into a scratch PREFIX, so nothing of this
     # machine's goes), then with DESTDIR: only the first is the running system's.
     rm -f "$calls"
-    make --no-print-directory -s uninstall PREFIX="$work/uninstall-prefix" UDEVADM="$fake/udevadm" >/dev/null 2>&1 || fail "make uninstall PREFIX=scratch failed"
+    PATH="$fake:$PATH" make --no-print-directory -s uninstall PREFIX="$work/uninstall-prefix" >/dev/null 2>&1 || fail "make uninstall PREFIX=scratch failed"
     if grep -qx 'trigger --action=change --sysname-match=uinput' "$calls" 2>/dev/null; then
         pass "make uninstall replays /dev/uinput"
     else
         fail "make uninstall does not replay /dev/uinput (udevadm was asked: $(tr '\n' ';' 2>/dev/null <"$calls"))"
     fi
     rm -f "$calls"
-    make --no-print-directory -s uninstall DESTDIR="$work/uninstall-root" PREFIX=/usr/local UDEVADM="$fake/udevadm" >/dev/null 2>&1 || fail "make uninstall DESTDIR= failed"
+    PATH="$fake:$PATH" make --no-print-directory -s uninstall DESTDIR="$work/uninstall-root" PREFIX=/usr/local >/dev/null 2>&1 || fail "make uninstall DESTDIR= failed"
     if [ -s "$calls" ]; then fail "make uninstall DESTDIR=... ran udevadm: $(tr '\n' ';' <"$calls")"; else pass "make uninstall DESTDIR=... leaves udev alone"; fi
 }
 
