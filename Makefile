@@ -268,9 +268,14 @@ install-data: man
 	done
 	sed 's|@bindir@|$(BINDIR)|g' systemd/user/pencil-actions.service.in > "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
-	install -m 0644 udev-rules/70-pencild.rules udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	install -m 0644 udev-rules/70-pencild.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	# The uinput rule is an administrator's opt-in (README, "What the uinput rule allows"):
+	# installed as an example, where udev never reads it; one an earlier install put in
+	# udev's directory goes.
+	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
 	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
+	install -m 0644 udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(DOCDIR)/examples/"
 	for page in $(MAN_PAGES); do \
 	    section=$${page##*.}; \
 	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \
@@ -309,6 +314,9 @@ uninstall:
 	rm -f "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules" "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
+	@# On the running system, udev forgets the rules, and /dev/uinput loses an ACL that a
+	@# uinput rule of an earlier install gave (scripts/release-uinput.sh).
+	@if [ -z "$(DESTDIR)" ]; then sh scripts/release-uinput.sh; fi
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done

@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilWacom", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
-        .testTarget(name: "PencilActionsTests", dependencies: ["PencilActions", "PencilClient", "PencilProtocol", "PencilSystem"]),
+        .testTarget(name: "PencilActionsTests", dependencies: ["PencilTestSupport", "PencilActions", "PencilClient", "PencilProtocol", "PencilSystem"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilDevices", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

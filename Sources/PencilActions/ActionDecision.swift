@@ -54,7 +54,9 @@ public enum ActionDecision {
 }
 
 /// The environment a command binding runs with: pencil-actions' own, minus any `PENCIL_*`
-/// variable it inherited, plus the event's fields.
+/// variable it inherited, plus the event's fields. The daemon's text reaches a command only
+/// in a shape it can trust: a tool or a phase only when it is one of the protocol's names, a
+/// device id only when it matches `deviceIDPattern`; anything else leaves the variable out.
 public enum CommandEnvironment {
     /// `PENCIL_GESTURE` for `pencilctl actions test`, which has no gesture.
     public static let testGesture = "test"
@@ -66,11 +68,11 @@ public enum CommandEnvironment {
         ]
         guard let event = request.event else { return variables }
         variables.append(("PENCIL_TIME", String(event.time)))
-        if let phase = event.phase { variables.append(("PENCIL_PHASE", phase.rawValue)) }
+        if let phase = event.phase, phase.isKnown { variables.append(("PENCIL_PHASE", phase.rawValue)) }
         variables.append(("PENCIL_FOCUS", (event.focus ?? .nobody).rawValue))
-        if let device = event.device { variables.append(("PENCIL_DEVICE", device)) }
+        if let device = event.device, isPlainDeviceID(device) { variables.append(("PENCIL_DEVICE", device)) }
         if let tool = event.tool {
-            variables.append(("PENCIL_TOOL", tool.type.rawValue))
+            if tool.type.isKnown { variables.append(("PENCIL_TOOL", tool.type.rawValue)) }
             variables.append(("PENCIL_TOOL_SERIAL", String(tool.serial)))
         }
         if let pose = event.pose {
@@ -87,6 +89,22 @@ public enum CommandEnvironment {
             }
         }
         return variables
+    }
+
+    /// The device ids a command gets: `^[A-Za-z0-9_.-]{1,64}$` (pencild's are `event7`,
+    /// `replay0`, `demo0`).
+    public static func isPlainDeviceID(_ id: String) -> Bool {
+        let bytes = id.utf8
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                return true
+            default:
+                return false
+            }
+        }
     }
 
     /// `inherited` ("NAME=value" strings) with the request's variables in place of any

@@ -86,9 +86,14 @@ public struct ActionsUsageError: Error, Equatable, Sendable, CustomStringConvert
 }
 
 /// pencil-actions' log: one line per message on stderr, with journald's `<N>` priority prefix.
+/// A message often holds the daemon's text (an error's parameters, a device id): its control
+/// characters are escaped, so that a newline and `<0>` in it cannot start a line of its own.
 public struct ActionsLog: Sendable {
     public var verbose: Bool
     public init(verbose: Bool) { self.verbose = verbose }
+
+    /// The line written for a message at `priority`.
+    public static func line(priority: Int, _ text: String) -> String { "<\(priority)>\(text.escapedForTerminal)\n" }
 
     public func error(_ text: String) { write(3, text) }
     public func warning(_ text: String) { write(4, text) }
@@ -97,7 +102,7 @@ public struct ActionsLog: Sendable {
     public func debug(_ text: String) { if verbose { write(7, text) } }
 
     private func write(_ priority: Int, _ text: String) {
-        try? FileDescriptor(rawValue: 2).writeAll(Array("<\(priority)>\(text)\n".utf8))
+        try? FileDescriptor(rawValue: 2).writeAll(Array(Self.line(priority: priority, text).utf8))
     }
 }
 
@@ -220,8 +225,10 @@ public final class ActionsService {
         guard let current = subscription else { return }
         let open: Bool
         do {
-            // Every read until the socket is drained: a gesture's few events are small.
-            open = try current.readAvailable { json throws(VarlinkClientError) in
+            // At most `chunksPerTurn` reads, then back to the loop: a daemon (or an impostor on
+            // the socket) that floods never keeps signals and the chord timer waiting. The
+            // descriptor stays readable, so the next turn reads on.
+            open = try current.readAvailable(chunkLimit: Self.chunksPerTurn) { json throws(VarlinkClientError) in
                 let event: PencilEvent
                 do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
                 guard let request = ActionDecision.request(for: event) else {
@@ -246,6 +253,9 @@ public final class ActionsService {
             scheduleReconnect(reconnectTimer, because: "pencild closed the stream")
         }
     }
+
+    /// Reads of 64 KiB from the daemon in one turn of the loop, as `PencilEvents` does.
+    static let chunksPerTurn = 16
 
     /// Tries again after 1 s, doubling to at most 30 s while pencild stays away.
     private func scheduleReconnect(_ timer: TimerFD, because reason: String) {

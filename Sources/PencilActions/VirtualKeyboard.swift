@@ -35,10 +35,10 @@ public final class VirtualKeyboard {
         if error == .permissionDenied || error == .notPermitted {
             return """
                 cannot open /dev/uinput (\(error)): key bindings are off; command bindings still run. \
-                Install the udev rule 71-pencil-actions-uinput.rules (make install puts it in udev's rules \
-                directory), run `sudo udevadm control --reload && sudo udevadm trigger --sysname-match=uinput` \
-                (or reboot), and log in again at the machine: it gives the user of the active local session \
-                access to /dev/uinput.
+                Access to /dev/uinput is an administrator's choice: the example udev rule \
+                71-pencil-actions-uinput.rules (in share/doc/pencild/examples) gives it to the user of the \
+                active local session, and with it every program of that user can type into later sessions \
+                (README, "What the uinput rule allows").
                 """
         }
         if error == .noSuchFile || error == .noDevice {

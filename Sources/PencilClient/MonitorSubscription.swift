@@ -74,9 +74,10 @@ package final class MonitorSubscription {
         case ended
     }
 
-    /// Reads what has arrived, at most `chunkLimit` reads of 64 KiB, and hands out the event
+    /// Reads what has arrived, at most `chunkLimit` reads of 64 KiB (a bounded turn of the
+    /// caller's loop, so that a flooding daemon never starves its signals), and hands out the event
     /// object of each reply. An error reply throws `.remote`.
-    package func readAvailable(chunkLimit: Int = .max,
+    package func readAvailable(chunkLimit: Int = 16,
                                _ handle: (JSONValue) throws(VarlinkClientError) -> Void) throws(VarlinkClientError) -> ReadOutcome {
         var chunks = 0
         while chunks < chunkLimit {

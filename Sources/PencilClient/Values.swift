@@ -23,9 +23,10 @@ public struct PencilTool: Hashable, Sendable {
 }
 
 /// Which pen a tool is, as libwacom names it: on `proximityIn` only, when libwacom knows the
-/// tool's id. The name is the database's text: show it, never interpret it.
+/// tool's id. The name is untrusted text (whatever answers on the socket sent it): show it
+/// escaped (`escapedForTerminal`), never interpret it.
 public struct PencilStylus: Hashable, Sendable {
-    /// libwacom's name, such as "Pro Pen 2".
+    /// libwacom's name, such as "Pro Pen 2": untrusted text.
     public var name: String
     public var kind: PencilStylusKind
     /// Its barrel buttons.
@@ -41,9 +42,16 @@ public struct PencilStylus: Hashable, Sendable {
 }
 
 /// A pen device (protocol.md "Device").
+///
+/// Its strings are untrusted text: the device names itself (any USB or uinput device can hold
+/// terminal escapes, newlines or bidirectional controls in its name), and whatever answers on
+/// the socket writes the rest. Show them through `escapedForTerminal` (or escape them as your
+/// toolkit needs), and never hand them to a shell.
 public struct PencilDevice: Equatable, Sendable {
-    /// Stable while the device is attached: the kernel's name (`event7`) or `replay0`.
+    /// Stable while the device is attached: the kernel's name (`event7`) or `replay0`. Untrusted
+    /// text, as `name` is.
     public var id: String
+    /// The kernel's name for the device, as the device gave it: untrusted text.
     public var name: String
     public var bus: Int
     public var vendor: Int
@@ -56,6 +64,7 @@ public struct PencilDevice: Equatable, Sendable {
     public var axes: [PencilAxis]
     public var buttons: [PencilButton]
     /// The tablet's name in libwacom ("Wacom Intuos Pro M"); nil when libwacom does not know it.
+    /// Untrusted text, as `name` is.
     public var model: String?
     /// From `listDevices`: the styli that have come into proximity since the device was attached.
     public var styli: [PencilStylus]
@@ -190,6 +199,7 @@ public struct PencilEvent: Equatable, Sendable {
     /// Microseconds: the frame's timestamp (CLOCK_MONOTONIC for live devices, the recorded
     /// time in a replay), or a timer's deadline.
     public var time: Int64
+    /// The device's id: untrusted text (see `PencilDevice`).
     public var device: String?
     /// With `deviceAdded`.
     public var deviceInfo: PencilDevice?

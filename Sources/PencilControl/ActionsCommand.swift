@@ -73,12 +73,12 @@ public enum ActionsCommand: PencilCommand {
     static func show(config: String, io: CommandIO, socket: String = DaemonSocket.path()) -> Int32 {
         guard let bindings = load(config, io: io) else { return ExitCode.dataError }
         let exists = (try? FileSystem.status(of: config)) != nil
-        io.output.line("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
+        io.output.textLine("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
         for action in PreferredAction.allCases where action != .ignore {
-            io.output.line("  " + action.rawValue.rightPadded(to: 23) + (bindings[action]?.description ?? "nothing"))
+            io.output.textLine("  " + action.rawValue.rightPadded(to: 23) + (bindings[action]?.description ?? "nothing"))
         }
         if !bindings.keys.isEmpty {
-            io.output.line("keys: " + keyboardAccess())
+            io.output.textLine("keys: " + keyboardAccess())
         }
         let preferences: Preferences
         do {
@@ -92,14 +92,14 @@ public enum ActionsCommand: PencilCommand {
             io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: socket))
             return ExitCode.unavailable
         }
-        io.output.line("gestures now (your preferences at \(socket)), when no app holds focus:")
+        io.output.textLine("gestures now (your preferences at \(socket)), when no app holds focus:")
         let gestures: [(String, String, PreferredAction)] = [
             ("doubleTap", "doubleTapAction", preferences.doubleTapAction),
             ("squeeze", "squeezeAction", preferences.squeezeAction),
         ]
         for (gesture, preference, action) in gestures {
             let outcome = action == .ignore ? "nothing" : bindings[action]?.description ?? "nothing (not bound)"
-            io.output.line("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
+            io.output.textLine("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
         }
         return ExitCode.success
     }
@@ -122,19 +122,19 @@ public enum ActionsCommand: PencilCommand {
             io.errors.line("pencilctl actions: \(action.rawValue) is not bound in \(config): nothing to do")
             return ExitCode.dataError
         case .keySent(let chord, let device):
-            io.output.line("\(action.rawValue): sent \(chord) through \"\(VirtualKeyboard.name)\"\(device.map { " (\($0))" } ?? "")")
+            io.output.textLine("\(action.rawValue): sent \(chord) through \"\(VirtualKeyboard.name)\"\(device.map { " (\($0))" } ?? "")")
             return ExitCode.success
         case .keyboardUnavailable(let problem):
             io.errors.line("pencilctl actions: \(problem)")
             return ExitCode.unavailable
         case .commandEnded(let termination) where termination.succeeded:
-            io.output.line("\(action.rawValue): the command ran and \(termination)")
+            io.output.textLine("\(action.rawValue): the command ran and \(termination)")
             return ExitCode.success
         case .commandEnded(let termination):
             io.errors.line("pencilctl actions: \(action.rawValue): the command \(termination)")
             return ExitCode.software
         case .commandRunning(let pid):
-            io.output.line("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
+            io.output.textLine("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
             return ExitCode.success
         case .commandFailed(let problem):
             io.errors.line("pencilctl actions: \(action.rawValue): \(problem)")

@@ -1,5 +1,6 @@
 import PencilDevices
 import PencilInput
+import PencilProtocol
 import PencilSystem
 
 /// sysexits codes the commands exit with.
@@ -19,15 +20,19 @@ public final class CommandOutput {
     private var buffer: [UInt8] = []
     /// Everything written, when capturing.
     public private(set) var captured: [UInt8] = []
+    /// Whether `line` shows control characters as escapes (`escapedForTerminal`): standard
+    /// error's lines are all for a person, and many echo the daemon's or a device's text.
+    public let escapesLines: Bool
 
-    private init(descriptor: FileDescriptor?) {
+    private init(descriptor: FileDescriptor?, escapesLines: Bool) {
         self.descriptor = descriptor
+        self.escapesLines = escapesLines
         buffer.reserveCapacity(1 << 16)
     }
 
-    public static func standardOutput() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 1)) }
-    public static func standardError() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 2)) }
-    public static func capturing() -> CommandOutput { CommandOutput(descriptor: nil) }
+    public static func standardOutput() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 1), escapesLines: false) }
+    public static func standardError() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 2), escapesLines: true) }
+    public static func capturing(escapesLines: Bool = false) -> CommandOutput { CommandOutput(descriptor: nil, escapesLines: escapesLines) }
 
     public var capturedText: String { String(decoding: captured, as: UTF8.self) }
 
@@ -42,8 +47,12 @@ public final class CommandOutput {
 
     public func write(_ text: String) { write(Array(text.utf8)) }
 
-    /// Writes a line: `text` and a newline.
-    public func line(_ text: String) { write(text + "\n") }
+    /// Writes a line: `text` and a newline; on an output that escapes lines, `text` with its
+    /// control characters escaped (a newline in it too: one call, one line).
+    public func line(_ text: String) { write((escapesLines ? text.escapedForTerminal : text) + "\n") }
+
+    /// Writes a line for a person on any output: `text` with its control characters escaped.
+    public func textLine(_ text: String) { write(text.escapedForTerminal + "\n") }
 
     /// Hands what is buffered to the descriptor. A reader that went away (EPIPE) is not an
     /// error of the command's: what is left is dropped.
@@ -67,7 +76,7 @@ public struct CommandIO {
     }
 
     public static func standard() -> CommandIO { CommandIO(output: .standardOutput(), errors: .standardError()) }
-    public static func capturing() -> CommandIO { CommandIO(output: .capturing(), errors: .capturing()) }
+    public static func capturing() -> CommandIO { CommandIO(output: .capturing(), errors: .capturing(escapesLines: true)) }
 }
 
 /// One pencilctl command: `pencilctl NAME ARGUMENTS...`. Each lives in its own file and is

@@ -43,7 +43,7 @@ public enum DevicesCommand: PencilCommand {
     }
 
     static func describe(_ device: DeviceInfo) -> String {
-        var lines = [device.id.rightPadded(to: 10) + device.name.escapedForTerminal]
+        var lines = [device.id.escapedForTerminal.rightPadded(to: 10) + device.name.escapedForTerminal]
         if let model = device.model {
             lines.append(String(repeating: " ", count: 10) + "model: " + model.escapedForTerminal)
         }

@@ -57,15 +57,24 @@ public enum EmulateCommand: PencilCommand {
             return usageError(problem.message, io: io)
         }
 
-        let recording: EvemuRecording
+        var recording: EvemuRecording
         switch CommandIO.loadRecording(options.recording, description: options.description, io: io) {
         case .success(let loaded): recording = loaded
         case .failure(let failure): return failure.status
         }
-        let plan = EmulationPlan(recording)
+        // Only pens: a keyboard made from a recording could type into whatever session has
+        // the seat, switch virtual terminals, or press the power key. A pen's own keyboard keys
+        // (a Cintiq's express keys) and switches are left out of the virtual pen likewise.
         if case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) {
-            io.errors.line("pencilctl emulate: note: \(options.recording) is not a pen device (\(reason)): pencild will ignore it")
+            io.errors.line("pencilctl emulate: \(options.recording): not a pen device (\(reason)): emulate plays only pens")
+            return ExitCode.dataError
         }
+        let (penOnly, removed) = Self.penOnly(recording.description)
+        recording.description = penOnly
+        if removed > 0 {
+            io.errors.line("pencilctl emulate: note: \(removed) keyboard keys, switches or other codes that are not a pen's are left out of the virtual pen")
+        }
+        let plan = EmulationPlan(recording)
         if plan.unsupportedCount > 0 {
             io.errors.line("pencilctl emulate: note: \(plan.unsupportedCount) events of codes the device does not declare are left out (the kernel would drop them)")
         }
@@ -93,7 +102,7 @@ public enum EmulateCommand: PencilCommand {
         defer { device.close() }
 
         if let node = device.devicePath {
-            io.output.line(node)
+            io.output.textLine(node)
         } else {
             io.errors.line("pencilctl emulate: the device was made, but sysfs does not tell its node")
         }
@@ -168,6 +177,29 @@ public enum EmulateCommand: PencilCommand {
     }
 
     /// What to do about a failed uinput creation, for the usual causes.
+    /// The event types a virtual pen keeps; every other type (switches, LEDs, sounds,
+    /// force feedback, key repeat) is left out.
+    static let penEventTypes: Set<UInt16> = [EventCode.EV_SYN, EventCode.EV_KEY, EventCode.EV_REL, EventCode.EV_ABS, EventCode.EV_MSC]
+
+    /// `description` without what a pen does not need and a keyboard would: keys below
+    /// BTN_MISC and from KEY_OK on (letters, Ctrl, Alt, F-keys, SysRq, KEY_POWER, a tablet's
+    /// express keys), and every event type but `penEventTypes`. With how many codes went.
+    static func penOnly(_ description: DeviceDescription) -> (DeviceDescription, removed: Int) {
+        var result = description
+        var removed = 0
+        for (type, codes) in description.codes {
+            if !penEventTypes.contains(type) {
+                removed += codes.count
+                result.codes[type] = nil
+            } else if type == EventCode.EV_KEY {
+                let keyboard = codes.filter { $0 < 0x100 || $0 >= 0x160 }
+                removed += keyboard.count
+                result.codes[type] = codes.subtracting(keyboard)
+            }
+        }
+        return (result, removed)
+    }
+
     static func uinputHint(_ error: Errno) -> String {
         switch error {
         case .noSuchFile, .noDevice: return " (is the uinput module loaded? modprobe uinput)"

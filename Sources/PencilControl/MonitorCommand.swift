@@ -200,7 +200,9 @@ final class MonitorLoop {
             }
             if streamReady, let stream {
                 do {
-                    let outcome = try stream.readAvailable { (json) throws(VarlinkClientError) in
+                    // At most 16 reads of 64 KiB a turn (as PencilEvents): a flooding
+                    // stream never keeps Ctrl-C, SIGTERM or the keys waiting.
+                    let outcome = try stream.readAvailable(chunkLimit: 16) { (json) throws(VarlinkClientError) in
                         let event: PencilEvent
                         do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("event: \(error)") }
                         // An event with a name this pencilctl does not know (a newer
@@ -245,7 +247,7 @@ struct EventFormatter {
         let start = origin ?? event.time
         origin = start
         var text = Self.seconds(event.time - start).leftPadded(to: 11) + "  "
-        text += (event.device ?? "-").rightPadded(to: 9) + " "
+        text += (event.device ?? "-").escapedForTerminal.rightPadded(to: 9) + " "
         var kind = event.type.rawValue
         if let phase = event.phase { kind += " " + phase.rawValue }
         text += kind.rightPadded(to: 16)

@@ -285,7 +285,7 @@ enum WatchScreen {
             var state = model.tipDown ? "touching" : "hovering"
             if model.squeezing { state += ", squeezing" }
             let buttons = model.buttons.isEmpty ? "none" : model.buttons.map(\.rawValue).joined(separator: " ")
-            let name = model.stylus.map { "  \"" + $0.name.escapedForTerminal + "\"" } ?? ""
+            let name = model.stylus.map { "  \"" + $0.name + "\"" } ?? ""
             lines.append("tool      \(EventFormatter.toolName(tool))\(name)  \(state)  buttons: \(buttons)")
         } else {
             lines.append("tool      out of proximity")
@@ -342,7 +342,10 @@ enum WatchScreen {
         return "[" + String(cells) + "]"
     }
 
+    /// `text` with its control characters escaped (names and ids are the daemon's and the
+    /// devices' text), cut to the terminal's width.
     static func fit(_ text: String, _ columns: Int) -> String {
-        text.count <= columns ? text : String(text.prefix(columns))
+        let text = text.escapedForTerminal
+        return text.count <= columns ? text : String(text.prefix(columns))
     }
 }

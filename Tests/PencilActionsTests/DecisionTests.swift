@@ -58,6 +58,40 @@ import Testing
         #expect(CommandEnvironment.variables(for: test).map { "\($0.0)=\($0.1)" } == ["PENCIL_ACTION=switchEraser", "PENCIL_GESTURE=test"])
     }
 
+    @Test("a command gets the daemon's text only in a shape it can trust: unknown tools and phases, and device ids that are not plain, are left out")
+    func aCommandGetsOnlyPlainTextFromTheDaemon() {
+        func variables(device: String?, tool: PencilToolType, phase: PencilPhase?) -> [String: String] {
+            let event = PencilEvent(type: .doubleTap, time: 1, device: device, tool: PencilTool(type: tool, serial: 7),
+                                    phase: phase, action: .switchEraser, focus: .nobody)
+            return Dictionary(uniqueKeysWithValues: CommandEnvironment.variables(for: GestureRequest(action: .switchEraser, event: event)))
+        }
+        // What pencild sends: every variable is there.
+        let plain = variables(device: "event7", tool: .eraser, phase: .ended)
+        #expect(plain["PENCIL_DEVICE"] == "event7")
+        #expect(plain["PENCIL_TOOL"] == "eraser")
+        #expect(plain["PENCIL_PHASE"] == "ended")
+        #expect(variables(device: "replay0.a_b-C", tool: .pen, phase: nil)["PENCIL_DEVICE"] == "replay0.a_b-C")
+        #expect(variables(device: String(repeating: "d", count: 64), tool: .pen, phase: nil)["PENCIL_DEVICE"]?.count == 64)
+        // A daemon's (or an impostor's) odd text: the variable is left out, the others stay.
+        let huge = String(repeating: "x", count: 128 * 1024)
+        for device in [huge, String(repeating: "d", count: 65), "", "event7\n<0>forged", "$(rm -rf ~)", "évent", "a b"] {
+            let odd = variables(device: device, tool: .unknown(huge), phase: .unknown("ended\u{1B}[2J"))
+            #expect(odd["PENCIL_DEVICE"] == nil, "\(device.prefix(20))")
+            #expect(odd["PENCIL_TOOL"] == nil)
+            #expect(odd["PENCIL_PHASE"] == nil)
+            #expect(odd["PENCIL_TOOL_SERIAL"] == "7")
+            #expect(odd["PENCIL_ACTION"] == "switchEraser")
+        }
+    }
+
+    @Test("pencil-actions' log escapes control characters: a newline and <0> in the daemon's text cannot start a journal line")
+    func theLogEscapesTheDaemonsText() {
+        #expect(ActionsLog.line(priority: 4, "pencild at /run/pencild/pencild.sock: gone") == "<4>pencild at /run/pencild/pencild.sock: gone\n")
+        let forged = ActionsLog.line(priority: 4, "NoSuchDevice(device: event7\n<0>root password changed\u{1B}[2J\u{202E})")
+        #expect(forged == "<4>NoSuchDevice(device: event7\\x0a<0>root password changed\\x1b[2J\\u{202e})\n")
+        #expect(forged.split(separator: "\n").count == 1)
+    }
+
     @Test func optionsAreCheckedAndSaySo() {
         #expect(ActionsOptions.parse(["--key-interval", "25", "--socket", "/s", "-v"], defaultConfigPath: "/c") == .success(.run({
             var options = ActionsOptions(configPath: "/c", socketPath: "/s")

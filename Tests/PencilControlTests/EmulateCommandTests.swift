@@ -128,6 +128,50 @@ struct EmulateCommandTests {
         #expect(broken.errors == "\(path):\(line): bad hex in event code\n")
     }
 
+    @Test("a recording of a device that is not a pen is refused (65) before any device is made; every pen may be played")
+    func onlyPensArePlayed() throws {
+        var keyboard = TestDevice.mouse.description
+        keyboard.name = "AT Translated Set 2 keyboard"
+        keyboard.codes = [EventCode.EV_SYN: [0], EventCode.EV_KEY: [29, 56, 59, 99, 116]]   // Ctrl, Alt, F1, SysRq, Power
+        keyboard.absInfo = [:]
+        let cases: [(String, DeviceDescription, String)] = [
+            ("keyboard", keyboard, "no absolute X and Y axes"),
+            ("mouse", TestDevice.mouse.description, "a mouse: relative motion, no absolute X and Y"),
+        ]
+        for (name, device, reason) in cases {
+            let path = try temporaryFile("\(name).evemu", EvemuWriter.header(device) + "E: 5.000000 0001 0074 1\nE: 5.000000 0000 0000 0\n")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let result = run(["emulate", path, "--settle", "0"])
+            #expect(result.status == 65, "\(name)")
+            #expect(result.output == "")
+            #expect(result.errors == "pencilctl emulate: \(path): not a pen device (\(reason)): emulate plays only pens\n")
+        }
+        // A pen is not refused: here it gets as far as uinput (69 without it).
+        let pen = try temporaryFile("stroke.evemu", header + strokeEvents)
+        defer { try? FileManager.default.removeItem(atPath: pen) }
+        if !Self.uinputUsable {
+            let result = run(["emulate", pen, "--settle", "0"])
+            #expect(result.status == 69)
+            #expect(!result.errors.contains("plays only pens"))
+        }
+    }
+
+    @Test("a pen's keyboard keys (a Cintiq's express keys, KEY_POWER) and switches are left out of the virtual pen, and their events with them")
+    func aPensKeyboardKeysAreLeftOut() throws {
+        var pen = TestDevice.intuos5Pen.description
+        pen.codes[EventCode.EV_KEY, default: []].formUnion([116, 148, 0x2c0])   // KEY_POWER, KEY_PROG1, BTN_TRIGGER_HAPPY1
+        pen.codes[0x05] = [0x00]                                                // EV_SW: SW_LID
+        let (kept, removed) = EmulateCommand.penOnly(pen)
+        #expect(removed == 4)
+        #expect(kept.codes[0x05] == nil)
+        #expect(kept.codes[EventCode.EV_KEY] == TestDevice.intuos5Pen.description.codes[EventCode.EV_KEY])
+        #expect(kept.absInfo == pen.absInfo && kept.properties == pen.properties)
+        // A pen without them is kept whole.
+        for device in TestDevice.pens {
+            #expect(EmulateCommand.penOnly(device.description).removed == 0, "\(device)")
+        }
+    }
+
     @Test("the plan keeps every frame, and leaves out SYN_DROPPED and codes the device does not declare")
     func planFiltersEvents() throws {
         let plan = try plan()

@@ -67,7 +67,7 @@ pencild /lib/udev/rules.d/70-pencild.rules
 pencild /lib/systemd/system/pencild.socket
 pencild /usr/share/man/man8/pencild.8.gz
 pencil-actions /usr/bin/pencil-actions
-pencil-actions /lib/udev/rules.d/71-pencil-actions-uinput.rules
+pencil-actions /usr/share/doc/pencild/examples/71-pencil-actions-uinput.rules
 pencil-actions /usr/lib/systemd/user/pencil-actions.service
 pencil-actions /usr/share/man/man1/pencil-actions.1.gz
 libpencil-dev /usr/include/pencil.h
@@ -75,7 +75,14 @@ python3-pencild /usr/lib/python3/dist-packages/pencild/__init__.py
 krita-pencild /usr/share/krita/pykrita/pencild_krita.desktop
 krita-pencild /usr/share/krita/pykrita/pencild_krita/__init__.py
 EOF_CONTENTS
-[ "$contents_ok" = 1 ] || { loud "FAILED: a package lacks a file (above)"; exit 1; }
+# No package installs a uinput rule where udev reads it: that is an administrator's opt-in.
+for file in "$repo"/.build/deb/*_"${version}"_*.deb; do
+    if dpkg-deb -c "$file" | awk '{ print $6 }' | grep -E '^\./(usr/)?lib/udev/rules\.d/.*uinput'; then
+        echo "  FAIL: $(basename "$file") installs a uinput rule where udev reads it"; contents_ok=0
+    fi
+done
+[ "$contents_ok" = 1 ] && echo "  ok: no package installs a uinput rule where udev reads it"
+[ "$contents_ok" = 1 ] || { loud "FAILED: a package lacks a file, or holds one it must not (above)"; exit 1; }
 
 # 2. The root file system: a minimal Debian with systemd, what the scenario uses and what
 # the package depends on, cached under a key made of all that.

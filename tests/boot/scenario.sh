@@ -269,6 +269,42 @@ wait "$actions_pid"
 actions_status=$?
 check pencil-actions-stops "pencil-actions ended with status $actions_status on SIGTERM" test "$actions_status" = 0
 
+# --- 8b. /dev/uinput: nobody's by default; the example rule is the administrator's opt-in,
+# and removing pencil-actions replays the node, so an ACL does not outlive the rule. -------
+uinput_writable() { as seated python3 -c 'import os; os.close(os.open("/dev/uinput", os.O_WRONLY))' 2>/dev/null; }
+uinput_closed() { ! uinput_writable; }
+uinput_acl() { stat -c '%A' /dev/uinput; }
+example=/usr/share/doc/pencild/examples/71-pencil-actions-uinput.rules
+rules=$(find /lib/udev/rules.d /usr/lib/udev/rules.d /etc/udev/rules.d -iname '*uinput*' 2>/dev/null | tr '\n' ' ')
+check uinput-rule-example "no uinput rule where udev reads rules (${rules:-none}); the example: $(test -f "$example" && echo "$example" || echo missing)" \
+    bash -c '[ -z "$1" ] && [ -f "$2" ]' _ "$rules" "$example"
+if [ -e /dev/uinput ] && ! uinput_writable; then
+    pass uinput-closed "seated (the active session) cannot open /dev/uinput ($(uinput_acl)) with pencil-actions installed"
+else
+    fail uinput-closed "seated can open /dev/uinput ($(uinput_acl 2>&1)), or it is missing"
+fi
+# The administrator opts in, as README says.
+cp "$example" /etc/udev/rules.d/
+udevadm control --reload
+udevadm trigger --action=change --sysname-match=uinput
+udevadm settle --timeout=60
+if wait_for 10 uinput_writable; then
+    pass uinput-opt-in "with the example rule in /etc/udev/rules.d, seated opens /dev/uinput ($(uinput_acl)): pencil-actions' keys work for whoever enables it"
+else
+    fail uinput-opt-in "seated cannot open /dev/uinput after the opt-in ($(uinput_acl))"
+fi
+# The administrator takes the copy back and removes pencil-actions: its postrm replays the
+# node, and the ACL goes at once, not at the next boot.
+rm /etc/udev/rules.d/71-pencil-actions-uinput.rules
+apt-get remove -y -q pencil-actions >"$work/remove-actions.log" 2>&1
+remove_status=$?
+udevadm settle --timeout=60
+if [ "$remove_status" = 0 ] && wait_for 10 uinput_closed; then
+    pass uinput-acl-dropped "after apt-get remove pencil-actions, seated cannot open /dev/uinput ($(uinput_acl))"
+else
+    fail uinput-acl-dropped "apt-get remove pencil-actions: exit $remove_status; seated can still open /dev/uinput ($(uinput_acl))"
+fi
+
 # --- 9. An upgrade in place: the package installed again over itself while it serves. --
 as penuser pencilctl devices >/dev/null
 before_pid=$(prop pencild.service MainPID)

@@ -795,7 +795,8 @@ class Suite:
             path = os.path.join(actions.home, "ran")
             return open(path).read().splitlines() if os.path.exists(path) else []
 
-        # The project's rule for /dev/uinput: udev tags the node uaccess (for logind's ACL).
+        # The project's example rule for /dev/uinput, enabled as an administrator would (it is
+        # not installed where udev reads it): udev tags the node uaccess (for logind's ACL).
         rule = os.path.join(os.path.dirname(__file__), "..", "..", "udev-rules", "71-pencil-actions-uinput.rules")
         shutil.copy(rule, "/etc/udev/rules.d/")
         subprocess.run(["udevadm", "control", "--reload"], check=True)

@@ -5,7 +5,9 @@
 #   - `systemd-analyze verify` on every installed unit (system and user), against the
 #     staged root, and `systemd-analyze security` on the system service (2.0 at most);
 #   - udev reads 70-pencild.rules without a complaint;
-#   - `make uninstall` removes every file it installed;
+#   - `make uninstall` removes every file it installed; no uinput rule is installed where
+#     udev reads it; the maintainer scripts and `make uninstall` replay /dev/uinput on the
+#     running system (a fake udevadm says so), and never under DPKG_ROOT or DESTDIR;
 #   - shellcheck on the shell scripts;
 #   - the man pages build with scdoc and list what `--help` lists (pencild's options,
 #     pencilctl's commands and their options) and the configuration keys pencild accepts;
@@ -81,8 +83,8 @@ check_install() {
         "$system_dir/pencild.service" "$system_dir/pencild.socket" "$system_dir/pencild-pen.target"
         "$user_dir/pencild.service" "$user_dir/pencild.socket" "$user_dir/pencild-pen.target"
         "$user_dir/pencil-actions.service"
-        "$rules_dir/70-pencild.rules" "$rules_dir/71-pencil-actions-uinput.rules"
-        "$prefix/share/doc/pencild/examples/actions.conf"
+        "$rules_dir/70-pencild.rules"
+        "$prefix/share/doc/pencild/examples/actions.conf" "$prefix/share/doc/pencild/examples/71-pencil-actions-uinput.rules"
         "$prefix/share/man/man8/pencild.8" "$prefix/share/man/man1/pencilctl.1" "$prefix/share/man/man5/pencild.conf.5"
         "$prefix/share/man/man1/pencil-actions.1"
         "$prefix/share/krita/pykrita/pencild_krita.desktop" "$prefix/share/krita/pykrita/pencild_krita/__init__.py"
@@ -92,6 +94,12 @@ check_install() {
         [ -f "$root$file" ] || { fail "not installed: $file"; missing=1; }
     done
     [ "$missing" -eq 0 ] && pass "installed: ${#expected[@]} files"
+    # The uinput rule is an administrator's opt-in: never where udev reads rules.
+    if [ -e "$root$rules_dir/71-pencil-actions-uinput.rules" ]; then
+        fail "the uinput rule is installed in $rules_dir: udev would give the seat's user /dev/uinput"
+    else
+        pass "no uinput rule in $rules_dir (the example is in share/doc/pencild/examples)"
+    fi
     for file in "$prefix/bin/pencild" "$prefix/bin/pencilctl" "$prefix/bin/pencil-actions"; do
         [ -x "$root$file" ] || fail "not executable: $file"
     done
@@ -170,6 +178,66 @@ check_udev_rule() {
             pass "udevadm reads $name without a complaint"
         fi
     done
+}
+
+# The maintainer scripts and `make uninstall` on the running system: a fake udevadm first
+# on PATH notes what it is asked. Removing pencil-actions (or `make uninstall`) replays
+# /dev/uinput, so that an ACL a uinput rule gave does not stay until the next boot; under
+# DPKG_ROOT (a system being built elsewhere) no script touches the running one.
+check_maintainer_scripts() {
+    section "maintainer scripts and make uninstall"
+    local script unguarded=()
+    for script in debian/*.postinst debian/*.postrm debian/*.prerm debian/*.preinst; do
+        [ -f "$script" ] || continue
+        if grep -qE 'udevadm|deb-systemd-invoke|systemctl|rm -rf' "$script" && ! grep -q 'DPKG_ROOT' "$script"; then
+            unguarded+=("$script")
+        fi
+    done
+    if [ ${#unguarded[@]} -eq 0 ]; then pass "every maintainer script that acts on the system checks DPKG_ROOT"; else fail "no DPKG_ROOT guard: ${unguarded[*]}"; fi
+    if [ ! -d /run/udev ]; then cannot "no /run/udev here: the scripts leave udev alone, as they should"; return; fi
+    # The copies of release_uinput in the maintainer scripts are scripts/release-uinput.sh's.
+    local copy block
+    block=$(sed -n '/^# --- release_uinput ---$/,/^# --- end ---$/p' scripts/release-uinput.sh)
+    for copy in debian/pencil-actions.postinst debian/pencil-actions.postrm; do
+        if [ -n "$block" ] && [ "$(sed -n '/^# --- release_uinput ---$/,/^# --- end ---$/p' "$copy")" = "$block" ]; then
+            pass "$copy carries scripts/release-uinput.sh's release_uinput"
+        else
+            fail "$copy: its release_uinput differs from scripts/release-uinput.sh's"
+        fi
+    done
+    local fake="$work/fake-bin" calls="$work/udevadm-calls"
+    mkdir -p "$fake"
+    # It notes every call, and says that /dev/uinput is still tagged uaccess, so that this
+    # machine's own /dev/uinput is never touched (the boot tier checks the ACL for real).
+    printf '#!/bin/sh\necho "$*" >>"%s"\n[ "$1" = info ] && echo "CURRENT_TAGS=:uaccess:"\nexit 0\n' "$calls" >"$fake/udevadm"
+    chmod +x "$fake/udevadm"
+    local step
+    for step in "pencil-actions.postinst configure" "pencil-actions.postrm remove" "pencil-actions.postrm purge"; do
+        set -- $step
+        rm -f "$calls"
+        if [ ! -f "debian/$1" ]; then fail "debian/$1 is missing"; continue; fi
+        PATH="$fake:$PATH" sh "debian/$1" "$2" >/dev/null 2>&1 || fail "debian/$step failed"
+        if grep -qx 'trigger --action=change --sysname-match=uinput' "$calls" 2>/dev/null; then
+            pass "debian/$step replays /dev/uinput"
+        else
+            fail "debian/$step does not replay /dev/uinput (udevadm was asked: $(tr '\n' ';' 2>/dev/null <"$calls"))"
+        fi
+        rm -f "$calls"
+        DPKG_ROOT="$work/elsewhere" PATH="$fake:$PATH" sh "debian/$1" "$2" >/dev/null 2>&1 || fail "debian/$step under DPKG_ROOT failed"
+        if [ -s "$calls" ]; then fail "debian/$step under DPKG_ROOT ran udevadm $(tr '\n' ';' <"$calls")"; else pass "debian/$step under DPKG_ROOT leaves udev alone"; fi
+    done
+    # make uninstall without DESTDIR (here into a scratch PREFIX, so nothing of this
+    # machine's goes), then with DESTDIR: only the first is the running system's.
+    rm -f "$calls"
+    PATH="$fake:$PATH" make --no-print-directory -s uninstall PREFIX="$work/uninstall-prefix" >/dev/null 2>&1 || fail "make uninstall PREFIX=scratch failed"
+    if grep -qx 'trigger --action=change --sysname-match=uinput' "$calls" 2>/dev/null; then
+        pass "make uninstall replays /dev/uinput"
+    else
+        fail "make uninstall does not replay /dev/uinput (udevadm was asked: $(tr '\n' ';' 2>/dev/null <"$calls"))"
+    fi
+    rm -f "$calls"
+    PATH="$fake:$PATH" make --no-print-directory -s uninstall DESTDIR="$work/uninstall-root" PREFIX=/usr/local >/dev/null 2>&1 || fail "make uninstall DESTDIR= failed"
+    if [ -s "$calls" ]; then fail "make uninstall DESTDIR=... ran udevadm: $(tr '\n' ';' <"$calls")"; else pass "make uninstall DESTDIR=... leaves udev alone"; fi
 }
 
 check_shell() {
@@ -274,6 +342,7 @@ check_clients() {
 }
 
 check_shell
+check_maintainer_scripts
 check_udev_rule
 check_install /usr/local
 check_install /usr

@@ -54,6 +54,19 @@ extern "C" {
  * returned as an enum. A name this version of the library does not know is the enum's
  * UNKNOWN value, never an error; its text is available from the matching *_name
  * accessor. Enum values that mean "the event carries no such field" are 0.
+ *
+ * **Strings from the daemon are untrusted text.** A device's name and model, a stylus's
+ * name, a device id and an unknown name's text come from the device (any USB or uinput
+ * device names itself) or from whatever answers on the socket: they may hold terminal
+ * escapes, newlines or bidirectional controls. Escape control characters before printing
+ * one to a terminal or a log, and never pass one to a shell. Each string is at most 4096
+ * bytes: a message with a longer one is malformed (the stream ends with
+ * PENCIL_EVENT_DISCONNECTED, a call fails with -EBADMSG).
+ *
+ * **Preferences from the daemon are whole.** pencil_get_preferences(),
+ * pencil_set_preferences()'s result and a preferencesChanged event's preferences carry
+ * every field; a reply that lacks one is malformed (-EBADMSG). Only an object made with
+ * pencil_preferences_new() is partial.
  */
 
 /** The library's context: one connection to pencild's event stream. Opaque. */

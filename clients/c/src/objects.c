@@ -11,16 +11,25 @@
 
 /* ---- reading JSON: a present field of the wrong kind is a malformed message ---- */
 
-/* 1 and the string; 0 when absent or null; -EBADMSG when not a string. */
+/* A string the daemon sent, or NULL when it is not one or is longer than PENCIL_MAX_STRING
+ * bytes: no name, id or reason is that long, and a library that kept every such string
+ * would hold whatever a daemon (or an impostor on its socket) sends. */
+const char *json_bounded_string(struct json_object *value)
+{
+	if (!json_object_is_type(value, json_type_string) || json_object_get_string_len(value) > PENCIL_MAX_STRING)
+		return NULL;
+	return json_object_get_string(value);
+}
+
+/* 1 and the string; 0 when absent or null; -EBADMSG when not a string, or too long. */
 static int json_string_field(struct json_object *object, const char *key, const char **out)
 {
 	struct json_object *value;
 	*out = NULL;
 	if (!json_object_object_get_ex(object, key, &value) || !value)
 		return 0;
-	if (!json_object_is_type(value, json_type_string))
+	if (!(*out = json_bounded_string(value)))
 		return -EBADMSG;
-	*out = json_object_get_string(value);
 	return 1;
 }
 
@@ -137,11 +146,11 @@ static int name_list_decode(struct json_object *object, const char *key, const s
 	if (!list->items)
 		return -ENOMEM;
 	for (size_t i = 0; i < count; i++) {
-		struct json_object *item = json_object_array_get_idx(array, i);
-		if (!json_object_is_type(item, json_type_string))
+		const char *text = json_bounded_string(json_object_array_get_idx(array, i));
+		if (!text)
 			return -EBADMSG;
 		list->count = i + 1;
-		int result = name_set(&list->items[i], table, json_object_get_string(item));
+		int result = name_set(&list->items[i], table, text);
 		if (result < 0)
 			return result;
 	}
@@ -381,13 +390,12 @@ PENCIL_EXPORT void pencil_preferences_destroy(struct pencil_preferences *prefere
 	free(preferences);
 }
 
-/* A yes-or-no field: 1 or 0 into *out when present, -1 left when absent. */
+/* The daemon's preferences hold every field (pencil.h promises each getter a value): a
+ * missing one is a malformed message, as a mistyped one is. */
 static int flag_decode(struct json_object *object, const char *key, int *out)
 {
 	struct json_object *value;
-	if (!json_object_object_get_ex(object, key, &value) || !value)
-		return 0;
-	if (!json_object_is_type(value, json_type_boolean))
+	if (!json_object_object_get_ex(object, key, &value) || !json_object_is_type(value, json_type_boolean))
 		return -EBADMSG;
 	*out = json_object_get_boolean(value) ? 1 : 0;
 	return 0;
@@ -396,13 +404,17 @@ static int flag_decode(struct json_object *object, const char *key, int *out)
 static int duration_decode(struct json_object *object, const char *key, int *out)
 {
 	int64_t value;
-	int found = json_int_field(object, key, &value);
-	if (found == 1) {
-		if (value < 0 || value > 0x7fffffff)
-			return -EBADMSG;
-		*out = (int)value;
-	}
-	return found < 0 ? found : 0;
+	if (json_int_field(object, key, &value) != 1 || value < 0 || value > 0x7fffffff)
+		return -EBADMSG;
+	*out = (int)value;
+	return 0;
+}
+
+static int required_name_decode(struct json_object *object, const char *key, const struct name_table *table,
+				struct name *name)
+{
+	int found = json_name_field(object, key, table, name);
+	return found < 0 ? found : name->value == 0 ? -EBADMSG : 0;
 }
 
 int preferences_decode(struct json_object *object, struct pencil_preferences **out)
@@ -413,21 +425,23 @@ int preferences_decode(struct json_object *object, struct pencil_preferences **o
 	struct pencil_preferences *preferences = pencil_preferences_new();
 	if (!preferences)
 		return -ENOMEM;
-	if ((result = json_name_field(object, "doubleTapAction", &action_table, &preferences->double_tap_action)) < 0 ||
-	    (result = json_name_field(object, "squeezeAction", &action_table, &preferences->squeeze_action)) < 0 ||
-	    (result = json_name_field(object, "tapButton", &gesture_button_table, &preferences->tap_button)) < 0 ||
-	    (result = json_name_field(object, "squeezeButton", &gesture_button_table, &preferences->squeeze_button)) < 0 ||
+	if ((result = required_name_decode(object, "doubleTapAction", &action_table, &preferences->double_tap_action)) < 0 ||
+	    (result = required_name_decode(object, "squeezeAction", &action_table, &preferences->squeeze_action)) < 0 ||
+	    (result = required_name_decode(object, "tapButton", &gesture_button_table, &preferences->tap_button)) < 0 ||
+	    (result = required_name_decode(object, "squeezeButton", &gesture_button_table, &preferences->squeeze_button)) < 0 ||
 	    (result = duration_decode(object, "tapMaxDuration", &preferences->tap_max_duration)) < 0 ||
 	    (result = duration_decode(object, "doubleTapInterval", &preferences->double_tap_interval)) < 0 ||
 	    (result = duration_decode(object, "longPressDuration", &preferences->long_press_duration)) < 0 ||
-	    (result = json_name_field(object, "eraserButton", &eraser_button_table, &preferences->eraser_button)) < 0 ||
+	    (result = required_name_decode(object, "eraserButton", &eraser_button_table, &preferences->eraser_button)) < 0 ||
 	    (result = flag_decode(object, "withholdGestureClicks", &preferences->withhold_gesture_clicks)) < 0 ||
 	    (result = flag_decode(object, "prefersPencilOnlyDrawing", &preferences->prefers_pencil_only_drawing)) < 0 ||
 	    (result = flag_decode(object, "prefersHoverToolPreview", &preferences->prefers_hover_tool_preview)) < 0)
 		goto fail;
 	result = json_double_field(object, "doubleTapSlop", &preferences->double_tap_slop);
-	if (result < 0)
+	if (result != 1) {
+		result = -EBADMSG;
 		goto fail;
+	}
 	preferences->has_double_tap_slop = result == 1;
 	*out = preferences;
 	return 0;

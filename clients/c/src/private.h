@@ -20,6 +20,7 @@
 #define PENCIL_MAX_TRACKED_DEVICES 64     /* devices whose open state is followed */
 #define PENCIL_MAX_HELD_BUTTONS 8
 #define PENCIL_MAX_LIST 64                /* entries of a device's tools, axes, buttons */
+#define PENCIL_MAX_STRING 4096            /* bytes of one string from the daemon (a name, an id); longer is malformed */
 #define PENCIL_JSON_DEPTH 16
 
 /* ---- names: a protocol string as an enum value, keeping unknown text ---- */
@@ -137,6 +138,8 @@ struct pencil_error {
 
 struct pencil_event *event_new(void);
 /* Decodes an Event object; -EBADMSG when it is not the protocol's, -ENOMEM. */
+/* The string in @value, or NULL when it is not a string or is over PENCIL_MAX_STRING bytes. */
+const char *json_bounded_string(struct json_object *value);
 int event_decode(struct json_object *object, struct pencil_event **out);
 int device_decode(struct json_object *object, struct pencil_device **out);
 int preferences_decode(struct json_object *object, struct pencil_preferences **out);

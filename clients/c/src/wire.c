@@ -141,9 +141,8 @@ int reply_parse(struct json_object *reply, const char **error_name, struct json_
 	if (!json_object_is_type(reply, json_type_object))
 		return -EBADMSG;
 	if (json_object_object_get_ex(reply, "error", &value)) {
-		if (!json_object_is_type(value, json_type_string))
+		if (!(*error_name = json_bounded_string(value)))
 			return -EBADMSG;
-		*error_name = json_object_get_string(value);
 	}
 	if (json_object_object_get_ex(reply, "parameters", &value) && value) {
 		if (!json_object_is_type(value, json_type_object))

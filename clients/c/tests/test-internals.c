@@ -135,6 +135,133 @@ static void malformed(void)
 	pencil_event_destroy(event);
 }
 
+/* A string of @length bytes of 'n', as a JSON string's contents (the caller frees it). */
+static char *long_text(size_t length)
+{
+	char *text = malloc(length + 1);
+	if (!text)
+		return NULL;
+	memset(text, 'n', length);
+	text[length] = '\0';
+	return text;
+}
+
+/* Strings from the daemon are kept up to PENCIL_MAX_STRING bytes; one byte more is a
+ * malformed message, wherever the string is: a device's name, an event's device, a tool's
+ * type, a list's entry, an error's name. */
+static void string_bounds(void)
+{
+	static const char *const templates[] = {
+		"{\"type\":\"deviceAdded\",\"time\":1,\"device\":\"e\",\"deviceInfo\":{\"id\":\"e\",\"name\":\"%s\","
+		"\"bus\":3,\"vendor\":1,\"product\":2,\"direct\":false,\"tools\":[\"pen\"],\"axes\":[],\"buttons\":[]}}",
+		"{\"type\":\"motion\",\"time\":1,\"device\":\"%s\"}",
+		"{\"type\":\"motion\",\"time\":1,\"tool\":{\"type\":\"%s\",\"serial\":1,\"id\":2}}",
+		"{\"type\":\"deviceAdded\",\"time\":1,\"device\":\"e\",\"deviceInfo\":{\"id\":\"e\",\"name\":\"N\","
+		"\"bus\":3,\"vendor\":1,\"product\":2,\"direct\":false,\"tools\":[\"%s\"],\"axes\":[],\"buttons\":[]}}",
+	};
+	for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++) {
+		for (size_t length = PENCIL_MAX_STRING; length <= PENCIL_MAX_STRING + 1; length++) {
+			char *name = long_text(length);
+			size_t size = strlen(templates[i]) + length + 1;
+			char *text = malloc(size);
+			if (!name || !text) {
+				free(name);
+				free(text);
+				failures++;
+				return;
+			}
+			snprintf(text, size, templates[i], name);
+			struct pencil_event *event = NULL;
+			int result = decode(text, &event);
+			int expected = length <= PENCIL_MAX_STRING ? 0 : -EBADMSG;
+			if (result != expected)
+				printf("FAIL: template %zu with a string of %zu bytes: %d, expected %d\n", i, length, result, expected);
+			failures += result != expected;
+			if (i == 0 && event && result == 0) {
+				const char *kept = pencil_device_get_name(pencil_event_get_device_info(event));
+				CHECK(kept && strlen(kept) == PENCIL_MAX_STRING);
+			}
+			pencil_event_destroy(event);
+			free(text);
+			free(name);
+		}
+	}
+	/* An error's name. */
+	for (size_t length = PENCIL_MAX_STRING; length <= PENCIL_MAX_STRING + 1; length++) {
+		char *name = long_text(length);
+		struct json_object *reply = json_object_new_object();
+		json_object_object_add(reply, "error", json_object_new_string(name ? name : ""));
+		const char *error_name;
+		struct json_object *parameters;
+		bool continues;
+		int result = reply_parse(reply, &error_name, &parameters, &continues);
+		CHECK(result == (length <= PENCIL_MAX_STRING ? 0 : -EBADMSG));
+		json_object_put(reply);
+		free(name);
+	}
+}
+
+static int decode_preferences(const char *text, struct pencil_preferences **preferences)
+{
+	struct json_object *object = json_tokener_parse(text);
+	if (!object)
+		return -EBADMSG;
+	int result = preferences_decode(object, preferences);
+	json_object_put(object);
+	return result;
+}
+
+/* The daemon's preferences (GetPreferences, SetPreferences, preferencesChanged) hold all
+ * twelve fields, and pencil.h promises each getter its value: one missing is malformed. */
+static void preferences_are_whole(void)
+{
+	static const char *const fields[] = {
+		"\"doubleTapAction\":\"switchEraser\"", "\"squeezeAction\":\"showContextualPalette\"",
+		"\"tapButton\":\"stylus\"", "\"squeezeButton\":\"longPress\"", "\"tapMaxDuration\":180",
+		"\"doubleTapInterval\":300", "\"longPressDuration\":400", "\"doubleTapSlop\":0.02",
+		"\"withholdGestureClicks\":true", "\"eraserButton\":\"eraser\"", "\"prefersPencilOnlyDrawing\":false",
+		"\"prefersHoverToolPreview\":true",
+	};
+	const size_t count = sizeof(fields) / sizeof(fields[0]);
+	/* -1: all of them; else all but that one. */
+	for (int left_out = -1; left_out < (int)count; left_out++) {
+		char text[1024] = "{";
+		bool first = true;
+		for (size_t i = 0; i < count; i++) {
+			if ((int)i == left_out)
+				continue;
+			if (!first)
+				strcat(text, ",");
+			strcat(text, fields[i]);
+			first = false;
+		}
+		strcat(text, "}");
+		struct pencil_preferences *preferences = NULL;
+		int result = decode_preferences(text, &preferences);
+		if (left_out < 0) {
+			CHECK(result == 0 && preferences);
+			if (preferences) {
+				CHECK(pencil_preferences_get_double_tap_action(preferences) == PENCIL_ACTION_SWITCH_ERASER);
+				CHECK(pencil_preferences_get_long_press_duration(preferences) == 400);
+				CHECK(pencil_preferences_has_double_tap_slop(preferences));
+				CHECK(pencil_preferences_get_withhold_gesture_clicks(preferences) == 1);
+				CHECK(pencil_preferences_get_prefers_pencil_only_drawing(preferences) == 0);
+				CHECK(text_is(pencil_preferences_get_eraser_button_name(preferences), "eraser"));
+			}
+		} else {
+			if (result != -EBADMSG)
+				printf("FAIL: preferences without %s were accepted (%d)\n", fields[left_out], result);
+			failures += result != -EBADMSG;
+		}
+		pencil_preferences_destroy(preferences);
+	}
+	/* The same for a preferencesChanged event. */
+	struct pencil_event *event = NULL;
+	CHECK(decode("{\"type\":\"preferencesChanged\",\"time\":1,\"preferences\":{\"doubleTapAction\":\"ignore\"}}",
+		     &event) == -EBADMSG);
+	pencil_event_destroy(event);
+}
+
 static void names(void)
 {
 	for (int value = 1; value < event_type_table.count; value++)
@@ -475,6 +602,8 @@ int main(void)
 {
 	unknown_names();
 	malformed();
+	string_bounds();
+	preferences_are_whole();
 	names();
 	framing();
 	socket_discovery();

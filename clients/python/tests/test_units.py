@@ -177,6 +177,71 @@ class Distrust(unittest.TestCase):
                 self.assertLess(elapsed, 0.55, "a call that timed out is not sent again")
                 client.close()
 
+    def test_an_integer_no_float_holds_is_a_protocol_error(self) -> None:
+        huge = int("9" * 400)
+        for pose in ({"x": huge, "y": 0, "pressure": 0}, {"x": 0.5, "y": 0.5, "pressure": 0, "tiltX": -huge}):
+            with self.subTest(pose=str(pose)[:40]):
+                with self.assertRaises(pencild.ProtocolError) as caught:
+                    Event.from_json({"type": "motion", "time": 1, "pose": pose})
+                self.assertIn("is not a finite number", str(caught.exception))
+        # The same value as the daemon writes it, through the wire, and a plain one beside it.
+        path, thread, folder = self.serve([b'{"parameters":{"event":{"type":"motion","time":1,"device":"d",'
+                                           b'"pose":{"x":0.5,"y":0.5,"pressure":0}}},"continues":true}\0',
+                                           b'{"parameters":{"event":{"type":"motion","time":2,"device":"d",'
+                                           b'"pose":{"x":' + b"9" * 400 + b',"y":0,"pressure":0}}},"continues":true}\0'])
+        with folder:
+            monitor = pencild.Monitor(path, reconnect=False)
+            events = []
+            with self.assertRaises(pencild.ProtocolError):
+                for item in monitor:
+                    events.append(item)
+            thread.join()
+            self.assertEqual(events[0].pose.x if events and events[0].pose else None, 0.5)
+
+    def test_an_error_whose_parameters_nest_deeply_is_a_protocol_error(self) -> None:
+        from pencild._wire import Reply, decode_message
+        # Every depth up to what json.loads takes: the typed error for the protocol's few
+        # levels, ProtocolError past them; never RecursionError, however deep the caller's stack.
+        for depth in range(1, 1200):
+            nested = "[" * depth + "]" * depth
+            data = ('{"error":"org.pencild.Pen.NoSuchDevice","parameters":{"device":"d","x":' + nested + '}}').encode()
+            try:
+                Reply(decode_message(data))
+            except pencild.NoSuchDevice as error:
+                self.assertLessEqual(depth, 30)
+                self.assertIn("NoSuchDevice", str(error))
+            except pencild.ProtocolError:
+                self.assertGreater(depth, 30)
+        for depth, deep in ((5, False), (991, True)):
+            nested = "[" * depth + "]" * depth
+            payload = ('{"error":"org.pencild.Pen.NoSuchDevice","parameters":{"device":"d","x":' + nested + '}}').encode() + b"\0"
+            with self.subTest(depth=depth):
+                path, thread, folder = self.serve([payload])
+                with folder:
+                    client = pencild.Client(path, timeout=5)
+                    with self.assertRaises(pencild.ProtocolError if deep else pencild.NoSuchDevice) as caught:
+                        client.get_preferences()
+                    str(caught.exception)
+                    client.close()
+                    thread.join()
+
+    def test_a_daemon_that_stops_reading_is_a_timed_out_disconnection(self) -> None:
+        from pencild._wire import Connection
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "s")
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+                listener.bind(path)
+                listener.listen(4)  # accepted by the kernel, never read
+                for size in (10, 8 << 20):
+                    with self.subTest(size=size):
+                        connection = Connection(path, timeout=0.3)
+                        started = time.monotonic()
+                        with self.assertRaises(pencild.Disconnected) as caught:
+                            connection.call("org.pencild.Pen.SetPreferences", {"preferences": {"doubleTapAction": "x" * size}})
+                        self.assertTrue(caught.exception.timed_out)
+                        self.assertLess(time.monotonic() - started, 2)
+                        connection.close()
+
     def test_remote_errors_are_typed(self) -> None:
         error = pencild.RemoteError("x", {})
         self.assertIsInstance(error, pencild.PencildError)

@@ -10,6 +10,15 @@
 The socket is found as pencilctl finds it (``$PENCILD_SOCKET``, else
 ``$XDG_RUNTIME_DIR/pencild.sock`` when it exists, else ``/run/pencild/pencild.sock``), or
 given. The protocol: pencild's docs/protocol and interfaces/org.pencild.Pen.varlink.
+
+Strings from the daemon are untrusted text: a device's name and model, a stylus's name, a
+device id, an unknown name's value and an error's parameters come from the device (any USB
+or uinput device names itself) or from whatever answers on the socket, and may hold terminal
+escapes, newlines or bidirectional controls. Escape them before printing them to a terminal
+or a log, and never hand them to a shell. Each is at most 4096 characters (longer is a
+ProtocolError). Every error the library raises is a PencildError: what the daemon sends
+that is not the protocol (a number no float holds, nesting past the protocol's few levels)
+is a ProtocolError, a daemon that stops answering or reading a Disconnected.
 """
 
 from __future__ import annotations

@@ -191,7 +191,10 @@ def _int(value: object, path: str) -> int:
 def _float(value: object, path: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ProtocolError(f"{path}: expected a number, got {type(value).__name__}")
-    result = float(value)
+    try:
+        result = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        result = math.inf
     if not math.isfinite(result):
         raise ProtocolError(f"{path}: {value} is not a finite number")
     return result
@@ -233,7 +236,8 @@ def _required(json: Mapping[str, Any], key: str, path: str) -> object:
 @dataclass(frozen=True)
 class Stylus:
     """Which pen a tool is, as libwacom names it (``proximityIn`` only, when libwacom knows the
-    tool's id). ``name`` is the database's text: show it, never interpret it."""
+    tool's id). ``name`` is untrusted text (whatever answers on the socket sent it): escape
+    control characters before showing it, never interpret it."""
 
     name: str
     kind: StylusKind
@@ -253,7 +257,10 @@ class Stylus:
 
 @dataclass(frozen=True)
 class Device:
-    """A pen device. ``id`` is stable while it is attached (``event7``, ``replay0``)."""
+    """A pen device. ``id`` is stable while it is attached (``event7``, ``replay0``).
+    ``name`` and ``model`` (and ``id``) are untrusted text: the device names itself (a uinput
+    or USB device can hold terminal escapes and newlines in its name). Escape control
+    characters before printing them, and never pass them to a shell."""
 
     id: str
     name: str

@@ -9,7 +9,7 @@ import os
 import socket
 import stat
 import time
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ._errors import DaemonUnavailable, Disconnected, ProtocolError, remote_error
 
@@ -45,6 +45,29 @@ def _reject_constant(name: str) -> Any:
     raise ProtocolError(f"{name} is not a JSON number")
 
 
+#: The deepest nesting a message may have: the protocol's messages nest five levels (a
+#: reply, its parameters, an event, its device, a list). Deeper is a ProtocolError, so that
+#: nothing later (an error's text, an app's repr) meets a value too deep to walk.
+MAX_DEPTH = 32
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """True when ``value`` nests deeper than ``limit`` (walked without recursion)."""
+    stack: List[Tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Iterable[Any] = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def decode_message(data: bytes) -> Dict[str, Any]:
     """One message's JSON object; anything else is a ProtocolError."""
     try:
@@ -57,6 +80,8 @@ def decode_message(data: bytes) -> Dict[str, Any]:
         raise ProtocolError(f"a message is not JSON: {error}") from None
     if not isinstance(value, dict):
         raise ProtocolError(f"a message is a JSON {type(value).__name__}, not an object")
+    if _depth_exceeds(value, MAX_DEPTH):
+        raise ProtocolError(f"a message nests more than {MAX_DEPTH} levels")
     return value
 
 
@@ -184,8 +209,11 @@ class Connection:
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
         # A daemon that refuses this user answers PermissionDenied at once and closes: the
         # call may then not be sent (EPIPE), but the answer is there to be read.
-        unsent = send_refused(sock, encode_call(method, parameters))
         try:
+            # A daemon that stops reading makes the send wait: the same deadline holds.
+            if deadline is not None:
+                sock.settimeout(self.timeout)
+            unsent = send_refused(sock, encode_call(method, parameters))
             while not self._pending:
                 if deadline is not None:
                     sock.settimeout(max(deadline - time.monotonic(), 0.001))

@@ -1,7 +1,10 @@
-/// Text from devices and the daemon (device names, libwacom's names) is untrusted: a device
-/// can be named with terminal escapes. What pencilctl prints for a person shows every control
-/// character as a visible escape instead: C0 and DEL, C1, and the bidirectional controls that
-/// reorder what a terminal shows.
+/// Text from devices and the daemon (device names, libwacom's names, error parameters) is
+/// untrusted: a device can be named with terminal escapes, or with a newline and `<0>` that
+/// would start a journal line of its own. Everything pencilctl prints for a person, and every
+/// line pencil-actions logs, shows each control character as a visible escape instead: C0
+/// (newline and tab included) and DEL as `\xNN`, C1 likewise, the bidirectional controls that
+/// reorder what a terminal shows as `\u{NNNN}`, and a backslash as `\\` so that an escape
+/// cannot be forged either. The one implementation, shared by every program.
 extension String {
     public var escapedForTerminal: String {
         var result = ""

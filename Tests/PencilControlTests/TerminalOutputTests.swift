@@ -1,0 +1,84 @@
+import PencilProtocol
+import PencilSystem
+import Testing
+@testable import PencilControl
+
+/// A device named to take over root's terminal: an OSC title, a clear screen, a newline that
+/// starts a line of its own, and a right-to-left override.
+private let hostileName = "Evil Pen\u{1B}]0;owned\u{07}\u{1B}[2J\n<0>forged\u{202E}txt"
+private let hostileID = "event7\u{1B}[2J"
+
+private func hostileDevice() -> DeviceInfo {
+    DeviceInfo(id: hostileID, name: hostileName, bus: 3, vendor: 0x56a, product: 0x27, direct: false,
+               tools: [.pen], axes: [.pressure], buttons: [.stylus], model: "Model\u{9B}31m",
+               styli: [Stylus(name: "Stylus\u{1B}[1m", kind: .general, buttons: 2, eraser: .none)])
+}
+
+/// True when `text` holds a control character a terminal acts on (newlines between lines aside).
+private func hasControls(_ text: String) -> Bool {
+    text.unicodeScalars.contains { scalar in
+        scalar != "\n" && (scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+                           || [0x061c, 0x200e, 0x200f].contains(scalar.value) || (0x202a...0x202e).contains(scalar.value)
+                           || (0x2066...0x2069).contains(scalar.value))
+    }
+}
+
+@Suite("pencilctl shows the daemon's and devices' text escaped, wherever it prints for a person")
+struct TerminalOutputTests {
+    @Test("devices: the id, name, model and stylus of a hostile device are escaped; a plain one is shown as it is")
+    func devices() {
+        let text = DevicesCommand.describe(hostileDevice())
+        #expect(!hasControls(text), "\(text)")
+        #expect(text.hasPrefix("event7\\x1b[2J"))
+        #expect(text.contains("Evil Pen\\x1b]0;owned\\x07\\x1b[2J\\x0a<0>forged\\u{202e}txt"))
+        var plain = hostileDevice()
+        plain.id = "event7"
+        plain.name = "Wacom Intuos Pro M Pen"
+        #expect(DevicesCommand.describe(plain).hasPrefix("event7    Wacom Intuos Pro M Pen\n"))
+    }
+
+    @Test("monitor: the device id and names in a readable line are escaped")
+    func monitor() {
+        var formatter = EventFormatter()
+        let added = formatter.line(for: Event(type: .deviceAdded, time: 0, device: hostileID, deviceInfo: hostileDevice()))
+        #expect(!hasControls(added), "\(added)")
+        #expect(added.contains("event7\\x1b[2J"))
+        let plain = formatter.line(for: Event(type: .proximityOut, time: 0, device: "event7"))
+        #expect(plain == " +0.000000s  event7    proximityOut")
+    }
+
+    @Test("watch: every line drawn is escaped and still fits the terminal")
+    func watch() {
+        var model = WatchModel(socketPath: "/run/pencild/pencild.sock")
+        model.apply(Event(type: .deviceAdded, time: 0, device: hostileID, deviceInfo: hostileDevice()))
+        let size = Terminal.Size(rows: 30, columns: 80)
+        let lines = WatchScreen.render(model, size: size)
+        #expect(lines.allSatisfy { !hasControls($0) }, "\(lines)")
+        #expect(lines.allSatisfy { $0.count <= size.columns })
+        #expect(lines[1].hasPrefix("event7\\x1b[2J  Evil Pen\\x1b]0;owned"))
+        model.apply(Event(type: .deviceRemoved, time: 1, device: hostileID))
+        #expect(!hasControls(WatchScreen.render(model, size: size)[1]))
+    }
+
+    @Test("standard error: every line is escaped (errors echo the daemon's text); standard output's JSON is left alone")
+    func errorsAndJSON() {
+        let io = CommandIO.capturing()
+        io.errors.line("pencilctl: pencild said NoSuchDevice(device: \"x\n<0>y\u{1B}[2J\")")
+        #expect(io.errors.capturedText == "pencilctl: pencild said NoSuchDevice(device: \"x\\x0a<0>y\\x1b[2J\")\n")
+        #expect(CommandOutput.standardError().escapesLines)
+        #expect(!CommandOutput.standardOutput().escapesLines, "JSON lines keep their own escapes")
+        io.output.line(#"{"name":"a\u001bb"}"#)
+        #expect(io.output.capturedText == #"{"name":"a\u001bb"}"# + "\n")
+        io.output.textLine("node \u{1B}[2J")
+        #expect(io.output.capturedText.hasSuffix("node \\x1b[2J\n"))
+    }
+
+    @Test("actions: the bindings file's path and its commands are shown escaped")
+    func actions() throws {
+        let io = CommandIO.capturing()
+        _ = ActionsCommand.show(config: "/nonexistent-dir/act\u{1B}[2Jions.conf", io: io, socket: "/nonexistent-dir/pencild.sock")
+        #expect(!hasControls(io.output.capturedText), "\(io.output.capturedText)")
+        #expect(io.output.capturedText.contains("bindings: /nonexistent-dir/act\\x1b[2Jions.conf"))
+        #expect(!hasControls(io.errors.capturedText))
+    }
+}
