@@ -663,8 +663,10 @@ class Suite:
             ("UC-LOGIC Tablet WP5540U Pen.events", None),
             ("Genius EasyPen i405X.events", "Genius EasyPen i405X.desc"),
         ]
-        monitor = Monitor()
-        pens = []
+        # What each recording gives offline, worked out before any pen plays: the monitor below
+        # is not read while the pens are set up, and a pen that plays meanwhile must not leave
+        # it behind for long (pencild drops a reader that lags by seconds).
+        prepared = []
         for events_file, desc in chosen:
             source = os.path.join(self.recordings, events_file)
             # At most the first 8 s of each, so they all play at once in real time.
@@ -674,7 +676,10 @@ class Suite:
             offline = subprocess.run([os.path.join(self.bin, "pencilctl"), "events", path, *options],
                                      capture_output=True, text=True)
             check(offline.returncode == 0, f"pencilctl events {events_file}: {offline.stderr.strip()}")
-            expected = [json.loads(line) for line in offline.stdout.splitlines()]
+            prepared.append((events_file, path, options, [json.loads(line) for line in offline.stdout.splitlines()]))
+        monitor = Monitor()
+        pens = []
+        for events_file, path, options, expected in prepared:
             pen, node = self.emulate(path, *options, "--hold")
             pens.append((events_file, pen, os.path.basename(node), expected))
         for events_file, pen, device, expected in pens:
