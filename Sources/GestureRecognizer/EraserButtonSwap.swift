@@ -69,9 +69,7 @@ struct EraserButtonSwap: Sendable {
     /// as it is (most frames, so the common path copies nothing).
     func passesThrough(_ frame: borrowing PenFrame) -> Bool {
         guard state == .idle, frame.kind == .report || frame.kind == .forcedProximityOut else { return frame.kind == .added }
-        guard let leaving = frame.previous.tool, leaving.type == .pen else { return true }
-        if let entering = frame.current.tool { return !(entering.type == .eraser && entering.serial == leaving.serial) }
-        return !mayBeSwap(frame)
+        return !penMayBeLeavingForItsEraser(frame) && !penSwapsToItsEraser(frame)
     }
 
     /// Turns `frame` into the frames this user's recogniser sees (in `frames`, `frameCount`
@@ -109,14 +107,13 @@ struct EraserButtonSwap: Sendable {
         let physical = frame.current
         switch state {
         case .idle:
-            if frame.previous.tool?.type == .pen, physical.tool == nil, mayBeSwap(frame) {
+            if penMayBeLeavingForItsEraser(frame) {
                 // Perhaps the first half of a swap: nothing yet.
                 pen = frame.previous.tool
                 state = .penLeft(time: frame.time)
-            } else if let leaving = frame.previous.tool, leaving.type == .pen, let entering = physical.tool,
-                      entering.type == .eraser, entering.serial == leaving.serial {
+            } else if penSwapsToItsEraser(frame) {
                 // Both halves in one frame.
-                pen = leaving
+                pen = frame.previous.tool
                 state = .swapped
                 present(asPen(physical), frame)
             } else {
@@ -158,11 +155,17 @@ struct EraserButtonSwap: Sendable {
         if state == .idle { pen = nil }
     }
 
-    /// A pen leaving may be half a swap only while it hovers with no barrel button held, in a
-    /// frame of the device (not the forced proximity-out).
-    private func mayBeSwap(_ frame: borrowing PenFrame) -> Bool {
-        frame.kind == .report && frame.current.tool == nil && frame.previous.isHovering && frame.previous.buttons.isEmpty
-            && !frame.resynchronised
+    /// The pen leaves, and it may be half a swap: only while it hovers with no barrel button
+    /// held, in a frame of the device (not the forced proximity-out).
+    private func penMayBeLeavingForItsEraser(_ frame: borrowing PenFrame) -> Bool {
+        frame.previous.tool?.type == .pen && frame.kind == .report && frame.current.tool == nil
+            && frame.previous.isHovering && frame.previous.buttons.isEmpty && !frame.resynchronised
+    }
+
+    /// The pen's key up and its eraser's down (same serial) in one frame: both halves of a swap.
+    private func penSwapsToItsEraser(_ frame: borrowing PenFrame) -> Bool {
+        guard let leaving = frame.previous.tool, leaving.type == .pen, let entering = frame.current.tool else { return false }
+        return entering.type == .eraser && entering.serial == leaving.serial
     }
 
     private func isEraserOfPen(_ tool: Tool) -> Bool {
