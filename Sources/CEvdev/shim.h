@@ -6,9 +6,24 @@
 #include <libudev.h>
 #include <linux/input.h>
 #include <linux/input-event-codes.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <time.h>
 
 /* EVIOCGRAB and friends are function-like macros Swift cannot import. */
 static inline unsigned long pencild_eviocgrab(void) { return EVIOCGRAB; }
+
+/* Whether any key of the device is down now, as the kernel has it (EVIOCGKEY): 1, 0, or
+ * -errno. */
+static inline int pencild_any_key_down(int fd)
+{
+	unsigned char keys[KEY_MAX / 8 + 1] = { 0 };
+	if (ioctl(fd, EVIOCGKEY(sizeof(keys)), keys) < 0)
+		return -errno;
+	for (size_t i = 0; i < sizeof(keys); i++)
+		if (keys[i])
+			return 1;
+	return 0;
+}
 #endif

@@ -90,7 +90,11 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     }
 
     public var nextDeadline: Int64? {
-        [recognizer.nextDeadline, pendingDeadline, heldPressDeadline].compactMap { $0 }.min()
+        // No array: the pipeline asks before every evdev event.
+        var earliest = recognizer.nextDeadline
+        if let pending = pendingDeadline, earliest.map({ pending < $0 }) ?? true { earliest = pending }
+        if let held = heldPressDeadline, earliest.map({ held < $0 }) ?? true { earliest = held }
+        return earliest
     }
 
     public mutating func process(_ frame: borrowing PenFrame, into output: inout [InputEvent]) {

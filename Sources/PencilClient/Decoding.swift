@@ -42,7 +42,8 @@ extension PencilDevice {
                   heightMillimeters: json["heightMillimeters"]?.doubleValue,
                   tools: PencilToolType.list(json["tools"]), axes: PencilAxis.list(json["axes"]),
                   buttons: PencilButton.list(json["buttons"]), model: json["model"]?.stringValue,
-                  styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(PencilClientError) in try PencilStylus(json: stylus) })
+                  styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(PencilClientError) in try PencilStylus(json: stylus) },
+                  mirror: json["mirror"]?.stringValue)
     }
 }
 
@@ -133,7 +134,7 @@ extension PencilEvent {
             event.deviceInfo = DeviceInfo(id: info.id, name: info.name, bus: info.bus, vendor: info.vendor, product: info.product,
                                           direct: info.direct, widthMillimeters: info.widthMillimeters,
                                           heightMillimeters: info.heightMillimeters, tools: tools, axes: axes, buttons: buttons,
-                                          model: info.model)
+                                          model: info.model, mirror: info.mirror)
         }
         if let preferences {
             guard let converted = preferences.protocolPreferences else { return nil }

@@ -68,11 +68,14 @@ public struct PencilDevice: Equatable, Sendable {
     public var model: String?
     /// From `listDevices`: the styli that have come into proximity since the device was attached.
     public var styli: [PencilStylus]
+    /// The kernel name of the mirror that apps read while the pen's gesture clicks are withheld
+    /// (`withholdGestureClicks`); nil while the pen is not grabbed.
+    public var mirror: String?
 
     public init(id: String, name: String, bus: Int = 0, vendor: Int = 0, product: Int = 0, direct: Bool = false,
                 widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,
                 tools: [PencilToolType] = [], axes: [PencilAxis] = [], buttons: [PencilButton] = [],
-                model: String? = nil, styli: [PencilStylus] = []) {
+                model: String? = nil, styli: [PencilStylus] = [], mirror: String? = nil) {
         self.id = id
         self.name = name
         self.bus = bus
@@ -86,6 +89,7 @@ public struct PencilDevice: Equatable, Sendable {
         self.buttons = buttons
         self.model = model
         self.styli = styli
+        self.mirror = mirror
     }
 }
 

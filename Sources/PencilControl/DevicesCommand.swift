@@ -61,6 +61,9 @@ public enum DevicesCommand: PencilCommand {
             lines.append(String(repeating: " ", count: 10) + "stylus: " + stylus.name.escapedForTerminal
                          + " (\(stylus.kind.rawValue), \(stylus.buttons) button\(stylus.buttons == 1 ? "" : "s"), eraser: \(stylus.eraser.rawValue))")
         }
+        if let mirror = device.mirror {
+            lines.append(String(repeating: " ", count: 10) + "mirror: " + mirror.escapedForTerminal + " (gesture clicks withheld: apps read the mirror)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

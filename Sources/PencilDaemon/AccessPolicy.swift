@@ -73,6 +73,16 @@ public struct SystemAccessPolicy: AccessPolicy {
     }
 }
 
+/// The seats' active sessions (sd-login).
+enum SeatSessions {
+    /// The user of the active session on `seat`, if there is one.
+    static func activeUser(onSeat seat: String) -> UInt32? {
+        var uid = uid_t()
+        guard sd_seat_get_active(seat, nil, &uid) >= 0 else { return nil }
+        return UInt32(uid)
+    }
+}
+
 /// sd-login's monitor of sessions and seats: its descriptor is readable when one changes.
 /// Owns the sd_login_monitor; the descriptor is the monitor's and closes with it.
 final class SessionMonitor {

@@ -60,6 +60,9 @@ public struct Configuration: Sendable {
     public var liveDevices = true
     /// Where libwacom's tablet and stylus files are read from; nil for the system's.
     public var libwacomDataDirectory: String?
+    /// Whether pens may be grabbed and mirrored for users who withhold gesture clicks
+    /// ([Daemon] AllowGrab=); an administrator can forbid it.
+    public var allowsGrab = true
     /// The group whose members may connect, beside root, the daemon's user and active local
     /// sessions; nil: the socket file's group.
     public var accessGroup: UInt32?
@@ -246,6 +249,12 @@ public enum ConfigurationFile {
             case ("Daemon", "AccessGroup"):
                 guard let gid = ProcessIdentity.groupID(named: value) ?? UInt32(value) else { throw fail("AccessGroup=: no group '\(value)'") }
                 configuration.accessGroup = gid
+            case ("Daemon", "AllowGrab"):
+                switch value.lowercased() {
+                case "yes", "true", "on", "1": configuration.allowsGrab = true
+                case "no", "false", "off", "0": configuration.allowsGrab = false
+                default: throw fail("AllowGrab= expects yes or no, not '\(value)'")
+                }
             case ("Limits", "MaxClients"): configuration.limits.maximumClients = try count(2...32_768)
             case ("Limits", "MaxClientsPerUser"): configuration.limits.maximumClientsPerUser = try count(1...32_768)
             case ("Limits", "IdleTimeout"): configuration.limits.idleTimeout = try duration()

@@ -14,6 +14,9 @@ protocol DeviceHubDelegate: AnyObject {
     /// Whether replays at full speed may go on: not while a monitor is behind, so that they
     /// go at the pace of their slowest reader and every reader gets every event.
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool
+    /// The preferences the mirror of a pen on `seat` follows: the deciding user's, when they
+    /// have withholdGestureClicks on; nil for no mirror (gestures.md, "The mirror").
+    func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences?
 }
 
 /// Where one device's events come from: a live node, or a recording on its own clock
@@ -36,6 +39,12 @@ final class PenDevice {
     var droppedLog = LogRateLimiter(interval: DeviceHub.droppedLogInterval)
     /// The time of the device's last frame or timer (its own clock).
     var lastTime: DeviceTime
+    /// udev's seat of a live device; replays are on seat0.
+    var seat = "seat0"
+    /// The mirror while the pen is grabbed, what its deciding user wants, and where it stands.
+    var mirror: PenMirror?
+    var wantedMirror: Preferences?
+    var mirrorStatus = MirrorStatus.none
 
     init(id: String, description: DeviceDescription, identity: PenIdentity, source: DeviceSource, isReplay: Bool, startTime: DeviceTime) {
         self.id = id
@@ -45,9 +54,18 @@ final class PenDevice {
         lastTime = startTime
     }
 
-    var info: DeviceInfo { pipeline.tracker.deviceInfo }
+    /// As deviceAdded describes it: with the mirror, while there is one.
+    var info: DeviceInfo {
+        var info = pipeline.tracker.deviceInfo
+        info.mirror = mirror?.kernelName
+        return info
+    }
     /// As ListDevices describes it: with the styli seen so far.
-    var listedInfo: DeviceInfo { pipeline.tracker.listedDeviceInfo }
+    var listedInfo: DeviceInfo {
+        var info = pipeline.tracker.listedDeviceInfo
+        info.mirror = mirror?.kernelName
+        return info
+    }
     var identity: PenIdentity { pipeline.tracker.identity }
 
     /// The pipeline's next timer, on the device's clock.
@@ -105,6 +123,8 @@ final class DeviceHub {
     private var udev: UdevWatcher?
     /// Device nodes whose EACCES was logged: once each is enough.
     private var permissionWarnings = Set<String>()
+    /// The sysfs folders of the mirrors this daemon made: never opened as pens.
+    var mirrorSyspaths = Set<String>()
 
     init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
@@ -279,6 +299,7 @@ final class DeviceHub {
                 read(device, now: now)
                 if device.live != nil {
                     device.advance(to: deviceNow, into: &output)
+                    writeMirror(of: device, &output.mirror)
                     emit()
                 }
             case .waitingReplay, .ended:
@@ -340,6 +361,7 @@ final class DeviceHub {
     func removeAll() {
         for device in devices {
             device.pipeline.finish(into: &output)
+            output.mirror.removeAll()
             emit()
             closeLiveSource(of: device)
         }
@@ -375,7 +397,7 @@ final class DeviceHub {
             if let existing { unplug(existing, reason: "udev reports it removed") }
             return
         }
-        switch InputNodeFilter.verdict(for: node) {
+        switch InputNodeFilter.verdict(for: node, mirrors: mirrorSyspaths) {
         case .open:
             if let existing {
                 // The same name for another node: the old device is gone whatever udev said.
@@ -410,6 +432,11 @@ final class DeviceHub {
             }
             return
         }
+        if source.phys?.hasSuffix(InputNodeFilter.mirrorPhysSuffix) == true {
+            logger.debug("\(node.kernelName) (\(source.description.name)): a mirror of pencild: not a pen")
+            source.close()
+            return
+        }
         if case .notAPen(let reason) = PenDeviceClassifier.classify(source.description) {
             logger.debug("\(node.kernelName) (\(source.description.name)): not a pen: \(reason)")
             source.close()
@@ -420,6 +447,7 @@ final class DeviceHub {
         let device = PenDevice(id: node.kernelName, description: source.description, identity: identity(of: source.description, node: path),
                                source: .live(source, token: token),
                                isReplay: false, startTime: DeviceTime(sameInstantAs: now))
+        device.seat = node.seat
         do {
             try delegate?.deviceHub(self, watch: source.fileDescriptor, token: token)
         } catch {
@@ -427,6 +455,9 @@ final class DeviceHub {
             source.close()
             return
         }
+        // The mirror first, when the pen is idle: deviceAdded then names it.
+        device.wantedMirror = delegate?.deviceHub(self, mirrorPreferencesForSeat: device.seat)
+        settleMirror(of: device)
         add(device)
     }
 
@@ -446,10 +477,12 @@ final class DeviceHub {
     private func read(_ device: PenDevice, now: HostTime) {
         guard let source = device.live else { return }
         do {
-            _ = try source.read(limit: readLimit) { item in
+            let status = try source.read(limit: readLimit) { item in
                 switch item {
                 case .event(let event):
                     device.feed(event, into: &output)
+                    // The mirror is on every app's input path: its frame goes first.
+                    writeMirror(of: device, &output.mirror)
                     emit()
                 case .resynchronisation:
                     device.pipeline.beginResynchronisation()
@@ -460,6 +493,10 @@ final class DeviceHub {
                     }
                 }
             }
+            // A mirror to make or take down waits for the pen to be idle with nothing unread.
+            if status == .drained, device.wantedMirror != device.pipeline.stage.mirrorPreferences {
+                settleMirror(of: device)
+            }
         } catch {
             unplug(device, reason: error == .noDevice ? "unplugged" : "read failed: \(error)")
         }
@@ -469,6 +506,8 @@ final class DeviceHub {
     private func unplug(_ device: PenDevice, reason: String) {
         guard device.live != nil else { return }
         device.pipeline.finish(into: &output)
+        // Whatever was held back or pending goes with the mirror.
+        output.mirror.removeAll()
         emit()
         closeLiveSource(of: device)
         devices.removeAll { $0 === device }
@@ -477,6 +516,7 @@ final class DeviceHub {
 
     private func closeLiveSource(of device: PenDevice) {
         guard let source = device.live else { return }
+        stopMirror(of: device, reason: "the pen is gone")
         delegate?.deviceHub(self, stopWatching: source.fileDescriptor)
         source.close()
         device.source = .ended

@@ -5,6 +5,9 @@ import PencilProtocol
 /// Each frame's events, one list per user who monitors: the pen's own events with that user's
 /// gestures at their places. Reused from frame to frame, so a warm device allocates nothing.
 struct UserEvents {
+    /// What the pen's mirror writes for the step, whole frames: written before anything else
+    /// is done with the step (gestures.md, "The mirror").
+    var mirror: [InputEvent] = []
     private var uids: [UInt32] = []
     /// The lists, by the slot `slot(of:)` gives; slots past `count` are spare.
     var lists: [[Event]] = []
@@ -41,6 +44,11 @@ struct UserEvents {
 struct UserGestureStages: PenFrameStage {
     typealias Output = UserEvents
 
+    /// The routing of the pen's mirror while the pen is grabbed, under the deciding user's
+    /// preferences (`mirrorPreferences`); it runs before the users' recognisers.
+    private(set) var mirror: MirrorRouter?
+    private(set) var mirrorPreferences: Preferences?
+    private var mirrorDeadline: Int64?
     private var uids: [UInt32] = []
     private var recognizers: [GestureRecognizer?] = []
     /// Each recogniser's next deadline, kept after each of its steps: the pipeline asks before
@@ -48,6 +56,16 @@ struct UserGestureStages: PenFrameStage {
     private var deadlines: [Int64?] = []
 
     func contains(_ uid: UInt32) -> Bool { uids.contains(uid) }
+
+    /// Starts routing the mirror under `preferences` (nil: no mirror). Only while the pen is
+    /// idle: a router starts with no tool in proximity and no button held.
+    mutating func setMirror(device: DeviceInfo, identity: PenIdentity, preferences: Preferences?) throws(InvalidPreferences) {
+        mirror = try preferences.map { (preferences) throws(InvalidPreferences) in
+            try MirrorRouter(device: device, preferences: preferences, identity: identity)
+        }
+        mirrorPreferences = preferences
+        mirrorDeadline = mirror?.nextDeadline
+    }
 
     /// `state`: the pen as it stands now, for a user who starts monitoring mid-stroke.
     mutating func add(uid: UInt32, device: DeviceInfo, identity: PenIdentity, preferences: Preferences, state: PenState) {
@@ -73,7 +91,19 @@ struct UserGestureStages: PenFrameStage {
         deadlines[index] = recognizers[index]!.nextDeadline
     }
 
+    mutating func observe(_ event: InputEvent) {
+        if mirror != nil { mirror!.observe(event) }
+    }
+
+    mutating func beginResynchronisation() {
+        if mirror != nil { mirror!.beginResynchronisation() }
+    }
+
     mutating func process(_ frame: borrowing PenFrame, into output: inout UserEvents) {
+        if mirror != nil {
+            mirror!.process(frame, into: &output.mirror)
+            mirrorDeadline = mirror!.nextDeadline
+        }
         for index in uids.indices {
             let slot = output.slot(of: uids[index])
             if recognizers[index] != nil {
@@ -85,7 +115,7 @@ struct UserGestureStages: PenFrameStage {
     }
 
     var nextDeadline: Int64? {
-        var earliest: Int64?
+        var earliest = mirrorDeadline
         for case let deadline? in deadlines where earliest.map({ deadline < $0 }) ?? true {
             earliest = deadline
         }
@@ -93,6 +123,10 @@ struct UserGestureStages: PenFrameStage {
     }
 
     mutating func advance(to time: Int64, into output: inout UserEvents) {
+        if let deadline = mirrorDeadline, deadline <= time {
+            mirror!.advance(to: time, into: &output.mirror)
+            mirrorDeadline = mirror!.nextDeadline
+        }
         for index in uids.indices {
             guard let deadline = deadlines[index], deadline <= time else { continue }
             let slot = output.slot(of: uids[index])

@@ -14,6 +14,8 @@ extension InterfaceDescriptions {
     # buttons: stylus, stylus2, stylus3, and eraser on a pen whose eraser is a button
     # model: the tablet's name in libwacom, left out when libwacom does not know it.
     # styli (ListDevices only): the styli that came into proximity since the device was attached.
+    # mirror: the kernel name (event12) of the device apps read while the pen's gesture clicks
+    # are withheld (withholdGestureClicks); left out while the pen is not grabbed.
     type Device (
       id: string,
       name: string,
@@ -27,7 +29,8 @@ extension InterfaceDescriptions {
       axes: []string,
       buttons: []string,
       model: ?string,
-      styli: ?[]Stylus
+      styli: ?[]Stylus,
+      mirror: ?string
     )
 
     # A tool: type as in Device.tools; serial and id are 0 when unknown.

@@ -111,6 +111,8 @@ final class PenService {
     /// Sessions changed: every connection whose peer may no longer use pencild gets
     /// PermissionDenied (a stream's last reply) and is closed, streaming or not.
     func sessionsChanged(now: HostTime) {
+        // The seat's active user may be another: their preferences decide the mirrors now.
+        devices.refreshMirrors()
         for connection in Array(clients.connections) where !connection.closeAfterFlush {
             guard let refusal = access.refusal(for: connection.peer) else { continue }
             clientLog.log(.notice, uid: connection.peer.uid, now: now, "\(connection.label) may no longer use pencild: \(refusal); it is closed")
@@ -420,6 +422,7 @@ final class PenService {
             resume(waiter, now: now) { self.replyPreferences(waiter, value) }
         }
         devices.updatePreferences(uid: uid, value, now: now)
+        devices.refreshMirrors()
         deliver([Event(type: .preferencesChanged, time: now.microseconds, preferences: value)], toUser: uid, now: now)
     }
 
@@ -544,6 +547,7 @@ final class PenService {
     /// SIGHUP: read preferences again on next use.
     func reloadPreferences() {
         preferences.forgetCached()
+        devices.refreshMirrors()
     }
 
     /// Shutdown: every device closes what is open, so that every client sees its closing events.
@@ -665,6 +669,22 @@ extension PenService: DeviceHubDelegate {
 
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool {
         !someMonitorIsBehind
+    }
+
+    /// Whose preferences decide a pen's mirror: in user mode the daemon's user's, in system
+    /// mode those of the user of the active session on the pen's seat (gestures.md, "The
+    /// mirror"); nobody's where the administrator forbade grabbing.
+    func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences? {
+        guard configuration.allowsGrab else { return nil }
+        let uid: UInt32
+        switch configuration.mode {
+        case .user: uid = ProcessIdentity.userID
+        case .system:
+            guard let active = SeatSessions.activeUser(onSeat: seat) else { return nil }
+            uid = active
+        }
+        let current = writes.pending(of: uid) ?? preferences.preferences(for: uid)
+        return current.withholdGestureClicks ? current : nil
     }
 }
 

@@ -11,23 +11,41 @@ struct InputNode: Equatable, Sendable {
     var kernelName: String
     /// `/dev/input/event7`; nil for nodes without one (the `input7` parent).
     var devnode: String?
-    /// The udev properties pencild reads (ID_INPUT_TABLET, ID_INPUT_TABLET_PAD).
+    /// The udev properties pencild reads (ID_INPUT_TABLET, ID_INPUT_TABLET_PAD, ID_SEAT).
     var properties: [String: String]
+    /// The node's folder in sysfs.
+    var syspath: String = ""
+    /// The input device's phys, as its parent in sysfs has it; a mirror's ends in `-pencild`.
+    var phys: String?
+
+    /// The seat the device belongs to (udev's ID_SEAT, seat0 when unset).
+    var seat: String { properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0" }
 }
 
 /// Which input nodes pencild opens: event nodes udev's input_id marks as a tablet and not as a
 /// tablet pad. Pure, so that the rule is tested without udev.
 enum InputNodeFilter {
-    static let propertiesRead = ["ID_INPUT_TABLET", "ID_INPUT_TABLET_PAD"]
+    static let propertiesRead = ["ID_INPUT_TABLET", "ID_INPUT_TABLET_PAD", "ID_SEAT"]
+    /// What follows the pen's phys in a mirror's (gestures.md, "The mirror").
+    static let mirrorPhysSuffix = "-pencild"
 
     enum Verdict: Equatable {
         case open
         case ignore(reason: String)
     }
 
-    static func verdict(for node: InputNode) -> Verdict {
+    /// `mirrors`: the sysfs folders of the mirrors this daemon made.
+    static func verdict(for node: InputNode, mirrors: Set<String> = []) -> Verdict {
         guard let devnode = node.devnode, devnode.hasPrefix("/dev/input/event") else {
             return .ignore(reason: "not an event node")
+        }
+        // Mirrors are never pens: by phys (anyone's mirror), and by the syspath recorded for
+        // our own (the phys a device reports is whatever its maker chose).
+        if node.phys?.hasSuffix(mirrorPhysSuffix) == true {
+            return .ignore(reason: "a mirror of pencild (phys ends in \(mirrorPhysSuffix))")
+        }
+        if mirrors.contains(where: { node.syspath.hasPrefix($0 + "/") }) {
+            return .ignore(reason: "the mirror of one of this daemon's pens")
         }
         guard node.properties["ID_INPUT_TABLET"] == "1" else {
             return .ignore(reason: "udev does not mark it ID_INPUT_TABLET=1")
@@ -110,10 +128,14 @@ final class UdevWatcher {
         for name in InputNodeFilter.propertiesRead {
             if let value = string(udev_device_get_property_value(device, name)) { properties[name] = value }
         }
+        // The event node's parent input device holds the phys; the parent is the device's own.
+        let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil)
         return InputNode(action: string(udev_device_get_action(device)).flatMap(InputNode.Action.init(rawValue:)),
                          kernelName: string(udev_device_get_sysname(device)) ?? "",
                          devnode: string(udev_device_get_devnode(device)),
-                         properties: properties)
+                         properties: properties,
+                         syspath: string(udev_device_get_syspath(device)) ?? "",
+                         phys: parent.flatMap { string(udev_device_get_sysattr_value($0, "phys")) })
     }
 }
 

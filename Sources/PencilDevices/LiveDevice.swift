@@ -8,13 +8,16 @@ import Glibc
 /// A live evdev device node, read through libevdev. All of pencild's libevdev pointer code
 /// lives in this type.
 ///
-/// The node is opened read-only, non-blocking and close-on-exec, and never grabbed: other
-/// readers (the compositor) keep seeing the pen. Timestamps are CLOCK_MONOTONIC. Used from
+/// The node is opened read-only, non-blocking and close-on-exec. It is grabbed only while a
+/// mirror stands in for it (`grab()`); otherwise other readers (the compositor) see the pen too. Timestamps are CLOCK_MONOTONIC. Used from
 /// one thread, the event loop's. The device owns its descriptor and its libevdev context:
 /// `close()` (or deinit) frees both, once.
 public final class LiveDevice: PenEventSource {
     public let path: String
     public let description: DeviceDescription
+    /// The kernel's phys of the device ("usb-0000:00:14.0-1/input0"), if it has one: the
+    /// mirror's is this followed by `-pencild`.
+    public let phys: String?
     /// The descriptor to watch for readability; invalid after `close()`.
     public let fileDescriptor: FileDescriptor
     /// How often the kernel dropped events (SYN_DROPPED) since the device was opened: the
@@ -43,6 +46,31 @@ public final class LiveDevice: PenEventSource {
         self.fileDescriptor = descriptor
         self.device = context
         self.description = Self.describe(context)
+        self.phys = libevdev_get_phys(context).map { String(cString: $0) }
+    }
+
+    /// Takes the node for pencild alone (EVIOCGRAB): while grabbed, the kernel hands its
+    /// events to no other reader. The grab ends with the descriptor, whoever closes it.
+    public func grab() throws(Errno) {
+        guard let context = device else { throw Errno.noDevice }
+        let result = libevdev_grab(context, LIBEVDEV_GRAB)
+        if result < 0 { throw Errno(rawValue: -result) }
+    }
+
+    /// Gives the node back to every reader.
+    public func ungrab() throws(Errno) {
+        guard let context = device else { throw Errno.noDevice }
+        let result = libevdev_grab(context, LIBEVDEV_UNGRAB)
+        if result < 0 { throw Errno(rawValue: -result) }
+    }
+
+    /// Whether a key or button of the device is down now, as the kernel has it (EVIOCGKEY,
+    /// not libevdev's copy, which lags behind unread events).
+    public func anyKeyDown() throws(Errno) -> Bool {
+        guard isOpen else { throw Errno.noDevice }
+        let result = pencild_any_key_down(fileDescriptor.rawValue)
+        if result < 0 { throw Errno(rawValue: -result) }
+        return result == 1
     }
 
     deinit {

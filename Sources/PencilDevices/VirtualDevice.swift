@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// A virtual input device made through uinput with a given description: `pencilctl emulate`
-/// plays recordings through it, and the kernel tests make real evdev devices with it.
+/// plays recordings through it, the kernel tests make real evdev devices with it, and pencild
+/// makes a pen's mirror with it (gestures.md, "The mirror").
 ///
 /// Owns its libevdev handle and its uinput device; both are freed by `close()` (or when the
 /// last reference goes). Needs write access to /dev/uinput.
@@ -16,11 +17,19 @@ public final class VirtualDevice {
 
     /// The /dev/input/eventN node the kernel made, when sysfs tells it.
     public let devicePath: String?
+    /// The input device's folder in sysfs (/sys/devices/virtual/input/input42), when known:
+    /// its event node's udev reports lie under it.
+    public let syspath: String?
+    /// Events of `write(_:)` in the kernel's layout, kept from call to call.
+    private var buffer: [input_event] = []
 
-    public init(description: DeviceDescription) throws(Errno) {
+    /// `phys`: the physical path the device reports (UI_SET_PHYS, which libevdev sets from the
+    /// description it copies); nil for none.
+    public init(description: DeviceDescription, phys: String? = nil) throws(Errno) {
         guard let device = libevdev_new() else { throw Errno(rawValue: ENOMEM) }
         self.device = device
         libevdev_set_name(device, description.name)
+        if let phys { libevdev_set_phys(device, phys) }
         libevdev_set_id_bustype(device, Int32(description.bus))
         libevdev_set_id_vendor(device, Int32(description.vendor))
         libevdev_set_id_product(device, Int32(description.product))
@@ -51,6 +60,32 @@ public final class VirtualDevice {
         }
         uinput = created
         devicePath = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
+        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
+    }
+
+    /// The kernel name of the event node ("event12"), when sysfs told it.
+    public var kernelName: String? {
+        devicePath.map { path in path.split(separator: "/").last.map(String.init) ?? path }
+    }
+
+    /// Writes `events` (whole frames, each ending with SYN_REPORT) in one system call; the
+    /// kernel stamps them itself. A short write is an error: uinput takes whole events or none.
+    public func write(_ events: [InputEvent]) throws(Errno) {
+        guard let uinput else { throw Errno(rawValue: EBADF) }
+        guard !events.isEmpty else { return }
+        buffer.removeAll(keepingCapacity: true)
+        for event in events {
+            buffer.append(input_event(time: timeval(), type: event.type, code: event.code, value: event.value))
+        }
+        let descriptor = libevdev_uinput_get_fd(uinput)
+        let size = buffer.count * MemoryLayout<input_event>.stride
+        var written = -1
+        var failure: Errno?
+        buffer.withUnsafeBytes { bytes in
+            do throws(Errno) { written = try retryingOnInterrupt { Glibc.write(descriptor, bytes.baseAddress, size) } } catch { failure = error }
+        }
+        if let failure { throw failure }
+        if written != size { throw Errno(rawValue: EIO) }
     }
 
     /// Writes one event; the kernel passes it on at the next SYN_REPORT.

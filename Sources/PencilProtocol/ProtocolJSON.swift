@@ -135,6 +135,7 @@ extension DeviceInfo: JSONFragment {
         for axis in axes { total += axis.rawValue.utf8.count + 3 }
         for button in buttons { total += button.rawValue.utf8.count + 3 }
         if let model { total += JSONCursor.member("model", model) }
+        if let mirror { total += JSONCursor.member("mirror", mirror) }
         if !styli.isEmpty {
             total += JSONCursor.maximumByteCount(ofKey: "styli") + 2
             for stylus in styli { total += stylus.maximumByteCount + 1 }
@@ -159,6 +160,7 @@ extension DeviceInfo: JSONFragment {
         if !styli.isEmpty {
             cursor.key("styli"); cursor.beginArray(); for stylus in styli { stylus.write(to: &cursor) }; cursor.endArray()
         }
+        if let mirror { cursor.key("mirror"); cursor.string(mirror) }
         cursor.endObject()
     }
 }
@@ -421,7 +423,8 @@ extension DeviceInfo {
                   axes: (json["axes"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(AxisName.init(rawValue:)) },
                   buttons: (json["buttons"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(PenButton.init(rawValue:)) },
                   model: json["model"]?.stringValue,
-                  styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(EventDecodingError) in try Stylus(json: stylus) })
+                  styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(EventDecodingError) in try Stylus(json: stylus) },
+                  mirror: json["mirror"]?.stringValue)
     }
 
     public var jsonValue: JSONValue {

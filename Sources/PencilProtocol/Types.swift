@@ -115,11 +115,14 @@ public struct DeviceInfo: Equatable, Sendable {
     /// The styli that have come into proximity since the device was attached, in the order
     /// they first came (ListDevices; empty in deviceAdded).
     public var styli: [Stylus]
+    /// The kernel name of the mirror apps read while the pen's gesture clicks are withheld
+    /// (gestures.md, "The mirror"); nil while the pen is not grabbed.
+    public var mirror: String?
 
     public init(id: String, name: String, bus: Int, vendor: Int, product: Int, direct: Bool,
                 widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,
                 tools: [ToolType] = [], axes: [AxisName] = [], buttons: [PenButton] = [],
-                model: String? = nil, styli: [Stylus] = []) {
+                model: String? = nil, styli: [Stylus] = [], mirror: String? = nil) {
         self.id = id
         self.name = name
         self.bus = bus
@@ -133,6 +136,7 @@ public struct DeviceInfo: Equatable, Sendable {
         self.buttons = buttons
         self.model = model
         self.styli = styli
+        self.mirror = mirror
     }
 }
 

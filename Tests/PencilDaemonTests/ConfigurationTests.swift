@@ -21,6 +21,7 @@ struct ConfigurationTests {
         StateDirectory=/var/lib/elsewhere
         LogLevel=debug
         AccessGroup=0
+        AllowGrab=no
         ; another comment
         [Limits]
         MaxClients=8
@@ -36,6 +37,9 @@ struct ConfigurationTests {
         #expect(configuration.stateDirectory == "/var/lib/elsewhere")
         #expect(configuration.logLevel == .warning)
         #expect(configuration.accessGroup == 0)
+        #expect(configuration.allowsGrab == false)
+        // The default, for the positive side: grabbing is allowed unless forbidden.
+        #expect(try parse("[Daemon]\n").allowsGrab == true)
         #expect(configuration.limits.maximumClients == 8)
         #expect(configuration.limits.maximumRequestSize == 16 * 1024)
         #expect(configuration.limits.maximumQueuedRequests == 4)
@@ -55,6 +59,7 @@ struct ConfigurationTests {
         ("[Daemon]\nColour=blue\n", "pencild.conf:2:"),
         ("[Daemon\n", "pencild.conf:1:"),
         ("[Daemon]\njust words\n", "pencild.conf:2:"),
+        ("[Daemon]\nAllowGrab=sometimes\n", "pencild.conf:2:"),
     ])
     func mistakes(text: String, location: String) {
         #expect(throws: ConfigurationError.self) { try parse(text) }

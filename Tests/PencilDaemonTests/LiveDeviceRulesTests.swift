@@ -15,7 +15,29 @@ struct LiveDeviceRulesTests {
         ("the input parent, no node", InputNode(kernelName: "input7", devnode: nil, properties: ["ID_INPUT_TABLET": "1"]), false),
         ("a legacy mouse node", InputNode(kernelName: "mouse1", devnode: "/dev/input/mouse1", properties: ["ID_INPUT_TABLET": "1"]), false),
         ("a joystick node", InputNode(kernelName: "js0", devnode: "/dev/input/js0", properties: ["ID_INPUT_TABLET": "1"]), false),
+        ("a pen with a phys", InputNode(kernelName: "event5", devnode: "/dev/input/event5", properties: ["ID_INPUT_TABLET": "1"],
+                                        syspath: "/sys/devices/pci0000:00/usb1/input/input5/event5", phys: "usb-0000:00:14.0-1/input0"), true),
+        ("a pencild mirror, by its phys", InputNode(kernelName: "event12", devnode: "/dev/input/event12", properties: ["ID_INPUT_TABLET": "1"],
+                                                    syspath: "/sys/devices/virtual/input/input12/event12", phys: "usb-0000:00:14.0-1/input0-pencild"), false),
     ]
+
+    @Test("a mirror this daemon made is no pen, by the syspath it recorded, whatever its phys")
+    func ownMirrorBySyspath() {
+        let mirror = InputNode(kernelName: "event13", devnode: "/dev/input/event13", properties: ["ID_INPUT_TABLET": "1"],
+                               syspath: "/sys/devices/virtual/input/input13/event13", phys: "")
+        #expect(InputNodeFilter.verdict(for: mirror, mirrors: ["/sys/devices/virtual/input/input13"]) != .open)
+        // Positive control: the same node, not recorded as a mirror, and a neighbour whose
+        // folder only starts with the same digits.
+        #expect(InputNodeFilter.verdict(for: mirror) == .open)
+        #expect(InputNodeFilter.verdict(for: mirror, mirrors: ["/sys/devices/virtual/input/input1"]) == .open)
+    }
+
+    @Test("a pen's seat is udev's ID_SEAT, seat0 when unset or empty")
+    func seat() {
+        #expect(InputNode(kernelName: "event5", devnode: nil, properties: ["ID_SEAT": "seat1"]).seat == "seat1")
+        #expect(InputNode(kernelName: "event5", devnode: nil, properties: [:]).seat == "seat0")
+        #expect(InputNode(kernelName: "event5", devnode: nil, properties: ["ID_SEAT": ""]).seat == "seat0")
+    }
 
     @Test("pencild opens event nodes udev tags ID_INPUT_TABLET=1, never pads", arguments: nodes.indices)
     func filter(index: Int) {

@@ -573,6 +573,9 @@ const char *pencil_device_get_button_name(const struct pencil_device *device, si
 
 /** The tablet's name in libwacom ("Wacom Intuos Pro M"), or NULL when unknown. Borrowed. */
 const char *pencil_device_get_model(const struct pencil_device *device);
+/** The kernel name ("event12") of the mirror apps read while the pen's gesture clicks are
+ * withheld (withholdGestureClicks), or NULL while the pen is not grabbed. Borrowed. */
+const char *pencil_device_get_mirror(const struct pencil_device *device);
 /** From pencil_list_devices: the styli seen since the device was attached, by name. Borrowed. */
 size_t pencil_device_get_stylus_count(const struct pencil_device *device);
 const char *pencil_device_get_stylus_name(const struct pencil_device *device, size_t index);

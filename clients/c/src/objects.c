@@ -210,14 +210,19 @@ fail:
 	return result;
 }
 
-/* model and the styli's names: libwacom's, through the daemon; both optional. */
+/* model and the styli's names: libwacom's, through the daemon; the mirror's kernel name;
+ * all optional. */
 static int device_identity_decode(struct json_object *object, struct pencil_device *device)
 {
-	const char *model;
+	const char *model, *mirror;
 	struct json_object *styli;
 	if (json_string_field(object, "model", &model) < 0)
 		return -EBADMSG;
 	if (model && !(device->model = strdup(model)))
+		return -ENOMEM;
+	if (json_string_field(object, "mirror", &mirror) < 0)
+		return -EBADMSG;
+	if (mirror && !(device->mirror = strdup(mirror)))
 		return -ENOMEM;
 	if (!json_object_object_get_ex(object, "styli", &styli) || !styli)
 		return 0;
@@ -247,6 +252,11 @@ PENCIL_EXPORT const char *pencil_device_get_model(const struct pencil_device *de
 	return device->model;
 }
 
+PENCIL_EXPORT const char *pencil_device_get_mirror(const struct pencil_device *device)
+{
+	return device->mirror;
+}
+
 PENCIL_EXPORT size_t pencil_device_get_stylus_count(const struct pencil_device *device)
 {
 	return device->stylus_count;
@@ -273,6 +283,7 @@ PENCIL_EXPORT struct pencil_device *pencil_device_unref(struct pencil_device *de
 	name_list_clear(&device->axes);
 	name_list_clear(&device->buttons);
 	free(device->model);
+	free(device->mirror);
 	for (size_t i = 0; i < device->stylus_count; i++)
 		free(device->styli[i]);
 	free(device->styli);

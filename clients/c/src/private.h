@@ -117,6 +117,7 @@ struct pencil_device {
 	double width_mm, height_mm;
 	struct name_list tools, axes, buttons;
 	char *model;
+	char *mirror;
 	char **styli; /* the styli's names */
 	size_t stylus_count;
 };

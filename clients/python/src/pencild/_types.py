@@ -277,6 +277,9 @@ class Device:
     model: Optional[str] = None
     #: From ``list_devices``: the styli that came into proximity since the device was attached.
     styli: Tuple[Stylus, ...] = ()
+    #: The kernel name of the mirror apps read while the pen's gesture clicks are withheld
+    #: (``withhold_gesture_clicks``); None while the pen is not grabbed.
+    mirror: Optional[str] = None
 
     @classmethod
     def from_json(cls, value: object, path: str = "device") -> Device:
@@ -295,6 +298,7 @@ class Device:
             buttons=_names(Button, json.get("buttons", []), _where(path, "buttons")),
             model=None if json.get("model") is None else _string(json["model"], _where(path, "model")),
             styli=_styli(json.get("styli", []), _where(path, "styli")),
+            mirror=None if json.get("mirror") is None else _string(json["mirror"], _where(path, "mirror")),
         )
 
 

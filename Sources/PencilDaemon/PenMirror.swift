@@ -1,0 +1,149 @@
+import GestureRecognizer
+import PencilDevices
+import PencilInput
+import PencilProtocol
+import PencilSystem
+
+/// The mirror of one live pen (gestures.md, "What apps receive: gesture clicks withheld"):
+/// the uinput device that the compositor reads while pencild holds the pen's node grabbed.
+/// Owns the virtual device; `close()` destroys it, which lets the kernel release whatever the
+/// mirror held down.
+final class PenMirror {
+    let device: VirtualDevice
+    /// The mirror's kernel name ("event12"), for Device.mirror.
+    let kernelName: String?
+    /// Its input device's sysfs folder, so that discovery never takes it for a pen.
+    let syspath: String?
+
+    init(of pen: LiveDevice) throws(Errno) {
+        device = try VirtualDevice(description: pen.description, phys: (pen.phys ?? "") + InputNodeFilter.mirrorPhysSuffix)
+        kernelName = device.kernelName
+        syspath = device.syspath
+    }
+
+    func write(_ events: [InputEvent]) throws(Errno) { try device.write(events) }
+
+    func close() { device.close() }
+}
+
+/// Where a live pen's mirror stands.
+enum MirrorStatus: Equatable {
+    /// Nobody wants one (the deciding user's withholdGestureClicks is off, or there is no
+    /// deciding user), and there is none.
+    case none
+    /// It could not be made or kept: why, said once in the log. Tried again when the
+    /// deciding user or their preferences change.
+    case failed(String)
+    /// The router runs under `mirrorPreferences` and the node is grabbed.
+    case active
+}
+
+extension DeviceHub {
+    /// Each live pen's wish, as its deciding user's preferences have it now, settled at once
+    /// where the pen is idle (else after its next frame that leaves it idle).
+    func refreshMirrors() {
+        for device in devices where device.live != nil {
+            let wanted = delegate?.deviceHub(self, mirrorPreferencesForSeat: device.seat)
+            if wanted != device.wantedMirror {
+                device.wantedMirror = wanted
+                // A new wish gets a new try, even after a failure.
+                if case .failed = device.mirrorStatus { device.mirrorStatus = .none }
+            }
+            settleMirror(of: device)
+        }
+    }
+
+    /// Brings the pen's mirror to what is wanted, if the pen is idle: no tool in proximity and
+    /// no key down, in what pencild has read and in the kernel's state (EVIOCGKEY).
+    func settleMirror(of device: PenDevice) {
+        guard let live = device.live else { return }
+        let current = device.pipeline.stage.mirrorPreferences
+        guard device.wantedMirror != current else { return }
+        if device.wantedMirror != nil, case .failed = device.mirrorStatus { return }
+        let state = device.pipeline.tracker.state
+        guard state.tool == nil, state.buttons.isEmpty else { return }
+        do {
+            guard try !live.anyKeyDown() else { return }
+        } catch {
+            return
+        }
+        if let wanted = device.wantedMirror {
+            startMirror(of: device, live: live, preferences: wanted)
+        } else {
+            stopMirror(of: device, reason: "withholdGestureClicks is off for the pen's deciding user")
+        }
+    }
+
+    private func startMirror(of device: PenDevice, live: LiveDevice, preferences: Preferences) {
+        if device.mirror == nil {
+            let mirror: PenMirror
+            do {
+                mirror = try PenMirror(of: live)
+            } catch {
+                let why: String
+                switch error {
+                case .permissionDenied, .notPermitted:
+                    why = "no write access to /dev/uinput (\(error)): "
+                        + (configuration.mode == .user
+                           ? "a user's pencild may make mirrors only where an administrator gave that user /dev/uinput; the system service can"
+                           : "the service needs DeviceAllow=/dev/uinput and access to the node")
+                case .noSuchFile, .noDevice:
+                    why = "there is no /dev/uinput (the uinput module is not loaded)"
+                default:
+                    why = "cannot make a uinput device: \(error)"
+                }
+                failMirror(of: device, why)
+                return
+            }
+            do {
+                try live.grab()
+            } catch {
+                mirror.close()
+                failMirror(of: device, "cannot grab \(live.path): \(error)")
+                return
+            }
+            device.mirror = mirror
+            if let syspath = mirror.syspath { mirrorSyspaths.insert(syspath) }
+            logger.info("device \(device.id): gesture clicks withheld; apps read the mirror \(mirror.kernelName ?? "?")")
+        }
+        do {
+            try device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: preferences)
+        } catch {
+            // Stored preferences were validated: a bug, not the user's mistake.
+            stopMirror(of: device, reason: "the preferences cannot make a recogniser: \(error)")
+            return
+        }
+        device.mirrorStatus = .active
+    }
+
+    private func failMirror(of device: PenDevice, _ why: String) {
+        device.mirrorStatus = .failed(why)
+        logger.warning("device \(device.id): gesture clicks cannot be withheld: \(why)")
+    }
+
+    /// Ungrabs the pen and destroys its mirror (the kernel releases what the mirror held).
+    func stopMirror(of device: PenDevice, reason: String) {
+        try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: nil)
+        if case .active = device.mirrorStatus { device.mirrorStatus = .none }
+        guard let mirror = device.mirror else { return }
+        try? device.live?.ungrab()
+        mirror.close()
+        if let syspath = mirror.syspath { mirrorSyspaths.remove(syspath) }
+        device.mirror = nil
+        logger.info("device \(device.id): its mirror is gone (\(reason)); apps read the pen again")
+    }
+
+    /// Writes what the mirror has for the step, first of all; a write that fails gives the pen
+    /// back to every reader at once rather than leave apps without it.
+    func writeMirror(of device: PenDevice, _ events: inout [InputEvent]) {
+        guard !events.isEmpty else { return }
+        defer { events.removeAll(keepingCapacity: true) }
+        guard let mirror = device.mirror else { return }
+        do {
+            try mirror.write(events)
+        } catch {
+            stopMirror(of: device, reason: "writing to it failed: \(error)")
+            failMirror(of: device, "the mirror failed: \(error)")
+        }
+    }
+}
