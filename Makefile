@@ -30,10 +30,12 @@ ifeq ($(PREFIX),/usr)
 SYSTEMD_SYSTEM_UNIT_DIR ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
 SYSTEMD_USER_UNIT_DIR ?= $(shell pkg-config --variable=systemduserunitdir systemd 2>/dev/null || echo /usr/lib/systemd/user)
 UDEV_RULES_DIR ?= $(shell d=$$(pkg-config --variable=udevdir udev 2>/dev/null) && echo $$d/rules.d || echo /usr/lib/udev/rules.d)
+SYSUSERS_DIR ?= $(shell pkg-config --variable=sysusersdir systemd 2>/dev/null || echo /usr/lib/sysusers.d)
 else
 SYSTEMD_SYSTEM_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+SYSUSERS_DIR ?= $(PREFIX)/lib/sysusers.d
 endif
 
 PROGRAMS := pencild pencilctl pencil-actions
@@ -269,6 +271,8 @@ install-data: man
 	sed 's|@bindir@|$(BINDIR)|g' systemd/user/pencil-actions.service.in > "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	install -m 0644 udev-rules/70-pencild.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
+	# The group that may write /dev/uinput (the system service's, for the mirrors).
+	install -D -m 0644 systemd/sysusers/pencild.conf "$(DESTDIR)$(SYSUSERS_DIR)/pencild.conf"
 	# The uinput rule is an administrator's opt-in (README, "What the uinput rule allows"):
 	# installed as an example, where udev never reads it; one an earlier install put in
 	# udev's directory goes.
@@ -301,6 +305,7 @@ print-dirs:
 	@echo "system=$(SYSTEMD_SYSTEM_UNIT_DIR)"
 	@echo "user=$(SYSTEMD_USER_UNIT_DIR)"
 	@echo "udev=$(UDEV_RULES_DIR)"
+	@echo "sysusers=$(SYSUSERS_DIR)"
 	@echo "lib=$(LIBDIR)"
 	@echo "include=$(INCLUDEDIR)"
 	@echo "man=$(MANDIR)"
@@ -313,6 +318,7 @@ uninstall:
 	done
 	rm -f "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/pencil-actions.service"
 	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/70-pencild.rules" "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
+	rm -f "$(DESTDIR)$(SYSUSERS_DIR)/pencild.conf"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 	@# On the running system, udev forgets the rules, and /dev/uinput loses an ACL that a
 	@# uinput rule of an earlier install gave (scripts/release-uinput.sh).

@@ -177,10 +177,10 @@ def callgrind_breakdown(profile, total, top=14):
             for (count, path, _), name in zip(chosen, names)]
 
 
-def callgrind_instructions(bin_dir, probe, recording, work, name):
+def callgrind_instructions(bin_dir, probe, recording, work, name, extra=()):
     out = os.path.join(work, f"callgrind.{name}")
     daemon = Daemon(bin_dir, work, ["--no-udev", "--replay", recording, "--speed", "max", "--wait-monitors", "1",
-                                    "--exit-after-replay"],
+                                    "--exit-after-replay", *extra],
                     wrapper=["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"])
     subprocess.run([probe, "count", daemon.socket, "1", os.path.join(work, f"callgrind-count.{name}")], check=True)
     daemon.wait(timeout=900)
@@ -195,20 +195,27 @@ def callgrind_instructions(bin_dir, probe, recording, work, name):
 # typical motion event on the wire, reply framing included.
 GOAL_INSTRUCTIONS_PER_FRAME = 15_000
 GOAL_MOTION_BYTES = 220
+# The mirror's pass-through (issue 18): at most this many instructions a frame on top.
+GOAL_MIRROR_INSTRUCTIONS = 2_000
 
 
 def instructions_per_frame(bin_dir, probe, recording, work):
     """Callgrind's instruction count per frame: the difference between the whole recording and
     its first tenth, so that start-up and shutdown cancel out."""
-    print("bench: instructions per frame under callgrind (two runs)", flush=True)
+    print("bench: instructions per frame under callgrind (two runs, then two with the mirror's routing)", flush=True)
     frames = frame_count(recording)
     small = os.path.join(work, "tenth.evemu")
     truncated_copy(recording, small, 0.1)
     full_ir = callgrind_instructions(bin_dir, probe, recording, work, "full")
     small_ir = callgrind_instructions(bin_dir, probe, small, work, "tenth")
     small_frames = frame_count(small)
+    # The same, each frame also routed as the mirror routes it (--mirror-replays): what the
+    # pass-through costs in pencild; its write(2) is the kernel's work, which callgrind does not count.
+    mirror_full_ir = callgrind_instructions(bin_dir, probe, recording, work, "mirror-full", ["--mirror-replays"])
+    mirror_small_ir = callgrind_instructions(bin_dir, probe, small, work, "mirror-tenth", ["--mirror-replays"])
     return {"full_ir": full_ir, "full_frames": frames, "small_ir": small_ir, "small_frames": small_frames,
             "ir_per_frame": (full_ir - small_ir) / (frames - small_frames),
+            "mirror_ir_per_frame": (mirror_full_ir - mirror_small_ir) / (frames - small_frames),
             "breakdown": callgrind_breakdown(os.path.join(work, "callgrind.full"), full_ir)}
 
 
@@ -282,6 +289,11 @@ def goal_lines(figures):
     if cg:
         verdict = "PASS" if cg["ir_per_frame"] <= GOAL_INSTRUCTIONS_PER_FRAME else "MISS"
         lines.append(f"{verdict}: {cg['ir_per_frame']:,.0f} instructions per frame (goal: at most {GOAL_INSTRUCTIONS_PER_FRAME:,})")
+        if "mirror_ir_per_frame" in cg:
+            added = cg["mirror_ir_per_frame"] - cg["ir_per_frame"]
+            verdict = "PASS" if added <= GOAL_MIRROR_INSTRUCTIONS else "MISS"
+            lines.append(f"{verdict}: the mirror's pass-through adds {added:,.0f} instructions per frame "
+                         f"({cg['mirror_ir_per_frame']:,.0f} with it; goal: at most {GOAL_MIRROR_INSTRUCTIONS:,} more)")
     else:
         lines.append("MISS: instructions per frame not measured (valgrind is missing)")
     b = figures.get("bytes")
@@ -420,13 +432,14 @@ def stats(latencies):
             "max": max(latencies), "mean": statistics.fmean(latencies)}
 
 
-def libinput_latencies(lines_path, frames):
+def libinput_latencies(lines_path, frames, origins=None):
     """Receipt minus kernel time for each of libinput's axis events while the tip is down.
 
     debug-events prints each event's time as whole milliseconds since its own start:
     floor(kernel µs / 1000) - start ms. The start is unknown, so it is found: the offset that
     puts the most axis events on a drawing frame's millisecond. Within one millisecond, axis
-    events and frames pair in order."""
+    events and frames pair in order. `origins`: instead of each frame's kernel time, the time
+    to measure from, frame by frame (the pen's, for libinput reading its mirror)."""
     axis = []  # (printed ms, receipt µs)
     down = False
     with open(lines_path, errors="replace") as f:
@@ -441,8 +454,8 @@ def libinput_latencies(lines_path, frames):
     if not axis or not frames:
         return [], len(axis), 0
     by_ms = {}
-    for kernel, _ in frames:
-        by_ms.setdefault(kernel // 1000, []).append(kernel)
+    for index, (kernel, _) in enumerate(frames):
+        by_ms.setdefault(kernel // 1000, []).append(origins[index] if origins else kernel)
     candidates = {kernel // 1000 - axis[-1][0] + shift for kernel, _ in frames[-200:] for shift in (-1, 0, 1)}
     start = max(candidates, key=lambda c: sum(1 for printed, _ in axis if printed + c in by_ms))
     latencies = []
@@ -456,6 +469,22 @@ def libinput_latencies(lines_path, frames):
             latencies.append(receipt - bucket[index])
             used[printed] = index + 1
     return latencies, len(axis), len(latencies)
+
+
+def touching_motion_times(path):
+    """The kernel times (µs) of the pen's frames that a Monitor client saw as motion with the
+    tip down: the frames after the touch-down frame, as `evdev_frames` takes them."""
+    times = []
+    down = False
+    with open(path) as f:
+        for kind, t, _ in (line.split() for line in f if line.strip()):
+            if kind == "tipDown":
+                down = True
+            elif kind == "tipUp":
+                down = False
+            elif kind == "motion" and down:
+                times.append(int(t))
+    return times
 
 
 def rounds_of(vm):
@@ -482,6 +511,27 @@ def latency(vm):
             libinput += values
             axis_events += seen
             matched += paired
+    # libinput through the mirror: each mirror frame paired with the pen's frame it passes on
+    # (in order, the frames with the tip down); from the pen's kernel time to libinput's receipt.
+    mirror, passthrough = [], []
+    mirror_axis = mirror_matched = 0
+    mirror_unpaired = []
+    for r in result["rounds"]:
+        path = os.path.join(vm, f"mirror-{r}-evdev.txt")
+        if not os.path.exists(path):
+            continue
+        frames = evdev_frames(path)
+        pen_times = touching_motion_times(os.path.join(vm, f"mirror-{r}-monitor.txt"))
+        if len(frames) != len(pen_times):
+            mirror_unpaired.append(f"round {r}: {len(frames)} mirror frames, {len(pen_times)} pen frames")
+            continue
+        passthrough += [kernel - pen for (kernel, _), pen in zip(frames, pen_times)]
+        values, seen, paired = libinput_latencies(os.path.join(vm, f"mirror-{r}-lines.txt"), frames, origins=pen_times)
+        mirror += values
+        mirror_axis += seen
+        mirror_matched += paired
+    result.update(mirror=stats(mirror), passthrough=stats(passthrough), mirror_axis_events=mirror_axis,
+                  mirror_matched=mirror_matched, mirror_unpaired=mirror_unpaired)
     result.update(floor=stats(floor), pencild=stats(pencild), pencild_floor=stats(pencild_floor),
                   libinput=stats(libinput), libinput_floor=stats(libinput_floor),
                   libinput_axis_events=axis_events, libinput_matched=matched,
@@ -538,7 +588,8 @@ def report(results, doc):
             lines += [", ".join(env) + ".", ""]
         lines += ["| reader | frames | p50 | p99 | max | mean |", "|---|---:|---:|---:|---:|---:|"]
         for label, key in (("floor (bare evdev reader)", "floor"), ("pencild varlink client", "pencild"),
-                           ("libinput debug-events", "libinput")):
+                           ("libinput debug-events", "libinput"), ("libinput through the mirror", "mirror"),
+                           ("the mirror's pass-through (pen's kernel time to the mirror's)", "passthrough")):
             s = lat.get(key)
             if s:
                 lines.append(f"| {label} | {s['count']} | {ms(s['p50'])} | {ms(s['p99'])} | {ms(s['max'])} | {ms(s['mean'])} |")
@@ -554,7 +605,20 @@ def report(results, doc):
             lines.append(f"| pencild / libinput | {pen['p50'] / li['p50']:.2f}× | {pen['p99'] / li['p99']:.2f}× | {goal_li} |")
         else:
             lines.append("| pencild / libinput | — | — | libinput's axis events could not be paired with frames |")
+        mi = lat.get("mirror")
+        if li and mi:
+            added50, added99 = mi["p50"] - li["p50"], mi["p99"] - li["p99"]
+            goal = ("met" if added50 <= 500 and added99 <= 1500 else "**not met**")
+            lines.append(f"| mirror − libinput | {added50 / 1000:+.2f} ms | {added99 / 1000:+.2f} ms | "
+                         f"at most +0.5 ms at p50 and +1.5 ms at p99: {goal} |")
+        else:
+            lines.append("| mirror − libinput | — | — | not measured" + (": " + "; ".join(lat.get("mirror_unpaired", [])) if lat.get("mirror_unpaired") else "") + " |")
         lines.append("")
+        if mi:
+            lines += [f"Through the mirror, libinput reported {lat['mirror_axis_events']} axis events with the tip down, "
+                      f"{lat['mirror_matched']} of them paired with a frame; each is measured from the pen's own frame "
+                      "(its kernel time, as pencild's Monitor stream carries it), paired in order with the mirror frame "
+                      "a bare reader of the mirror saw.", ""]
         side = [f"{name} turns {ms(lat[key]['p50'])} / {ms(lat[key]['p99'])}" for name, key in
                 (("pencild", "pencild_floor"), ("libinput", "libinput_floor")) if lat.get(key)]
         if side:
@@ -610,6 +674,12 @@ def report(results, doc):
                   "so start-up and shutdown cancel out; what remains per frame is the whole pipeline: "
                   "decoding the recording's text, frame assembly, gesture recognition, JSON and the socket "
                   "writes. Instruction counts do not vary from run to run as times do.", ""]
+        if "mirror_ir_per_frame" in cg:
+            lines += [f"With each frame also routed as a pen's mirror routes it (`--mirror-replays`: the mirror's "
+                      f"routing under withholdGestureClicks, its frames dropped since a replay has no uinput device): "
+                      f"**{cg['mirror_ir_per_frame']:,.0f}** instructions per frame, "
+                      f"{cg['mirror_ir_per_frame'] - cg['ir_per_frame']:+,.0f} for the pass-through. The one `write(2)` "
+                      "a live mirror makes per frame is the kernel's work, which callgrind does not count.", ""]
         if cg.get("breakdown"):
             lines += ["Where the instructions of the whole run go (inclusive: a function with what it calls; "
                       "`callgrind_annotate --inclusive=yes`):", "",

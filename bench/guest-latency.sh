@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # guest-latency.sh BIN_DIR PROBE PATTERN [ROUNDS]   (inside the VM: bench/run.sh starts it)
 #
-# Latency from each evdev frame's kernel timestamp to its receipt, for three readers of the
+# Latency from each evdev frame's kernel timestamp to its receipt, for four readers of the
 # same emulated pen, one after the other in this one VM run:
 #   floor     a bare evdev reader (probe evdev)
 #   pencild   a varlink client of pencild (probe monitor), pencild finding the pen through udev
 #   libinput  `libinput debug-events` through a pipe (probe lines)
-# The three take turns, ROUNDS times (default 3), so that a stall of the host falls on any
+#   mirror    the same libinput, while a user's pencild with withholdGestureClicks grabs the
+#             pen and libinput reads its mirror; a bare reader of the mirror gives the mirror's
+#             kernel times and a Monitor client of that pencild the pen's, frame by frame
+# The four take turns, ROUNDS times (default 3), so that a stall of the host falls on any
 # of them alike. Each turn plays PATTERN with `pencilctl emulate` and also has a bare evdev
 # reader on the node, so every turn carries the same extra load, and the libinput turn gets
 # its frames' kernel timestamps (debug-events prints only milliseconds since it started).
@@ -53,6 +56,46 @@ pids+=("$pencild")
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || { note "pencild did not start"; cat "$out/pencild.log"; exit 1; }
 
+# The mirror's pencild: a user's, with /dev/uinput (an administrator's choice for that user)
+# and withholdGestureClicks on. It runs throughout, grabbing the pen only in the mirror turns.
+bash "$(dirname "$0")/../tests/kernel/guest-add-user.sh" pencild-bench input >/dev/null
+bench_uid=$(id -u pencild-bench)
+bench_gid=$(id -g pencild-bench)
+chgrp "$bench_gid" /dev/uinput && chmod 0660 /dev/uinput
+mirror_socket=/run/pencild-bench-user/pencild.sock
+install -d -o pencild-bench -g pencild-bench /run/pencild-bench-user /run/pencild-bench-user/state
+as_bench() { setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- env PENCILD_SOCKET="$mirror_socket" "$@"; }
+as_bench "$bin/pencild" --socket "$mirror_socket" --state-dir /run/pencild-bench-user/state >"$out/pencild-mirror.log" 2>&1 &
+pids+=("$!")
+for _ in $(seq 100); do [ -S "$mirror_socket" ] && break; sleep 0.1; done
+[ -S "$mirror_socket" ] || { note "the mirror's pencild did not start"; cat "$out/pencild-mirror.log"; exit 1; }
+# Off until the mirror turn: the other turns read the pen itself.
+as_bench "$bin/pencilctl" prefs set withholdGestureClicks=false >/dev/null
+
+# play_mirrored NAME SETTLE: as play, with the bare reader on the pen's mirror.
+play_mirrored() {
+    local name=$1 settle=$2 node mirror="" reader emulate
+    mkfifo "$work/$name.node"
+    "$bin/pencilctl" emulate "$pattern" --settle "$settle" >"$work/$name.node" 2>"$out/$name-emulate.log" &
+    emulate=$!
+    read -r node <"$work/$name.node"
+    for _ in $(seq 100); do
+        mirror=$(PENCILD_SOCKET=$mirror_socket "$bin/pencilctl" devices --json | python3 -c 'import json, sys
+for line in sys.stdin:
+    device = json.loads(line)
+    if device["id"] == sys.argv[1]:
+        print(device.get("mirror", ""))' "${node##*/}")
+        [ -n "$mirror" ] && break
+        sleep 0.05
+    done
+    [ -n "$mirror" ] || { note "$name: no mirror for $node"; cat "$out/pencild-mirror.log"; exit 1; }
+    "$probe" evdev "/dev/input/$mirror" "$out/$name-evdev.txt" &
+    reader=$!
+    wait "$emulate"
+    wait "$reader"
+    note "$name: $(wc -l <"$out/$name-evdev.txt") frames read from the mirror $mirror of $node"
+}
+
 for round in $(seq "$rounds"); do
     # 1. The floor.
     play "floor-$round" 3
@@ -80,6 +123,27 @@ for round in $(seq "$rounds"); do
     kill "$libinput"; wait "$libinput" 2>/dev/null || true
     wait "$lines"
     note "libinput-$round: $(grep -c 'TABLET_TOOL_AXIS' "$out/libinput-$round-lines.txt" || true) axis events received"
+
+    # 4. libinput again, reading the mirror while the user's pencild grabs the pen.
+    as_bench "$bin/pencilctl" prefs set withholdGestureClicks=true >/dev/null
+    "$probe" monitor "$mirror_socket" "$out/mirror-$round-monitor.txt" &
+    client=$!
+    mkfifo "$work/mirror-$round.pipe"
+    "$probe" lines "$out/mirror-$round-lines.txt" <"$work/mirror-$round.pipe" &
+    lines=$!
+    stdbuf -oL libinput debug-events --udev seat0 >"$work/mirror-$round.pipe" 2>"$out/mirror-$round.err" &
+    libinput=$!
+    pids+=("$libinput")
+    sleep 3
+    play_mirrored "mirror-$round" 8
+    sleep 1
+    kill "$libinput"; wait "$libinput" 2>/dev/null || true
+    wait "$lines"
+    for _ in $(seq 150); do kill -0 "$client" 2>/dev/null || break; sleep 0.1; done
+    kill "$client" 2>/dev/null && note "mirror: the client saw no proximityOut; stopped it"
+    wait "$client" || { note "the mirror's pencild client failed"; exit 1; }
+    as_bench "$bin/pencilctl" prefs set withholdGestureClicks=false >/dev/null
+    note "mirror-$round: $(grep -c 'TABLET_TOOL_AXIS' "$out/mirror-$round-lines.txt" || true) axis events received through the mirror"
 done
 # Idle with a live pen attached: pencild's context switches over 10 s while the pen (having
 # hovered, then gone quiet: a forced proximity-out) stays plugged in and a client is subscribed.

@@ -5,6 +5,7 @@
 #include <libevdev/libevdev-uinput.h>
 #include <libudev.h>
 #include <linux/input.h>
+#include <linux/uinput.h>
 #include <linux/input-event-codes.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,13 @@
 
 /* EVIOCGRAB and friends are function-like macros Swift cannot import. */
 static inline unsigned long pencild_eviocgrab(void) { return EVIOCGRAB; }
+
+/* Sets the phys of the uinput device about to be made on `fd` (UI_SET_PHYS): libevdev's
+ * uinput creation does not pass its phys on. 0 or -errno. */
+static inline int pencild_uinput_set_phys(int fd, const char *phys)
+{
+	return ioctl(fd, UI_SET_PHYS, phys) < 0 ? -errno : 0;
+}
 
 /* Whether any key of the device is down now, as the kernel has it (EVIOCGKEY): 1, 0, or
  * -errno. */

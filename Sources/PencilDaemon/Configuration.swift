@@ -63,6 +63,9 @@ public struct Configuration: Sendable {
     /// Whether pens may be grabbed and mirrored for users who withhold gesture clicks
     /// ([Daemon] AllowGrab=); an administrator can forbid it.
     public var allowsGrab = true
+    /// Replays go through the mirror's routing too, whose frames are dropped (`make bench`
+    /// measures what the pass-through costs a frame; replays have no uinput device).
+    public var mirrorsReplays = false
     /// The group whose members may connect, beside root, the daemon's user and active local
     /// sessions; nil: the socket file's group.
     public var accessGroup: UInt32?
@@ -134,6 +137,8 @@ public enum CommandLineParser {
       --demo                 add a built-in demo pen that plays in a loop
       --no-udev              do not open live devices
       --libwacom-data DIR    read libwacom's tablet and stylus files from DIR (default: the system's)
+      --mirror-replays       route replays as a mirror would (withholdGestureClicks on) and drop
+                             what it would write: the pass-through's cost without a kernel (benchmarks)
       --version              print the version and exit
       --help                 print this help and exit
     """
@@ -194,6 +199,7 @@ public enum CommandLineParser {
             case "--demo": configuration.demo = true
             case "--no-udev": configuration.liveDevices = false
             case "--libwacom-data": configuration.libwacomDataDirectory = try value(argument)
+            case "--mirror-replays": configuration.mirrorsReplays = true
             default:
                 throw ConfigurationError("unknown option '\(argument)' (see --help)")
             }

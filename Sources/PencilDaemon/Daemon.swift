@@ -147,7 +147,7 @@ public final class Daemon {
             var timeout: Int32 = -1
             if service.hasBacklog || (deadline.map { $0 <= HostTime.now() } ?? false) {
                 timeout = 0
-            } else {
+            } else if Self.timerNeedsArming(armed: timer.armedDeadline, earliest: deadline?.microseconds) {
                 do { try timer.arm(at: deadline) } catch { logger.error("cannot arm the timer: \(error)") }
             }
             do {
@@ -162,6 +162,17 @@ public final class Daemon {
         }
         shutDown()
         return 0
+    }
+
+    /// Whether the timer must be set again for the earliest deadline. Only when that comes
+    /// sooner than the timer: a deadline that moved later (a pen's forced proximity-out, pushed
+    /// on by every frame) is found when the timer fires early, which then re-arms it, so a frame
+    /// costs no timerfd_settime. A timer left armed after the last deadline went fires once and
+    /// is not armed again.
+    static func timerNeedsArming(armed: Int64?, earliest: Int64?) -> Bool {
+        guard let earliest else { return false }
+        guard let armed else { return true }
+        return earliest < armed
     }
 
     private func statusText() -> String {

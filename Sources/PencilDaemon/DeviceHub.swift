@@ -57,15 +57,11 @@ final class PenDevice {
     /// As deviceAdded describes it: with the mirror, while there is one.
     var info: DeviceInfo {
         var info = pipeline.tracker.deviceInfo
-        info.mirror = mirror?.kernelName
+        info.mirror = pipeline.tracker.mirrorName
         return info
     }
-    /// As ListDevices describes it: with the styli seen so far.
-    var listedInfo: DeviceInfo {
-        var info = pipeline.tracker.listedDeviceInfo
-        info.mirror = mirror?.kernelName
-        return info
-    }
+    /// As ListDevices describes it: with the styli seen so far, and the mirror.
+    var listedInfo: DeviceInfo { pipeline.tracker.listedDeviceInfo }
     var identity: PenIdentity { pipeline.tracker.identity }
 
     /// The pipeline's next timer, on the device's clock.
@@ -157,9 +153,15 @@ final class DeviceHub {
         self.now = now
         for (index, replay) in configuration.replays.enumerated() {
             let recording = try loadRecording(replay)
-            add(PenDevice(id: "replay\(index)", description: recording.description,
-                          identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording, loops: false),
-                          isReplay: true, startTime: Self.startTime(of: recording, now: now)))
+            let device = PenDevice(id: "replay\(index)", description: recording.description,
+                                   identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording, loops: false),
+                                   isReplay: true, startTime: Self.startTime(of: recording, now: now))
+            if configuration.mirrorsReplays {
+                var preferences = Preferences.defaults
+                preferences.withholdGestureClicks = true
+                try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: preferences)
+            }
+            add(device)
         }
         if configuration.demo {
             let demo = DemoPen.recording()
@@ -259,6 +261,8 @@ final class DeviceHub {
 
     /// Hands each user's events of the last step to their monitors.
     private func emit() {
+        // A live device's mirror frames were written before; a replay's have nowhere to go.
+        output.mirror.removeAll(keepingCapacity: true)
         output.drain { uid, events in delegate?.deviceHub(self, emit: events, toUser: uid) }
     }
 

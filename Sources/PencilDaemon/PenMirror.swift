@@ -103,6 +103,7 @@ extension DeviceHub {
                 return
             }
             device.mirror = mirror
+            device.pipeline.setMirrorName(mirror.kernelName)
             if let syspath = mirror.syspath { mirrorSyspaths.insert(syspath) }
             logger.info("device \(device.id): gesture clicks withheld; apps read the mirror \(mirror.kernelName ?? "?")")
         }
@@ -130,6 +131,7 @@ extension DeviceHub {
         mirror.close()
         if let syspath = mirror.syspath { mirrorSyspaths.remove(syspath) }
         device.mirror = nil
+        device.pipeline.setMirrorName(nil)
         logger.info("device \(device.id): its mirror is gone (\(reason)); apps read the pen again")
     }
 

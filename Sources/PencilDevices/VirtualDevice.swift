@@ -14,6 +14,8 @@ import Glibc
 public final class VirtualDevice {
     private var device: OpaquePointer?
     private var uinput: OpaquePointer?
+    /// /dev/uinput, when opened here rather than by libevdev (to set the phys first).
+    private var uinputDescriptor: FileDescriptor?
 
     /// The /dev/input/eventN node the kernel made, when sysfs tells it.
     public let devicePath: String?
@@ -30,6 +32,28 @@ public final class VirtualDevice {
         self.device = device
         libevdev_set_name(device, description.name)
         if let phys { libevdev_set_phys(device, phys) }
+        // libevdev passes the name and ids to uinput but not the phys: with one, /dev/uinput
+        // is opened here and UI_SET_PHYS comes first.
+        var uinputFile = Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue)
+        if let phys {
+            let opened: FileDescriptor
+            do {
+                opened = try FileDescriptor.open("/dev/uinput", [.readWrite, .nonBlocking, .closeOnExec])
+            } catch {
+                libevdev_free(device)
+                self.device = nil
+                throw error
+            }
+            let status = pencild_uinput_set_phys(opened.rawValue, phys)
+            guard status == 0 else {
+                opened.close()
+                libevdev_free(device)
+                self.device = nil
+                throw Errno(rawValue: -status)
+            }
+            uinputDescriptor = opened
+            uinputFile = opened.rawValue
+        }
         libevdev_set_id_bustype(device, Int32(description.bus))
         libevdev_set_id_vendor(device, Int32(description.vendor))
         libevdev_set_id_product(device, Int32(description.product))
@@ -52,10 +76,12 @@ public final class VirtualDevice {
             }
         }
         var created: OpaquePointer?
-        let result = libevdev_uinput_create_from_device(device, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        let result = libevdev_uinput_create_from_device(device, uinputFile, &created)
         guard result == 0, let created else {
             libevdev_free(device)
             self.device = nil
+            uinputDescriptor?.close()
+            uinputDescriptor = nil
             throw Errno(rawValue: -result)
         }
         uinput = created
@@ -99,6 +125,9 @@ public final class VirtualDevice {
     public func close() {
         if let uinput { libevdev_uinput_destroy(uinput) }
         if let device { libevdev_free(device) }
+        // Not libevdev's to close when opened here.
+        uinputDescriptor?.close()
+        uinputDescriptor = nil
         uinput = nil
         device = nil
     }

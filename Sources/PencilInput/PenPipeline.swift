@@ -75,6 +75,11 @@ public struct PenPipeline<Stage: PenFrameStage> {
         }
     }
 
+    /// Names the device's mirror (nil: none) for its deviceAdded and ListDevices.
+    public mutating func setMirrorName(_ name: String?) {
+        tracker.mirrorName = name
+    }
+
     /// Live sources: libevdev is about to replay the device's real state after SYN_DROPPED.
     public mutating func beginResynchronisation() {
         tracker.beginResynchronisation()

@@ -14,6 +14,9 @@ public struct PenTracker: Sendable {
     public let description: DeviceDescription
     /// What libwacom knows of the device (its model, its styli by tool id).
     public let identity: PenIdentity
+    /// The kernel name of the device's mirror while it has one (Device.mirror): named by its
+    /// owner, who makes it, in deviceAdded and ListDevices.
+    public var mirrorName: String?
     /// The styli that have come into proximity, in the order they first came.
     public private(set) var styliSeen: [Stylus] = []
 
@@ -86,7 +89,9 @@ public struct PenTracker: Sendable {
     /// Fills `frame` with the device's deviceAdded.
     public mutating func start(at time: Int64, into frame: inout PenFrame) {
         beginFrame(&frame, kind: .added, time: time)
-        frame.events.append(Event(type: .deviceAdded, time: time, device: deviceInfo.id, deviceInfo: deviceInfo))
+        var info = deviceInfo
+        info.mirror = mirrorName
+        frame.events.append(Event(type: .deviceAdded, time: time, device: deviceInfo.id, deviceInfo: info))
         frame.gestureIndex = frame.events.count
         finishFrame(&frame)
     }
@@ -321,6 +326,7 @@ public struct PenTracker: Sendable {
     public var listedDeviceInfo: DeviceInfo {
         var info = deviceInfo
         info.styli = styliSeen
+        info.mirror = mirrorName
         return info
     }
 

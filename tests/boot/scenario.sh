@@ -165,6 +165,41 @@ check pen-events "tipDown, motion and tipUp reached penuser" \
 kill "$monitor_pid" 2>/dev/null
 wait "$monitor_pid" 2>/dev/null
 
+# --- 4b. Gesture clicks withheld: the service makes the pen's mirror in its sandbox. --
+# "seated" holds the active session on seat0, so their preference decides (docs/gestures.md,
+# "The mirror"); /dev/uinput is the group "pencild"'s, which only the service has.
+check uinput-group "/dev/uinput is $(stat -c '%A %U:%G' /dev/uinput 2>&1)" \
+    test "$(stat -c '%a %G' /dev/uinput 2>&1)" = "660 pencild"
+mirror_of() { pencilctl devices --json | python3 -c 'import json, sys
+for line in sys.stdin:
+    device = json.loads(line)
+    if device["id"] == sys.argv[1]:
+        print(device.get("mirror", ""))' "$1"; }
+as seated pencilctl prefs set withholdGestureClicks=true >/dev/null
+if wait_for 60 bash -c "[ -n \"\$(pencilctl devices --json | grep -o '\"mirror\" *: *\"event[0-9]*\"')\" ]"; then
+    mirror=$(mirror_of "$event")
+    phys=$(cat "/sys/class/input/$mirror/device/phys" 2>&1)
+    check mirror-made "seated's withholdGestureClicks=true: $event is mirrored as $mirror, phys $phys; udev: $(udevadm info -q property "/dev/input/$mirror" | grep -E '^(ID_INPUT_TABLET|TAGS|CURRENT_TAGS|SYSTEMD_WANTS)=' | tr '\n' ' ')" \
+        bash -c '[ -c "/dev/input/$1" ] && [ "${2%-pencild}" != "$2" ] && ! udevadm info -q property "/dev/input/$1" | grep -q "pencild"' _ "$mirror" "$phys"
+    python3 "$files/virtual_pen.py" read "/dev/input/$mirror" --ready-file "$work/mirror.ready" --timeout 60 >"$work/mirror.read" 2>&1 &
+    reader_pid=$!
+    wait_for 30 test -e "$work/mirror.ready"
+    echo stroke >&3
+    wait "$reader_pid"
+    reader_status=$?
+    check mirror-carries "a stroke of the pen reached the mirror's reader (exit $reader_status): $(grep -c . "$work/mirror.read") events, $(grep -m1 BTN_TOUCH "$work/mirror.read")" \
+        bash -c '[ "$1" = 0 ] && grep -q "BTN_TOUCH 1" "$2" && grep -q "ABS_PRESSURE" "$2"' _ "$reader_status" "$work/mirror.read"
+    as seated pencilctl prefs set withholdGestureClicks=false >/dev/null
+    if wait_for 60 bash -c '[ -z "$(pencilctl devices --json | grep -o "\"mirror\"")" ]'; then
+        check mirror-released "withholdGestureClicks=false: the mirror is gone, /dev/input/$mirror $(test -e "/dev/input/$mirror" && echo "still there" || echo removed)" \
+            test ! -e "/dev/input/$mirror"
+    else
+        fail mirror-released "the mirror stayed: $(pencilctl devices --json | tr -d '\n' | cut -c1-200)"
+    fi
+else
+    fail mirror-made "no mirror for $event: $(pencilctl devices --json | tr -d '\n' | cut -c1-200); $(journal_since -u pencild.service | grep -i 'withh\|mirror\|uinput' | tail -n 3)"
+fi
+
 # --- 5. Preferences survive a restart, in the dynamic user's state directory. -------
 as penuser pencilctl prefs set doubleTapAction=showColorPalette doubleTapInterval=350 >/dev/null
 systemctl restart pencild.service

@@ -26,6 +26,8 @@ import tempfile
 import time
 import traceback
 
+import mirror
+
 # ---- evdev codes (linux/input-event-codes.h) ------------------------------
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0x00, 0x01, 0x03, 0x04
 SYN_REPORT = 0
@@ -390,6 +392,8 @@ class Suite:
             if os.path.exists(SOCKET):
                 break
             time.sleep(0.05)
+        # As pencild.socket makes it (SocketMode=0666): pencild checks each client itself.
+        os.chmod(SOCKET, 0o666)
         info = Varlink().call("org.varlink.service.GetInfo", timeout=30)
         check(info.get("product") == "pencild", f"GetInfo answered {info}")
         self.note(f"pencild {info.get('version')} is pid {self.daemon.pid}")
@@ -534,6 +538,10 @@ class Suite:
             ])
         check("eraser" in info["buttons"], f"buttons {info['buttons']} lack the eraser button")
         check(all(e["tool"]["type"] == "pen" for e in seen if "tool" in e), "an event of the eraser tool")
+
+    def scenario_mirror(self):
+        """Gesture clicks withheld: pencild grabs the pen, and libinput reads its mirror as a compositor would."""
+        mirror.MirrorScenario(self, Monitor, is_event, as_service_user, SERVICE_USER).run()
 
     def scenario_third_button(self):
         """A Pro Pen 3's third button through uinput: named from libwacom, a double-tap and a squeeze."""
@@ -928,6 +936,7 @@ class Suite:
             ("pencil-actions", self.scenario_pencil_actions),
             ("eraser-button", self.scenario_eraser_button),
             ("third-button", self.scenario_third_button),
+            ("mirror", self.scenario_mirror),
         ]
         failed = []
         try:
@@ -947,7 +956,7 @@ class Suite:
                 self.note(f"PASS {name} ({time.monotonic() - began:.1f}s)")
             except Exception as error:
                 failed.append(name)
-                detail = str(error) if isinstance(error, Failure) else traceback.format_exc()
+                detail = str(error) if isinstance(error, (Failure, mirror.Failure)) else traceback.format_exc()
                 self.note(f"FAIL {name}: {detail}")
             finally:
                 for pen in self.pens:

@@ -29,7 +29,7 @@ import time
 # ---- linux/input-event-codes.h -------------------------------------------
 EV_SYN, EV_KEY, EV_ABS = 0x00, 0x01, 0x03
 SYN_REPORT = 0
-ABS_X, ABS_Y, ABS_PRESSURE, ABS_TILT_X, ABS_TILT_Y = 0x00, 0x01, 0x18, 0x1A, 0x1B
+ABS_X, ABS_Y, ABS_PRESSURE, ABS_DISTANCE, ABS_TILT_X, ABS_TILT_Y = 0x00, 0x01, 0x18, 0x19, 0x1A, 0x1B
 BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2 = 0x140, 0x14A, 0x14B, 0x14C
 INPUT_PROP_POINTER = 0x00
 BUS_VIRTUAL = 0x06
@@ -37,7 +37,7 @@ BUS_VIRTUAL = 0x06
 NAMES = {
     (EV_SYN, SYN_REPORT): "SYN_REPORT",
     (EV_ABS, ABS_X): "ABS_X", (EV_ABS, ABS_Y): "ABS_Y",
-    (EV_ABS, ABS_PRESSURE): "ABS_PRESSURE",
+    (EV_ABS, ABS_PRESSURE): "ABS_PRESSURE", (EV_ABS, ABS_DISTANCE): "ABS_DISTANCE",
     (EV_ABS, ABS_TILT_X): "ABS_TILT_X", (EV_ABS, ABS_TILT_Y): "ABS_TILT_Y",
     (EV_KEY, BTN_TOOL_PEN): "BTN_TOOL_PEN", (EV_KEY, BTN_TOUCH): "BTN_TOUCH",
     (EV_KEY, BTN_STYLUS): "BTN_STYLUS", (EV_KEY, BTN_STYLUS2): "BTN_STYLUS2",
@@ -63,6 +63,7 @@ UI_SET_EVBIT = _ioc(_WRITE, 100, 4)
 UI_SET_KEYBIT = _ioc(_WRITE, 101, 4)
 UI_SET_ABSBIT = _ioc(_WRITE, 103, 4)
 UI_SET_PROPBIT = _ioc(_WRITE, 110, 4)
+UI_SET_PHYS = _ioc(_WRITE, 108, 8)  # _IOW('U', 108, char *): the size is a pointer's
 SYSNAME_LEN = 64
 UI_GET_SYSNAME = _ioc(_READ, 44, SYSNAME_LEN)
 
@@ -75,6 +76,7 @@ AXES = {
     ABS_X: (0, 21600, 100),
     ABS_Y: (0, 13500, 100),
     ABS_PRESSURE: (0, 8191, 0),
+    ABS_DISTANCE: (0, 63, 0),
     ABS_TILT_X: (-64, 63, 57),  # 57 units/radian, about one per degree
     ABS_TILT_Y: (-64, 63, 57),
 }
@@ -82,8 +84,10 @@ KEYS = (BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2)
 
 
 class Pen:
-    def __init__(self, name, vendor=0x1234, product=0x5678):
+    def __init__(self, name, vendor=0x1234, product=0x5678, phys=None):
         self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        if phys:
+            fcntl.ioctl(self.fd, UI_SET_PHYS, phys.encode() + b"\0")
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_SYN)
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_KEY)
         for key in KEYS:
@@ -118,9 +122,13 @@ class Pen:
         raise RuntimeError(f"no event node under {sysdir}")
 
     def emit(self, *events):
+        """Writes one frame; returns CLOCK_MONOTONIC just before the write, in seconds (the
+        kernel stamps the frame a moment later)."""
         data = b"".join(INPUT_EVENT.pack(0, 0, t, c, v) for t, c, v in events)
         data += INPUT_EVENT.pack(0, 0, EV_SYN, SYN_REPORT, 0)
+        written_at = time.clock_gettime(time.CLOCK_MONOTONIC)
         os.write(self.fd, data)
+        return written_at
 
     def stroke(self, steps=10):
         x0, y0 = 5000, 5000
