@@ -217,6 +217,10 @@ public struct PencilEvent: Equatable, Sendable {
     public var focus: PencilFocus?
     /// With `preferencesChanged`.
     public var preferences: PencilPreferences?
+    /// True for a closing event this library made up because the connection to pencild
+    /// ended with it open (docs/protocol.md, "When pencild goes away"); the wire has no such
+    /// field.
+    public var isSynthesized = false
 
     public init(type: PencilEventType, time: Int64, device: String? = nil, deviceInfo: PencilDevice? = nil,
                 tool: PencilTool? = nil, pose: PencilPose? = nil, button: PencilButton? = nil,
