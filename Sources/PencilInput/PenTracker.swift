@@ -175,11 +175,12 @@ public struct PenTracker: Sendable {
         }
         removed = true
         if let tool = current.tool {
-            // gestures.md: tipUp, buttonUp for each held button, (squeeze cancelled),
-            // hover ended, proximityOut, then deviceRemoved.
-            let pose = current.pose
+            // docs/gestures.md, "When a device goes away": tipUp, buttonUp for each held
+            // button, (squeeze cancelled), hover ended, proximityOut, then deviceRemoved. The
+            // tip is up for all of them: pressure 0 (docs/protocol.md, "When pencild goes away").
+            let pose = current.pose.lifted
             if current.tipDown {
-                frame.events.append(Event(type: .tipUp, time: time, device: deviceInfo.id, tool: tool, pose: pose.lifted))
+                frame.events.append(Event(type: .tipUp, time: time, device: deviceInfo.id, tool: tool, pose: pose))
             }
             for button in current.buttons.buttons {
                 frame.events.append(Event(type: .buttonUp, time: time, device: deviceInfo.id, tool: tool, pose: pose, button: button))
@@ -193,7 +194,8 @@ public struct PenTracker: Sendable {
             frame.gestureIndex = 0
         }
         frame.events.append(Event(type: .deviceRemoved, time: time, device: deviceInfo.id))
-        current = PenState(pose: current.pose)
+        // The recogniser's cancelled squeeze carries this pose: with the tip up, too.
+        current = PenState(pose: current.pose.lifted)
         finishFrame(&frame)
     }
 
