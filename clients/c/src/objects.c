@@ -886,9 +886,14 @@ PENCIL_EXPORT const char *pencil_event_get_device(const struct pencil_event *eve
 	return event->device;
 }
 
+PENCIL_EXPORT bool pencil_event_is_synthesized(const struct pencil_event *event)
+{
+	return event->synthesized;
+}
+
 PENCIL_EXPORT bool pencil_event_is_synthetic(const struct pencil_event *event)
 {
-	return event->synthetic;
+	return event->synthesized;
 }
 
 PENCIL_EXPORT struct pencil_device *pencil_event_get_device_info(const struct pencil_event *event)
