@@ -10,7 +10,7 @@ import unittest
 from typing import Any, Dict, List, Optional
 
 from pencild import Event, ProtocolError
-from pencild._closeout import CloseOut
+from pencild._closeout import CloseOut, subscription
 
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "contract", "closeout.jsonl")
 
@@ -95,6 +95,11 @@ class Contract(unittest.TestCase):
         decoded = json.loads(json.dumps(case))
         decoded["decoded"] = [{"rejected": True}] * len(case["stream"])
         self.assertTrue(run(decoded), "a decoded value")
+
+    def test_the_daemon_is_asked_for_what_the_close_out_needs(self) -> None:
+        self.assertEqual(subscription(["tipUp"]), ["tipUp", "tipDown", "proximityIn", "proximityOut"])
+        self.assertEqual(subscription(["deviceRemoved", "deviceAdded"]), ["deviceRemoved", "deviceAdded"])
+        self.assertEqual(subscription(["motion", "doubleTap"]), ["motion", "doubleTap"], "nothing to close")
 
 
 if __name__ == "__main__":

@@ -130,6 +130,28 @@ class CloseOut:
         return events
 
 
+# What the close-out must see to know that a closer's state is open: its opener, and for what
+# a tool holds, the tool's proximity.
+_NEEDS = {
+    "deviceRemoved": ("deviceAdded",),
+    "proximityOut": ("proximityIn",),
+    "tipUp": ("tipDown", "proximityIn", "proximityOut"),
+    "buttonUp": ("buttonDown", "proximityIn", "proximityOut"),
+    "hover": ("proximityIn", "proximityOut"),
+    "squeeze": ("proximityIn", "proximityOut"),
+}
+
+
+def subscription(wanted: List[str]) -> List[str]:
+    """The event types to ask of the daemon for an app that wants ``wanted``: those, then what
+    the close-out needs; the app is handed only its own."""
+    types = list(wanted)
+    for closer, needed in _NEEDS.items():
+        if closer in wanted:
+            types.extend(name for name in needed if name not in types)
+    return types
+
+
 def _same_tool(a: Tool, b: Tool) -> bool:
     """The contract's "same tool": the same type and serial."""
     return a.type == b.type and a.serial == b.serial
