@@ -1,7 +1,7 @@
 import PencilProtocol
 
 /// Turns one device's evdev events into the protocol's pen events, frame by frame
-/// (gestures.md: Frames, Proximity and tools, Tip, Pose, Hover, Order, When a device goes away).
+/// (docs/gestures.md: Frames, Proximity and tools, Tip, Pose, Hover, Order, When a device goes away).
 ///
 /// Pure: no I/O and no clock. Time comes in with the events; the forced proximity-out is a
 /// deadline the owner reads from `nextDeadline` and delivers with `advance(to:into:)`.
@@ -18,7 +18,7 @@ public struct PenTracker: Sendable {
     public private(set) var styliSeen: [Stylus] = []
 
     /// How long a device with a tool in proximity may stay silent before the tool is taken
-    /// out of proximity (gestures.md, Forced proximity-out).
+    /// out of proximity (docs/gestures.md, Forced proximity-out).
     public static let forcedProximityTimeout: Int64 = 500_000
 
     /// The raw device state: what evdev has reported, whatever the proximity.
@@ -200,7 +200,7 @@ public struct PenTracker: Sendable {
     }
 
     /// The events that bring a new subscriber to the current state: proximityIn, then tipDown
-    /// or hover began, then buttonDown for each held button (protocol.md, Monitor).
+    /// or hover began, then buttonDown for each held button (docs/protocol.md, Monitor).
     public func catchUpEvents(at time: Int64) -> [Event] {
         guard !removed else { return [] }
         return current.catchUpEvents(device: deviceInfo.id, identity: identity, at: time)
