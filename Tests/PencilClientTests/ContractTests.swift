@@ -49,6 +49,13 @@ struct ContractTests {
         test.decoded[0] = ContractCase.rejected
         #expect(!Self.differences(test).isEmpty, "a decoded value")
     }
+
+    @Test("the daemon is asked for what the close-out needs, as the C and Python libraries ask")
+    func subscription() {
+        #expect(EventSubscription.subscription(for: [.tipUp]) == ["proximityIn", "proximityOut", "tipDown", "tipUp"])
+        #expect(EventSubscription.subscription(for: [.deviceRemoved]) == ["deviceAdded", "deviceRemoved"])
+        #expect(EventSubscription.subscription(for: [.motion, .doubleTap]) == ["doubleTap", "motion"], "nothing to close")
+    }
 }
 
 extension ContractCase: CustomTestStringConvertible {
