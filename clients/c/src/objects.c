@@ -57,6 +57,9 @@ static int json_int_field(struct json_object *object, const char *key, int64_t *
 	if (!json_object_is_type(value, json_type_int))
 		return -EBADMSG;
 	*out = json_object_get_int64(value);
+	/* json-c saturates a number above INT64_MAX: refuse it, as the other libraries do. */
+	if (*out == INT64_MAX && json_object_get_uint64(value) > (uint64_t)INT64_MAX)
+		return -EBADMSG;
 	return 1;
 }
 
