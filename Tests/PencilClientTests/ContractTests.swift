@@ -18,12 +18,15 @@ struct ContractTests {
     static func differences(_ test: ContractCase) -> [String] {
         var problems: [String] = []
         var state = OpenState()
+        // A refused line ends the stream: the lines after it are decoded, not followed.
+        var ended = false
         for (index, line) in test.stream.enumerated() {
             let event = try? PencilEvent(json: line)
             let got = event.map(Self.canonical) ?? ContractCase.rejected
             let expected = index < test.decoded.count ? test.decoded[index] : ContractCase.rejected
             if got != expected { problems.append("line \(index): decoded \(got), expected \(expected)") }
-            if let event { state.observe(event) }
+            ended = ended || event == nil
+            if !ended, let event { state.observe(event) }
         }
         let closing = state.closeAll()
         if !closing.allSatisfy(\.isSynthesized) { problems.append("a closing event is not marked synthesized") }

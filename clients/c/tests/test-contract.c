@@ -117,6 +117,7 @@ static int run(struct json_object *test, bool quiet)
 	json_object_object_get_ex(test, "decoded", &decoded);
 	int problems = 0;
 	struct closeout open = {0};
+	bool ended = false; /* a refused line ends the stream: later lines are decoded, not followed */
 	for (size_t i = 0; i < json_object_array_length(stream); i++) {
 		struct json_object *line = json_object_array_get_idx(stream, i);
 		struct pencil_event *event = NULL;
@@ -138,7 +139,8 @@ static int run(struct json_object *test, bool quiet)
 		}
 		json_object_put(got);
 		json_object_put(expected);
-		if (event)
+		ended = ended || !event;
+		if (!ended)
 			closeout_observe(&open, event);
 		pencil_event_destroy(event);
 	}

@@ -54,6 +54,8 @@ def run(case: Dict[str, Any], closeout: Optional[CloseOut] = None) -> List[str]:
     problems: List[str] = []
     closeout = closeout or CloseOut()
     expected_decoded = case.get("decoded")
+    # A refused line ends the stream: the lines after it are decoded, not followed.
+    ended = False
     for index, line in enumerate(case["stream"]):
         expected = expected_decoded[index] if expected_decoded is not None else wire_as_written(line)
         try:
@@ -63,7 +65,8 @@ def run(case: Dict[str, Any], closeout: Optional[CloseOut] = None) -> List[str]:
         got = {"rejected": True} if event is None else canonical(event)
         if got != expected:
             problems.append(f"line {index}: decoded {got}, expected {expected}")
-        if event is not None:
+        ended = ended or event is None
+        if not ended and event is not None:
             closeout.observe(event)
     closing = closeout.close_all()
     if not all(event.synthesized for event in closing):
