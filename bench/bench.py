@@ -223,7 +223,7 @@ def instructions_per_frame(bin_dir, probe, recording, work):
 REPLY_FRAMING_BYTES = len('{"parameters":{"event":') + len('},"continues":true}') + 1
 
 
-# The contract's decimals for each pose member (protocol.md, "Numbers on the wire").
+# The contract's decimals for each pose member (docs/protocol.md, "Numbers on the wire").
 POSE_DECIMALS = {"x": 6, "y": 6, "pressure": 6, "zOffset": 6, "slider": 6, "wheel": 6, "xMillimeters": 3,
                  "yMillimeters": 3, "tiltX": 2, "tiltY": 2, "azimuth": 5, "altitude": 5, "roll": 5}
 

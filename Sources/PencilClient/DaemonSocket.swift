@@ -1,6 +1,6 @@
 import PencilSystem
 
-/// Where clients find pencild (protocol.md "Where"): the one rule that this library and
+/// Where clients find pencild (docs/protocol.md "Where"): the one rule that this library and
 /// pencilctl share.
 public enum DaemonSocket {
     /// The system service's socket.

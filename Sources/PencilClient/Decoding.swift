@@ -1,9 +1,20 @@
 import PencilProtocol
 
-// Reading the daemon's JSON into the client's values. Tolerant by design: a name the library
-// does not know becomes `.unknown(name)`, a field it does not know is ignored, and only what
-// makes an object meaningless (an event without its type or time, a device without its id)
-// is an error.
+// Reading the daemon's JSON into the client's values. Tolerant of what a newer daemon may
+// send: a name the library does not know becomes `.unknown(name)`, a field it does not know
+// is ignored. What no daemon sends is an error, as in the C and Python libraries
+// (docs/protocol.md, "When pencild goes away"; tests/contract): an event without its type or
+// time, a device without its id, and in an event a known field of the wrong kind (a device
+// that is not a string, a pose without its x and y), which would otherwise read as absent or 0.
+
+/// The member `key` of `json` read by `read`: nil when absent or null, an error when it is of
+/// another kind.
+private func member<T>(_ json: JSONValue, _ key: String, _ kind: String,
+                       _ read: (JSONValue) -> T?) throws(PencilClientError) -> T? {
+    guard let value = json[key], !value.isNull else { return nil }
+    guard let result = read(value) else { throw .protocolViolation("\(key) must be \(kind), not \(value.kindName)") }
+    return result
+}
 
 extension ProtocolName {
     init?(json: JSONValue?) {
@@ -19,7 +30,8 @@ extension ProtocolName {
 extension PencilTool {
     package init(json: JSONValue) throws(PencilClientError) {
         guard let type = PencilToolType(json: json["type"]) else { throw .protocolViolation("a tool without a type") }
-        self.init(type: type, serial: json["serial"]?.intValue ?? 0, id: json["id"]?.intValue ?? 0)
+        self.init(type: type, serial: try member(json, "serial", "an integer") { $0.intValue } ?? 0,
+                  id: try member(json, "id", "an integer") { $0.intValue } ?? 0)
     }
 }
 
@@ -93,16 +105,28 @@ extension PencilEvent {
         guard let type = PencilEventType(json: json["type"]) else { throw .protocolViolation("an event without a type") }
         guard let time = json["time"]?.intValue else { throw .protocolViolation("a \(type) event without a time") }
         self.init(type: type, time: time)
-        device = json["device"]?.stringValue
+        device = try member(json, "device", "a string") { $0.stringValue }
         if let info = json["deviceInfo"], !info.isNull { deviceInfo = try PencilDevice(json: info) }
         if let tool = json["tool"], !tool.isNull { self.tool = try PencilTool(json: tool) }
         if let stylus = json["stylus"], !stylus.isNull { self.stylus = try PencilStylus(json: stylus) }
-        if let pose = json["pose"], !pose.isNull { self.pose = Pose(json: pose) }
-        button = PencilButton(json: json["button"])
-        phase = PencilPhase(json: json["phase"])
-        action = PencilAction(json: json["action"])
-        focus = PencilFocus(json: json["focus"])
+        if let pose = json["pose"], !pose.isNull { self.pose = try Self.pose(pose) }
+        button = try member(json, "button", "a name") { PencilButton(json: $0) }
+        phase = try member(json, "phase", "a name") { PencilPhase(json: $0) }
+        action = try member(json, "action", "a name") { PencilAction(json: $0) }
+        focus = try member(json, "focus", "a name") { PencilFocus(json: $0) }
         if let preferences = json["preferences"], !preferences.isNull { self.preferences = try PencilPreferences(json: preferences) }
+    }
+}
+
+extension PencilEvent {
+    /// A pose: an object with numbers for x and y, and a number (or null) for each other member.
+    private static func pose(_ json: JSONValue) throws(PencilClientError) -> PencilPose {
+        guard json.objectValue != nil else { throw .protocolViolation("pose must be an object, not \(json.kindName)") }
+        for key in ["x", "y"] where json[key]?.doubleValue == nil { throw .protocolViolation("a pose without its \(key)") }
+        for key in ["pressure", "xMillimeters", "yMillimeters", "zOffset", "tiltX", "tiltY", "azimuth", "altitude", "roll", "slider", "wheel"] {
+            _ = try member(json, key, "a number") { $0.doubleValue }
+        }
+        return Pose(json: json)
     }
 }
 

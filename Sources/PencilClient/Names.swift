@@ -21,7 +21,7 @@ extension ProtocolName {
     public var description: String { rawValue }
 }
 
-/// The kind of an event (protocol.md "Event").
+/// The kind of an event (docs/protocol.md "Event").
 public enum PencilEventType: ProtocolName {
     case deviceAdded, deviceRemoved
     case proximityIn, proximityOut
@@ -160,7 +160,7 @@ public enum PencilAction: ProtocolName {
     }
 }
 
-/// Who holds the user's focus when a double-tap or squeeze happens (protocol.md "Which app
+/// Who holds the user's focus when a double-tap or squeeze happens (docs/protocol.md "Which app
 /// acts"). The protocol's `none` is `.nobody` here, so that it never reads as an absent value.
 public enum PencilFocus: ProtocolName {
     /// This process holds the focus: act.

@@ -1,13 +1,15 @@
-/// What a subscriber has seen opened and not yet closed: devices, tools in proximity, the tip
-/// down, held buttons, a squeeze, a hover. When the connection ends without the daemon
-/// closing them, `closeAll` makes the closing events, as the daemon itself does when a
-/// device goes away (gestures.md "When a device goes away"): per tool tipUp, buttonUp for
-/// each held button, squeeze cancelled, hover ended, proximityOut; then deviceRemoved.
+/// What a subscriber has seen opened and not yet closed: devices, the tool in proximity, the
+/// tip down, held buttons, a squeeze, a hover. When the connection ends without the daemon
+/// closing them, `closeAll` makes the closing events (docs/protocol.md, "When pencild goes
+/// away"); tests/contract holds the cases every library passes.
 struct OpenState {
+    /// The same bounds in every library: a stream that names more opens nothing more.
+    static let maximumDevices = 64
+    static let maximumButtons = 8
+
     struct ToolState {
         var tool: PencilTool
         var pose: PencilPose?
-        var inProximity = false
         var tipDown = false
         var buttons: [PencilButton] = []
         var squeezing = false
@@ -18,9 +20,10 @@ struct OpenState {
     struct DeviceState {
         var id: String
         var added = false
-        /// The time of the device's last event: closing events carry it.
+        /// The latest time of the device's events: closing events carry it.
         var lastTime: Int64
-        var tools: [ToolState] = []
+        /// The one tool in proximity: a device has at most one.
+        var tool: ToolState?
     }
 
     private(set) var devices: [DeviceState] = []
@@ -29,79 +32,85 @@ struct OpenState {
 
     mutating func observe(_ event: PencilEvent) {
         guard let id = event.device else { return }
-        var index = devices.firstIndex { $0.id == id }
-        if index == nil {
-            // A device this stream has not seen added (the filter left it out): still track
-            // what opens on it.
-            if event.type == .deviceRemoved { return }
+        let found = devices.firstIndex { $0.id == id }
+        if event.type == .deviceRemoved {
+            if let found { devices.remove(at: found) }
+            return
+        }
+        let index: Int
+        if let found {
+            index = found
+        } else {
+            guard devices.count < Self.maximumDevices else { return }
             devices.append(DeviceState(id: id, lastTime: event.time))
             index = devices.count - 1
         }
-        let deviceIndex = index!
-        devices[deviceIndex].lastTime = event.time
-        switch event.type {
-        case .deviceAdded:
-            devices[deviceIndex].added = true
+        devices[index].lastTime = max(devices[index].lastTime, event.time)
+        if event.type == .deviceAdded {
+            devices[index].added = true
             return
-        case .deviceRemoved:
-            devices.remove(at: deviceIndex)
-            return
-        default:
-            break
         }
         guard let tool = event.tool else { return }
-        var tools = devices[deviceIndex].tools
-        let toolIndex: Int
-        if let found = tools.firstIndex(where: { $0.tool.isSameTool(as: tool) }) {
-            toolIndex = found
-        } else {
-            if event.type == .proximityOut { return }
-            tools.append(ToolState(tool: tool))
-            toolIndex = tools.count - 1
+        if event.type == .proximityIn, devices[index].tool.map({ !$0.tool.isSameTool(as: tool) }) ?? true {
+            // A tool whose proximityOut never came is forgotten with what it had open.
+            devices[index].tool = ToolState(tool: tool)
         }
-        tools[toolIndex].tool = tool
-        if let pose = event.pose { tools[toolIndex].pose = pose }
+        guard var state = devices[index].tool, state.tool.isSameTool(as: tool) else { return }
+        state.tool = tool
+        if let pose = event.pose { state.pose = pose }
         switch event.type {
-        case .proximityIn: tools[toolIndex].inProximity = true
-        case .tipDown: tools[toolIndex].tipDown = true
-        case .tipUp: tools[toolIndex].tipDown = false
+        case .proximityOut:
+            devices[index].tool = nil
+            return
+        case .tipDown: state.tipDown = true
+        case .tipUp: state.tipDown = false
         case .buttonDown:
-            if let button = event.button, !tools[toolIndex].buttons.contains(button) { tools[toolIndex].buttons.append(button) }
+            if let button = event.button, !state.buttons.contains(button), state.buttons.count < Self.maximumButtons {
+                state.buttons.append(button)
+            }
         case .buttonUp:
-            if let button = event.button { tools[toolIndex].buttons.removeAll { $0 == button } }
+            if let button = event.button { state.buttons.removeAll { $0 == button } }
         case .hover:
-            tools[toolIndex].hovering = event.phase == .began || event.phase == .changed
+            if event.phase == .began { state.hovering = true } else if event.phase == .ended { state.hovering = false }
         case .squeeze:
-            let open = event.phase == .began || event.phase == .changed
-            if open, !tools[toolIndex].squeezing { tools[toolIndex].squeezeFocus = event.focus }
-            tools[toolIndex].squeezing = open
+            if event.phase == .began {
+                state.squeezing = true
+                state.squeezeFocus = event.focus
+            } else if event.phase == .ended || event.phase == .cancelled {
+                state.squeezing = false
+            }
         default:
             break
         }
-        if event.type == .proximityOut {
-            tools.remove(at: toolIndex)
-        }
-        devices[deviceIndex].tools = tools
+        devices[index].tool = state
     }
 
-    /// The events that close everything open, in the contract's order, device by device;
-    /// afterwards nothing is open.
+    /// The events that close everything open, in the contract's order, device by device in
+    /// the order they first appeared, each marked synthesized; afterwards nothing is open.
     mutating func closeAll() -> [PencilEvent] {
         var events: [PencilEvent] = []
         for device in devices {
             let time = device.lastTime
-            for state in device.tools {
+            func closing(_ type: PencilEventType) -> PencilEvent {
+                var event = PencilEvent(type: type, time: time, device: device.id)
+                event.isSynthesized = true
+                return event
+            }
+            if let state = device.tool {
+                // Every closing event comes with the tip up: pressure 0.
+                var pose = state.pose
+                pose?.pressure = 0
                 func event(_ type: PencilEventType) -> PencilEvent {
-                    PencilEvent(type: type, time: time, device: device.id, tool: state.tool, pose: state.pose)
+                    var event = closing(type)
+                    event.tool = state.tool
+                    event.pose = pose
+                    return event
                 }
                 if state.tipDown { events.append(event(.tipUp)) }
-                // Buttons in the protocol's order, as the daemon releases them.
-                for button in PencilButton.known where state.buttons.contains(button) {
-                    var up = event(.buttonUp)
-                    up.button = button
-                    events.append(up)
-                }
-                for button in state.buttons where !button.isKnown {
+                // Known buttons in the protocol's order, as the daemon releases them; then
+                // names this library does not know, in the order they were pressed.
+                let released = PencilButton.known.filter { state.buttons.contains($0) } + state.buttons.filter { !$0.isKnown }
+                for button in released {
                     var up = event(.buttonUp)
                     up.button = button
                     events.append(up)
@@ -117,9 +126,9 @@ struct OpenState {
                     hover.phase = .ended
                     events.append(hover)
                 }
-                if state.inProximity { events.append(event(.proximityOut)) }
+                events.append(event(.proximityOut))
             }
-            if device.added { events.append(PencilEvent(type: .deviceRemoved, time: time, device: device.id)) }
+            if device.added { events.append(closing(.deviceRemoved)) }
         }
         devices.removeAll()
         return events

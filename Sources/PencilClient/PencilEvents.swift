@@ -115,13 +115,17 @@ final class EventSubscription: @unchecked Sendable {
         subscribedTypes = configuration.types.map { Self.subscription(for: $0) }
     }
 
-    /// The types to subscribe to for `requested`: each closing type brings its opener.
+    /// The types to subscribe to for `requested`: each closing type brings what the close-out
+    /// needs to know it is open (docs/protocol.md, "When pencild goes away"): its opener, and
+    /// for what a tool holds, the tool's proximity.
     static func subscription(for requested: Set<PencilEventType>) -> [String] {
         var types = requested
-        let openers: [PencilEventType: PencilEventType] = [
-            .deviceRemoved: .deviceAdded, .proximityOut: .proximityIn, .tipUp: .tipDown, .buttonUp: .buttonDown,
+        let needs: [PencilEventType: [PencilEventType]] = [
+            .deviceRemoved: [.deviceAdded], .proximityOut: [.proximityIn],
+            .tipUp: [.tipDown, .proximityIn, .proximityOut], .buttonUp: [.buttonDown, .proximityIn, .proximityOut],
+            .hover: [.proximityIn, .proximityOut], .squeeze: [.proximityIn, .proximityOut],
         ]
-        for (closer, opener) in openers where requested.contains(closer) { types.insert(opener) }
+        for (closer, needed) in needs where requested.contains(closer) { types.formUnion(needed) }
         return types.map(\.rawValue).sorted()
     }
 

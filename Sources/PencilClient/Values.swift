@@ -41,7 +41,7 @@ public struct PencilStylus: Hashable, Sendable {
     }
 }
 
-/// A pen device (protocol.md "Device").
+/// A pen device (docs/protocol.md "Device").
 ///
 /// Its strings are untrusted text: the device names itself (any USB or uinput device can hold
 /// terminal escapes, newlines or bidirectional controls in its name), and whatever answers on
@@ -93,8 +93,8 @@ public struct PencilDevice: Equatable, Sendable {
     }
 }
 
-/// The user's gesture preferences (protocol.md "Preferences"; defaults and meaning in
-/// gestures.md). Durations are milliseconds, the slop millimetres.
+/// The user's gesture preferences (docs/protocol.md "Preferences"; defaults and meaning in
+/// docs/gestures.md). Durations are milliseconds, the slop millimetres.
 public struct PencilPreferences: Equatable, Sendable {
     public var doubleTapAction: PencilAction
     public var squeezeAction: PencilAction
@@ -197,7 +197,7 @@ public struct PencilPreferences: Equatable, Sendable {
     }
 }
 
-/// One event (protocol.md "Event"). The fields a type does not carry are nil.
+/// One event (docs/protocol.md "Event"). The fields a type does not carry are nil.
 public struct PencilEvent: Equatable, Sendable {
     public var type: PencilEventType
     /// Microseconds: the frame's timestamp (CLOCK_MONOTONIC for live devices, the recorded
@@ -221,6 +221,10 @@ public struct PencilEvent: Equatable, Sendable {
     public var focus: PencilFocus?
     /// With `preferencesChanged`.
     public var preferences: PencilPreferences?
+    /// True for a closing event this library made up because the connection to pencild
+    /// ended with it open (docs/protocol.md, "When pencild goes away"); the wire has no such
+    /// field.
+    public var isSynthesized = false
 
     public init(type: PencilEventType, time: Int64, device: String? = nil, deviceInfo: PencilDevice? = nil,
                 tool: PencilTool? = nil, pose: PencilPose? = nil, button: PencilButton? = nil,

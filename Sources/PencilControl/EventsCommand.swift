@@ -12,7 +12,7 @@ public enum EventsCommand: PencilCommand {
     public static let usage = "events RECORDING [--desc DESC] [--preferences JSON]"
     public static let summary = "print the events pencild reports for an evemu recording, one JSON object a line"
 
-    /// The id a replayed device has (protocol.md, Device).
+    /// The id a replayed device has (docs/protocol.md, Device).
     public static let deviceID = "replay0"
 
     struct Options: Equatable {

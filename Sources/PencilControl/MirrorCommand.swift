@@ -4,7 +4,7 @@ import PencilProtocol
 import PencilWacom
 
 /// `pencilctl mirror RECORDING [--desc DESC] [--preferences JSON]`: what the mirror of a pen
-/// writes for a recording, offline (gestures.md, "What apps receive: gesture clicks
+/// writes for a recording, offline (docs/gestures.md, "What apps receive: gesture clicks
 /// withheld"): an evemu recording of the mirror, whose frames are the pen's less the clicks
 /// that make a gesture, and the clicks that turn out to be none, passed on late. The
 /// preferences are the deciding user's. Exit codes as `pencilctl events`.

@@ -8,7 +8,7 @@ import Glibc
 
 /// `pencilctl monitor [--json] [--focus] [--device ID]... [--events TYPE,...]`: prints the
 /// daemon's events as they come, one line each: readable by default, the protocol's JSON with
-/// `--json`. `--focus` claims the user's focus for as long as it runs (protocol.md, "Which app
+/// `--json`. `--focus` claims the user's focus for as long as it runs (docs/protocol.md, "Which app
 /// acts"), to try what apps and pencil-actions do. When the daemon goes away it waits for it and subscribes again; it ends at
 /// Ctrl-C or SIGTERM. A daemon that is not there at the start is an error (69).
 public enum MonitorCommand: PencilCommand {

@@ -15,12 +15,12 @@ extension ToolTypeCode {
 }
 
 extension DeviceDescription {
-    /// The device as the protocol describes it to clients (protocol.md "Device"), with what
+    /// The device as the protocol describes it to clients (docs/protocol.md "Device"), with what
     /// libwacom knows of it: its model, and `eraser` among its buttons when its pens' eraser
     /// is a button.
     public func penDeviceInfo(id: String, identity: PenIdentity = .unknown) -> DeviceInfo {
         var tools = EventCode.toolKeys.filter { hasKey($0.code) }.map { $0.tool.toolType }
-        // A device without tool keys reports one pen (gestures.md, Proximity and tools).
+        // A device without tool keys reports one pen (docs/gestures.md, Proximity and tools).
         if tools.isEmpty { tools = [.pen] }
         var axes: [AxisName] = []
         if hasAbs(EventCode.ABS_PRESSURE) { axes.append(.pressure) }

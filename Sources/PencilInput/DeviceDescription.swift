@@ -53,7 +53,7 @@ public struct DeviceDescription: Equatable, Sendable {
     public func hasAbs(_ code: UInt16) -> Bool { has(type: EventCode.EV_ABS, code: code) && absInfo[code] != nil }
     public func hasProperty(_ property: UInt16) -> Bool { properties.contains(property) }
 
-    /// gestures.md: a device "with tool keys" has a BTN_TOOL_* code of a pen-side tool.
+    /// docs/gestures.md: a device "with tool keys" has a BTN_TOOL_* code of a pen-side tool.
     public var hasToolKeys: Bool { EventCode.toolKeys.contains { hasKey($0.code) } }
 
     /// Adds a key (tests build devices this way).

@@ -19,7 +19,7 @@ public struct PenState: Equatable, Sendable {
     public var inProximity: Bool { tool != nil }
 
     /// The events that bring a new subscriber to this state: proximityIn, then tipDown or hover
-    /// began, then buttonDown for each held button (protocol.md, Monitor).
+    /// began, then buttonDown for each held button (docs/protocol.md, Monitor).
     public func catchUpEvents(device id: String, identity: PenIdentity, at time: Int64) -> [Event] {
         guard let tool else { return [] }
         var events = [Event.proximityIn(time: time, device: id, tool: tool, pose: pose, stylus: identity.stylus(for: tool))]
@@ -33,7 +33,7 @@ public struct PenState: Equatable, Sendable {
         }
         return events
     }
-    /// gestures.md: hovering = a tool in proximity with the tip up.
+    /// docs/gestures.md: hovering = a tool in proximity with the tip up.
     public var isHovering: Bool { tool != nil && !tipDown }
 }
 
@@ -42,7 +42,7 @@ public struct PenState: Equatable, Sendable {
 ///
 /// Gesture events are not in `events`; a recogniser inserts them at `gestureIndex` (and a
 /// replaced tool's cancelled squeeze at `replacedGestureIndex`), which keeps the order of
-/// gestures.md ("buttonDown/buttonUp, doubleTap, squeeze, hover ended, proximityOut").
+/// docs/gestures.md ("buttonDown/buttonUp, doubleTap, squeeze, hover ended, proximityOut").
 public struct PenFrame: Sendable {
     public enum Kind: Sendable, Equatable {
         /// A SYN_REPORT of the device.

@@ -23,7 +23,7 @@ public struct PenIdentity: Equatable, Sendable {
         tool.id == 0 ? nil : styli[tool.id]
     }
 
-    /// gestures.md, "An eraser that is a button": the tablet's pens have an eraser that the
+    /// docs/gestures.md, "An eraser that is a button": the tablet's pens have an eraser that the
     /// firmware reports as the eraser tool while a button is held.
     public var eraserIsButton: Bool {
         styli.values.contains { $0.eraser == .button }

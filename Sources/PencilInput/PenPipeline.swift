@@ -15,7 +15,7 @@ public protocol PenFrameStage {
     /// What a new subscriber needs from the stage, after the tracker's catch-up events.
     func catchUpEvents(at time: Int64) -> [Event]
     /// Each evdev event as it comes, before the tracker sees it: for a stage that passes the
-    /// device's own events on (the mirror of gestures.md, "What apps receive").
+    /// device's own events on (the mirror of docs/gestures.md, "What apps receive").
     mutating func observe(_ event: InputEvent)
     /// A live source lost events (SYN_DROPPED) and replays the device's state next.
     mutating func beginResynchronisation()
@@ -127,7 +127,7 @@ public struct PenPipeline<Stage: PenFrameStage> {
 
 extension PenPipeline where Stage.Output == [Event] {
     /// A whole recording: deviceAdded at the first event's time, every event, then the
-    /// close-out, as the daemon reports a replay (gestures.md, "Time in a replay").
+    /// close-out, as the daemon reports a replay (docs/gestures.md, "Time in a replay").
     public static func events(of events: [InputEvent], pipeline: consuming PenPipeline) -> [Event] {
         var pipeline = pipeline
         var output: [Event] = []

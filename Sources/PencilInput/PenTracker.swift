@@ -1,7 +1,7 @@
 import PencilProtocol
 
 /// Turns one device's evdev events into the protocol's pen events, frame by frame
-/// (gestures.md: Frames, Proximity and tools, Tip, Pose, Hover, Order, When a device goes away).
+/// (docs/gestures.md: Frames, Proximity and tools, Tip, Pose, Hover, Order, When a device goes away).
 ///
 /// Pure: no I/O and no clock. Time comes in with the events; the forced proximity-out is a
 /// deadline the owner reads from `nextDeadline` and delivers with `advance(to:into:)`.
@@ -21,7 +21,7 @@ public struct PenTracker: Sendable {
     public private(set) var styliSeen: [Stylus] = []
 
     /// How long a device with a tool in proximity may stay silent before the tool is taken
-    /// out of proximity (gestures.md, Forced proximity-out).
+    /// out of proximity (docs/gestures.md, Forced proximity-out).
     public static let forcedProximityTimeout: Int64 = 500_000
 
     /// The raw device state: what evdev has reported, whatever the proximity.
@@ -180,11 +180,12 @@ public struct PenTracker: Sendable {
         }
         removed = true
         if let tool = current.tool {
-            // gestures.md: tipUp, buttonUp for each held button, (squeeze cancelled),
-            // hover ended, proximityOut, then deviceRemoved.
-            let pose = current.pose
+            // docs/gestures.md, "When a device goes away": tipUp, buttonUp for each held
+            // button, (squeeze cancelled), hover ended, proximityOut, then deviceRemoved. The
+            // tip is up for all of them: pressure 0 (docs/protocol.md, "When pencild goes away").
+            let pose = current.pose.lifted
             if current.tipDown {
-                frame.events.append(Event(type: .tipUp, time: time, device: deviceInfo.id, tool: tool, pose: pose.lifted))
+                frame.events.append(Event(type: .tipUp, time: time, device: deviceInfo.id, tool: tool, pose: pose))
             }
             for button in current.buttons.buttons {
                 frame.events.append(Event(type: .buttonUp, time: time, device: deviceInfo.id, tool: tool, pose: pose, button: button))
@@ -198,12 +199,13 @@ public struct PenTracker: Sendable {
             frame.gestureIndex = 0
         }
         frame.events.append(Event(type: .deviceRemoved, time: time, device: deviceInfo.id))
-        current = PenState(pose: current.pose)
+        // The recogniser's cancelled squeeze carries this pose: with the tip up, too.
+        current = PenState(pose: current.pose.lifted)
         finishFrame(&frame)
     }
 
     /// The events that bring a new subscriber to the current state: proximityIn, then tipDown
-    /// or hover began, then buttonDown for each held button (protocol.md, Monitor).
+    /// or hover began, then buttonDown for each held button (docs/protocol.md, Monitor).
     public func catchUpEvents(at time: Int64) -> [Event] {
         guard !removed else { return [] }
         return current.catchUpEvents(device: deviceInfo.id, identity: identity, at: time)

@@ -86,7 +86,7 @@ struct TiltMemo: Sendable {
     var valid = false
 }
 
-/// Turns raw axis values into the protocol's Pose (gestures.md, "Pose"). Built once per device.
+/// Turns raw axis values into the protocol's Pose (docs/gestures.md, "Pose"). Built once per device.
 struct PoseNormalizer: Sendable {
     let x: AxisScale?
     let y: AxisScale?

@@ -17,7 +17,7 @@ public struct PlaybackSpeed: Equatable, Sendable {
     private init(checkedFactor: Double) { factor = checkedFactor }
 }
 
-/// Plays a recording on the recording's clock (gestures.md, "Time in a replay"): events keep
+/// Plays a recording on the recording's clock (docs/gestures.md, "Time in a replay"): events keep
 /// their recorded times, which are the replayed device's times (`DeviceTime`); only *when*
 /// they are handed out (`HostTime`) depends on the speed. The first event is due at the host
 /// time the player starts; each later one after its recorded delay, divided by the speed

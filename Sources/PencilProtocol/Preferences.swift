@@ -1,4 +1,4 @@
-/// The user's choices for gestures (protocol.md "Preferences", defaults in gestures.md).
+/// The user's choices for gestures (docs/protocol.md "Preferences", defaults in docs/gestures.md).
 
 public enum TapButton: String, Sendable, CaseIterable {
     case stylus, stylus2, stylus3, eraser, none
@@ -10,7 +10,7 @@ public enum SqueezeButton: String, Sendable, CaseIterable {
     public var button: PenButton? { PenButton(rawValue: rawValue) }
 }
 
-/// On a pen whose eraser is a button (gestures.md, "An eraser that is a button"): the eraser
+/// On a pen whose eraser is a button (docs/gestures.md, "An eraser that is a button"): the eraser
 /// tool, as the firmware reports it, or a barrel button named `eraser`.
 public enum EraserButtonMode: String, Sendable, CaseIterable {
     case eraser, button
@@ -29,7 +29,7 @@ public struct Preferences: Equatable, Sendable {
     public var longPressDuration: Int = 500
     /// Millimetres.
     public var doubleTapSlop: Double = 4
-    /// Apps receive the gesture buttons' clicks unless this is true (gestures.md, "What apps
+    /// Apps receive the gesture buttons' clicks unless this is true (docs/gestures.md, "What apps
     /// receive: gesture clicks withheld").
     public var withholdGestureClicks = false
     public var eraserButton: EraserButtonMode = .eraser
@@ -65,7 +65,7 @@ public struct Preferences: Equatable, Sendable {
     }
 }
 
-/// protocol.md: `org.pencild.Pen.InvalidPreferences(field, reason)`.
+/// docs/protocol.md: `org.pencild.Pen.InvalidPreferences(field, reason)`.
 public struct InvalidPreferences: Error, Equatable, Sendable, CustomStringConvertible {
     public var field: String
     public var reason: String

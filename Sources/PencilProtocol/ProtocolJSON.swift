@@ -1,7 +1,7 @@
 /// The JSON form of the protocol's types: written by hand so that streaming an event costs
 /// one pass over a reused buffer, and read back strictly for preferences and clients.
 
-/// How many decimals a float of the protocol carries on the wire (protocol.md, "Numbers on
+/// How many decimals a float of the protocol carries on the wire (docs/protocol.md, "Numbers on
 /// the wire"); the raw value is the number of decimals.
 public enum WirePrecision: Int, Sendable {
     /// Values from 0 to 1: x, y, pressure, zOffset, slider, wheel.
@@ -15,7 +15,7 @@ public enum WirePrecision: Int, Sendable {
 }
 
 extension JSONWriter {
-    /// A float of the protocol at its precision (protocol.md, "Numbers on the wire").
+    /// A float of the protocol at its precision (docs/protocol.md, "Numbers on the wire").
     public mutating func number(_ value: Double, _ precision: WirePrecision) {
         decimal(value, places: precision.rawValue)
     }

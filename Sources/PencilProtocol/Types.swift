@@ -1,4 +1,4 @@
-/// The protocol's value types (protocol.md, "Types"). JSON names are the contract.
+/// The protocol's value types (docs/protocol.md, "Types"). JSON names are the contract.
 
 public enum ToolType: String, Sendable, CaseIterable {
     case pen, eraser, brush, pencil, airbrush, mouse, lens
@@ -9,7 +9,7 @@ public enum AxisName: String, Sendable, CaseIterable {
 }
 
 /// A barrel button, by its protocol name. `eraser` is the button of a pen whose eraser is a
-/// button (gestures.md, "An eraser that is a button"): the firmware reports it as a tool swap,
+/// button (docs/gestures.md, "An eraser that is a button"): the firmware reports it as a tool swap,
 /// and a user's recogniser turns the swap back into this button under `eraserButton` `button`.
 public enum PenButton: String, Sendable, CaseIterable {
     case stylus, stylus2, stylus3, eraser
@@ -46,11 +46,11 @@ public struct Tool: Equatable, Hashable, Sendable {
         self.serial = serial
         self.id = id
     }
-    /// gestures.md: "the same tool" means the same type and serial.
+    /// docs/gestures.md: "the same tool" means the same type and serial.
     public func isSameTool(as other: Tool) -> Bool { type == other.type && serial == other.serial }
 }
 
-/// What kind of stylus libwacom says a tool is (protocol.md, "Stylus").
+/// What kind of stylus libwacom says a tool is (docs/protocol.md, "Stylus").
 public enum StylusKind: String, Sendable, CaseIterable {
     case general, inking, airbrush, classic, marker, stroke, puck, mobile, unknown
 }
@@ -61,7 +61,7 @@ public enum EraserKind: String, Sendable, CaseIterable {
     case none, invert, button
 }
 
-/// Which pen a tool is, as libwacom names it (protocol.md, "Stylus"): carried by `proximityIn`
+/// Which pen a tool is, as libwacom names it (docs/protocol.md, "Stylus"): carried by `proximityIn`
 /// only, and only for a tool whose id libwacom knows.
 public struct Stylus: Equatable, Hashable, Sendable {
     /// libwacom's name, such as "Pro Pen 2".
@@ -79,7 +79,7 @@ public struct Stylus: Equatable, Hashable, Sendable {
     }
 }
 
-/// Where the pen is and how it is held, normalised (gestures.md, "Pose").
+/// Where the pen is and how it is held, normalised (docs/gestures.md, "Pose").
 public struct Pose: Equatable, Sendable {
     public var x: Double = 0
     public var y: Double = 0
@@ -97,7 +97,7 @@ public struct Pose: Equatable, Sendable {
     public init() {}
 }
 
-/// A pen device as clients see it (protocol.md "Device").
+/// A pen device as clients see it (docs/protocol.md "Device").
 public struct DeviceInfo: Equatable, Sendable {
     public var id: String
     public var name: String
@@ -161,13 +161,13 @@ public enum PreferredAction: String, Sendable, CaseIterable {
     case ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
 }
 
-/// Which app acts on a gesture (protocol.md, "Which app acts (focus)"), as seen by the stream
+/// Which app acts on a gesture (docs/protocol.md, "Which app acts (focus)"), as seen by the stream
 /// that receives it: its process holds the user's focus, another process does, or nobody.
 public enum Focus: String, Sendable, CaseIterable {
     case this, other, none
 }
 
-/// One event of the protocol (protocol.md "Event"). Fields a type does not carry are nil.
+/// One event of the protocol (docs/protocol.md "Event"). Fields a type does not carry are nil.
 ///
 /// The large fields only a few events carry (deviceAdded's deviceInfo, preferencesChanged's
 /// preferences, proximityIn's stylus) are kept out of line, in one shared immutable box, so

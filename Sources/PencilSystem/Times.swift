@@ -4,7 +4,7 @@
 /// - `HostTime`: this machine's CLOCK_MONOTONIC. The daemon's loop reads it, arms its timer
 ///   for it, and measures clients' timeouts on it.
 /// - `DeviceTime`: a pen's clock. Its frames are stamped on it, and gesture deadlines are set
-///   on it (gestures.md, "Time in a replay"). A live device's clock is the host's, because the
+///   on it (docs/gestures.md, "Time in a replay"). A live device's clock is the host's, because the
 ///   reader sets evdev's clock to CLOCK_MONOTONIC (`HostTime(sameInstantAs:)` says so where it
 ///   is relied on). A replay's is the recording's: `RecordingPlayer` converts, at its speed.
 ///

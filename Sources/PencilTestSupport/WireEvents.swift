@@ -2,7 +2,7 @@ import PencilProtocol
 
 extension Event {
     /// The event as a client reads it: written and read back, so its floats carry the wire's
-    /// rounding (protocol.md, "Numbers on the wire"). What a client prints or receives equals
+    /// rounding (docs/protocol.md, "Numbers on the wire"). What a client prints or receives equals
     /// this, not the unrounded value the pipeline computed.
     public var asOnTheWire: Event {
         do {

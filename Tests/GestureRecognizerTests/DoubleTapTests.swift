@@ -3,7 +3,7 @@ import PencilInput
 import PencilProtocol
 import Testing
 
-/// gestures.md "Double-tap", one rule at a time, on hand-built frames.
+/// docs/gestures.md "Double-tap", one rule at a time, on hand-built frames.
 @Suite struct DoubleTapTests {
     @Test func doubleTapIsRecognisedAtTheSecondPressWithItsPose() throws {
         var pen = try FrameHarness()

@@ -4,7 +4,7 @@ import PencilProtocol
 import PencilTestSupport
 import Testing
 
-/// gestures.md, "An eraser that is a button": an AES pen (the Dell Venue's, libinput's
+/// docs/gestures.md, "An eraser that is a button": an AES pen (the Dell Venue's, libinput's
 /// wacom-hid4800-pen test device, with libwacom's isdv4-4800 styli) whose firmware reports the
 /// eraser button as the pen leaving and the eraser entering, 2 ms apart.
 @Suite struct EraserButtonTests {

@@ -4,7 +4,7 @@ import PencilProtocol
 import PencilTestSupport
 import Testing
 
-/// gestures.md "Squeeze" under longPress: a long hold of tapButton.
+/// docs/gestures.md "Squeeze" under longPress: a long hold of tapButton.
 @Suite struct LongPressTests {
     @Test func aLongHoldOnAOneButtonPenIsASqueezeThatBeginsByTimer() throws {
         var pen = try FrameHarness(device: FrameHarness.oneButton)

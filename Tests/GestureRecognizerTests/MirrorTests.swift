@@ -4,7 +4,7 @@ import PencilProtocol
 import PencilTestSupport
 import Testing
 
-/// gestures.md, "What apps receive: gesture clicks withheld", case by case: what the mirror
+/// docs/gestures.md, "What apps receive: gesture clicks withheld", case by case: what the mirror
 /// writes for what a person does, as pen scripts.
 @Suite struct MirrorTests {
     static let pen = TestPens.cintiqLike

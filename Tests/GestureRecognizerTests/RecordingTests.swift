@@ -16,7 +16,7 @@ enum Recordings {
     }
 }
 
-/// How many of each event a recording must give, read from gestures.md and the recordings'
+/// How many of each event a recording must give, read from docs/gestures.md and the recordings'
 /// README (what was done on the hardware), not from the code's output.
 struct ExpectedCounts: CustomStringConvertible, Sendable {
     var file: String
@@ -34,7 +34,7 @@ struct ExpectedCounts: CustomStringConvertible, Sendable {
     /// - Intuos4 stylus-move: the pen comes into range and hovers, never touching: one
     ///   proximityIn, one hover began.
     /// - Intuos4 stylus-drag and stylus-tap, UC-LOGIC WP5540U: one touch inside one proximity:
-    ///   hover began on entering, tipDown, and hover began again after the tip lifts (gestures.md,
+    ///   hover began on entering, tipDown, and hover began again after the tip lifts (docs/gestures.md,
     ///   Hover: hovering begins whenever a tool is in proximity with the tip up).
     /// - Genius EasyPen i405X: hover only (no pressure, no BTN_TOUCH), one proximity.
     /// - Dell Canvas: three proximities, two touches, a BTN_STYLUS and a BTN_STYLUS2 press; one

@@ -4,7 +4,7 @@ import PencilProtocol
 import PencilTestSupport
 import Testing
 
-/// gestures.md rule by rule, from pen scripts through the whole pipeline (tracker, then
+/// docs/gestures.md rule by rule, from pen scripts through the whole pipeline (tracker, then
 /// recogniser), as a person would use the pen.
 @Suite struct ScriptTests {
     // MARK: Double-tap

@@ -3,7 +3,7 @@ import PencilInput
 import PencilProtocol
 import Testing
 
-/// gestures.md "Squeeze" with a dedicated button, on hand-built frames.
+/// docs/gestures.md "Squeeze" with a dedicated button, on hand-built frames.
 @Suite struct SqueezeTests {
     @Test func aSqueezeBeginsChangesWithThePoseAndEndsWithTheAction() throws {
         var pen = try FrameHarness()

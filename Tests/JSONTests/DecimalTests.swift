@@ -24,7 +24,7 @@ struct DecimalTests {
         return text
     }
 
-    /// The contract's ranges and decimals (protocol.md, "Numbers on the wire").
+    /// The contract's ranges and decimals (docs/protocol.md, "Numbers on the wire").
     static let ranges: [(name: String, range: ClosedRange<Double>, places: Int)] = [
         ("values from 0 to 1", 0...1, 6),
         ("millimetres", -2000...2000, 3),

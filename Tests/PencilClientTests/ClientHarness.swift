@@ -69,7 +69,7 @@ func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> B
 }
 
 /// How far a value read back may be from the offline pipeline's: half a unit of the wire's
-/// last decimal (protocol.md "Numbers on the wire"), with room for the double's own error.
+/// last decimal (docs/protocol.md "Numbers on the wire"), with room for the double's own error.
 enum WireTolerance {
     static let unit = 0.5e-6 * 1.001        // 6 decimals: x, y, pressure, zOffset, slider, wheel
     static let millimetres = 0.5e-3 * 1.001  // 3 decimals

@@ -88,7 +88,12 @@ struct EventSequenceTests {
         #expect(closing.first { $0.type == .buttonUp }?.button == .stylus2)
         #expect(closing.first { $0.type == .squeeze }?.phase == .cancelled)
         #expect(closing.allSatisfy { $0.time == last.time && $0.device == "replay0" })
-        #expect(closing.dropLast().allSatisfy { $0.tool == last.tool && $0.pose == last.pose })
+        // The last pose, with the tip up: pressure 0 (docs/protocol.md, "When pencild goes away").
+        var lifted = last.pose
+        lifted?.pressure = 0
+        #expect(last.pose?.pressure ?? 0 > 0, "the tip was down: the check below can fail")
+        #expect(closing.dropLast().allSatisfy { $0.tool == last.tool && $0.pose == lifted })
+        #expect(closing.allSatisfy(\.isSynthesized) && !before.contains(where: \.isSynthesized))
 
         // A new daemon on the same socket: the sequence finds it and subscribes again.
         let second = try RunningDaemon(["--replay", recording, "--speed", "max"], directory: directory)

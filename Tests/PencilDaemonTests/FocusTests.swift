@@ -3,7 +3,7 @@ import PencilProtocol
 import PencilTestSupport
 import Testing
 
-/// protocol.md "Which app acts (focus)", on the daemon's service in virtual time with the demo
+/// docs/protocol.md "Which app acts (focus)", on the daemon's service in virtual time with the demo
 /// pen, which double-taps and squeezes once a loop: two apps of one user, then another user.
 @Suite("Focus claims, in virtual time")
 struct FocusTests {

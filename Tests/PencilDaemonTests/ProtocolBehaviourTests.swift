@@ -133,7 +133,7 @@ struct ProtocolBehaviourTests {
         #expect(replies == written, "\(written) requests, \(replies) replies")
     }
 
-    @Test("Python's json reads the demo pen's floats as protocol.md writes them: plain decimals, at most each field's places",
+    @Test("Python's json reads the demo pen's floats as docs/protocol.md writes them: plain decimals, at most each field's places",
           .requires(.program("/usr/bin/python3", package: "python3")))
     func pythonReadsTheWireNumbers() throws {
         let daemon = try RunningDaemon(["--demo"])

@@ -3,7 +3,7 @@ import PencilInput
 import PencilProtocol
 import PencilTestSupport
 
-/// The pose's rarer axes (gestures.md, "Pose") on a real device's capabilities: zOffset from
+/// The pose's rarer axes (docs/gestures.md, "Pose") on a real device's capabilities: zOffset from
 /// distance, the airbrush's slider, the mouse's wheel, the Art Pen's roll, and millimetres
 /// from the resolution; and how they go on the wire.
 @Suite("Pose axes on an Intuos5's capabilities")

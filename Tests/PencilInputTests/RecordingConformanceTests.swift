@@ -5,7 +5,7 @@ import PencilSystem
 import PencilProtocol
 import PencilTestSupport
 
-/// The contract (gestures.md) on real recordings, with default preferences.
+/// The contract (docs/gestures.md) on real recordings, with default preferences.
 @Suite("Conformance on real recordings", .requires(.recordings))
 struct RecordingConformanceTests {
     static func events(_ file: String, desc: String? = nil) throws -> [Event] {

@@ -11,7 +11,8 @@
 #   - shellcheck on the shell scripts;
 #   - the man pages build with scdoc and list what `--help` lists (pencild's options,
 #     pencilctl's commands and their options) and the configuration keys pencild accepts;
-#   - the clients against a running pencild (tests/packaging/client.sh).
+#   - the clients against a running pencild (tests/packaging/client.sh);
+#   - nothing cites a document outside the repository, and every docs/*.md cited exists.
 # A check that cannot run here says so; under CI (CI=true) that is a failure.
 set -euo pipefail
 
@@ -341,6 +342,57 @@ check_clients() {
     fi
 }
 
+# The files under DIR to scan, NUL-separated: the tracked ones in a git checkout, all but
+# build output otherwise. This file is left out, as it names the patterns.
+scanned_files() {
+    local dir=$1
+    if [ -e "$dir/.git" ] && command -v git >/dev/null; then
+        git -C "$dir" ls-files -z -- . ':!tests/packaging/run.sh'
+    else
+        (cd "$dir" && find . \( -name '.build*' -o -name .git \) -prune -o -type f ! -path ./tests/packaging/run.sh -print0)
+    fi
+}
+
+# The lines of the files under DIR that point outside the repository: the contract lives in
+# docs/. The one exception is the recordings' default place beside the repository
+# (PENCILD_RECORDINGS), kept outside for their size and licences.
+outside_citations() {
+    local dir=$1
+    (cd "$dir" || exit; scanned_files . | xargs -0 grep -nIE '(\.\./)+shared/|shared/design' -- 2>/dev/null; true) |
+        grep -vE '(\.\./)+shared/recordings' || true
+}
+
+# The docs/*.md that the files under DIR cite and that do not exist.
+missing_docs() {
+    local dir=$1 cited
+    for cited in $( (cd "$dir" || exit; scanned_files . | xargs -0 grep -hoIE 'docs/[A-Za-z0-9_-]+\.md' -- 2>/dev/null; true) | sort -u); do
+        [ -f "$dir/$cited" ] || echo "$cited"
+    done
+}
+
+check_citations() {
+    section "citations stay inside the repository"
+    # Positive control: the scan finds what it must, and lets the recordings' place be.
+    local control="$work/citations"
+    mkdir -p "$control/docs"
+    printf '%s\n' '# see ../shared/design/protocol.md' '// shared/design/gestures.md, "Hover"' \
+        'recordings: ../shared/recordings' 'the rules: docs/protocol.md, docs/absent.md' >"$control/notes"
+    touch "$control/docs/protocol.md"
+    local found
+    found=$(outside_citations "$control" | wc -l)
+    if [ "$found" -eq 2 ] && [ "$(missing_docs "$control")" = docs/absent.md ]; then
+        pass "the scan finds a citation outside the repository and a missing document"
+    else
+        fail "the scan's control: $found outside citations found (2 expected), missing: $(missing_docs "$control")"
+    fi
+    local outside missing
+    outside=$(outside_citations "$repo")
+    missing=$(missing_docs "$repo")
+    if [ -z "$outside" ]; then pass "no file cites a path outside the repository"; else fail "cited outside the repository:"$'\n'"$outside"; fi
+    if [ -z "$missing" ]; then pass "every docs/*.md cited exists"; else fail "cited and missing: $missing"; fi
+}
+
+check_citations
 check_shell
 check_maintainer_scripts
 check_udev_rule

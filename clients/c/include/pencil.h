@@ -84,7 +84,7 @@ struct pencil_error;
 /* Names                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/** The type of an event (protocol.md, Event). */
+/** The type of an event (docs/protocol.md, Event). */
 enum pencil_event_type {
 	PENCIL_EVENT_UNKNOWN = -1, /**< a type this library does not know */
 	PENCIL_EVENT_DEVICE_ADDED = 1,
@@ -108,7 +108,7 @@ enum pencil_event_type {
 	PENCIL_EVENT_DISCONNECTED = 100,
 };
 
-/** A tool (protocol.md, Device.tools and Tool.type). */
+/** A tool (docs/protocol.md, Device.tools and Tool.type). */
 enum pencil_tool_type {
 	PENCIL_TOOL_UNKNOWN = -1,
 	PENCIL_TOOL_NONE = 0, /**< the event carries no tool */
@@ -121,7 +121,7 @@ enum pencil_tool_type {
 	PENCIL_TOOL_LENS,
 };
 
-/** An axis a device reports (protocol.md, Device.axes). */
+/** An axis a device reports (docs/protocol.md, Device.axes). */
 enum pencil_axis {
 	PENCIL_AXIS_UNKNOWN = -1,
 	PENCIL_AXIS_PRESSURE = 1,
@@ -132,7 +132,7 @@ enum pencil_axis {
 	PENCIL_AXIS_WHEEL,
 };
 
-/** A barrel button (protocol.md, Device.buttons and Event.button). */
+/** A barrel button (docs/protocol.md, Device.buttons and Event.button). */
 enum pencil_button {
 	PENCIL_BUTTON_UNKNOWN = -1,
 	PENCIL_BUTTON_NONE = 0, /**< the event carries no button */
@@ -152,7 +152,7 @@ enum pencil_phase {
 	PENCIL_PHASE_CANCELLED,
 };
 
-/** A preferred action, as on Apple's UIPencilPreferredAction (gestures.md). */
+/** A preferred action, as on Apple's UIPencilPreferredAction (docs/gestures.md). */
 enum pencil_action {
 	PENCIL_ACTION_UNKNOWN = -1,
 	PENCIL_ACTION_NONE = 0, /**< the event or preferences carry no action */
@@ -166,7 +166,7 @@ enum pencil_action {
 };
 
 /**
- * Which app a double-tap or squeeze is for (protocol.md, "Which app acts").
+ * Which app a double-tap or squeeze is for (docs/protocol.md, "Which app acts").
  * Act on THIS; act on NOBODY too if the app has not claimed focus; never act on OTHER.
  */
 enum pencil_focus {
@@ -319,9 +319,9 @@ int pencil_get_fd(const struct pencil *pencil);
  * Reads what has arrived, without blocking, and queues the events for
  * pencil_get_event(). Call it when the fd is readable (calling it at other times is
  * harmless). When the stream ends it queues the closing events of what was open, per
- * device in the order the devices were added: tipUp, buttonUp for each held button,
- * squeeze cancelled, hover ended, proximityOut, deviceRemoved (gestures.md "When a
- * device goes away"), each marked synthetic (pencil_event_is_synthetic()), only for
+ * device in the order the devices first appeared: tipUp, buttonUp for each held button,
+ * squeeze cancelled, hover ended, proximityOut, deviceRemoved (docs/protocol.md, "When
+ * pencild goes away"), each marked synthesized (pencil_event_is_synthesized()), only for
  * types the subscription asked for. Then it reconnects or queues
  * PENCIL_EVENT_DISCONNECTED (pencil_set_reconnect()).
  *
@@ -454,6 +454,8 @@ int64_t pencil_event_get_time_usec(const struct pencil_event *event);
 /** The device id ("event7", "replay0"), or NULL when the event has none. Borrowed. */
 const char *pencil_event_get_device(const struct pencil_event *event);
 /** True for the closing events the library made when the stream ended. */
+bool pencil_event_is_synthesized(const struct pencil_event *event);
+/** The former name of pencil_event_is_synthesized(), kept for the ABI. */
 bool pencil_event_is_synthetic(const struct pencil_event *event);
 
 /** deviceAdded's device. Borrowed (pencil_device_ref() to keep it); NULL for other types. */

@@ -57,6 +57,9 @@ static int json_int_field(struct json_object *object, const char *key, int64_t *
 	if (!json_object_is_type(value, json_type_int))
 		return -EBADMSG;
 	*out = json_object_get_int64(value);
+	/* json-c saturates a number above INT64_MAX: refuse it, as the other libraries do. */
+	if (*out == INT64_MAX && json_object_get_uint64(value) > (uint64_t)INT64_MAX)
+		return -EBADMSG;
 	return 1;
 }
 
@@ -897,9 +900,14 @@ PENCIL_EXPORT const char *pencil_event_get_device(const struct pencil_event *eve
 	return event->device;
 }
 
+PENCIL_EXPORT bool pencil_event_is_synthesized(const struct pencil_event *event)
+{
+	return event->synthesized;
+}
+
 PENCIL_EXPORT bool pencil_event_is_synthetic(const struct pencil_event *event)
 {
-	return event->synthetic;
+	return event->synthesized;
 }
 
 PENCIL_EXPORT struct pencil_device *pencil_event_get_device_info(const struct pencil_event *event)

@@ -17,20 +17,6 @@
 #define BACKOFF_LAST_MS 5000
 #define DEFAULT_CALL_TIMEOUT_MS 2000
 
-/* What is open on one device, as the events so far say: what a vanished stream must close. */
-struct track {
-	char *device;
-	int64_t time;
-	bool has_tool, has_pose;
-	struct tool tool;
-	struct pose pose;
-	bool in_proximity, tip_down, hovering, squeezing;
-	struct name squeeze_focus;
-	struct name buttons[PENCIL_MAX_HELD_BUTTONS];
-	size_t button_count;
-	struct track *next;
-};
-
 struct pencil {
 	int refcount;
 	char *path;
@@ -53,8 +39,7 @@ struct pencil {
 
 	struct pencil_event *head, *tail;
 	size_t queued;
-	struct track *tracks;
-	size_t track_count;
+	struct closeout open; /* what the stream has opened */
 	int call_timeout_ms;
 };
 
@@ -162,26 +147,6 @@ PENCIL_EXPORT struct pencil *pencil_ref(struct pencil *pencil)
 	return pencil;
 }
 
-static void track_free(struct track *track)
-{
-	free(track->device);
-	tool_clear(&track->tool);
-	name_clear(&track->squeeze_focus);
-	for (size_t i = 0; i < track->button_count; i++)
-		name_clear(&track->buttons[i]);
-	free(track);
-}
-
-static void tracks_clear(struct pencil *pencil)
-{
-	while (pencil->tracks) {
-		struct track *next = pencil->tracks->next;
-		track_free(pencil->tracks);
-		pencil->tracks = next;
-	}
-	pencil->track_count = 0;
-}
-
 static void stream_close(struct pencil *pencil)
 {
 	if (pencil->fd >= 0) {
@@ -208,7 +173,7 @@ PENCIL_EXPORT struct pencil *pencil_unref(struct pencil *pencil)
 		pencil_event_destroy(pencil->head);
 		pencil->head = next;
 	}
-	tracks_clear(pencil);
+	closeout_clear(&pencil->open);
 	strings_free(pencil->devices);
 	strings_free(pencil->events);
 	if (pencil->timer_fd >= 0)
@@ -285,198 +250,19 @@ PENCIL_EXPORT struct pencil_event *pencil_get_event(struct pencil *pencil)
 
 /* ---- following what is open ---- */
 
-static bool wants(const struct pencil *pencil, enum pencil_event_type type)
-{
-	if (!pencil->events)
-		return true;
-	const char *name = pencil_event_type_to_name(type);
-	for (char **wanted = pencil->events; *wanted; wanted++)
-		if (strcmp(*wanted, name) == 0)
-			return true;
-	return false;
-}
-
-static struct track *track_find(struct pencil *pencil, const char *device, bool create)
-{
-	struct track **link = &pencil->tracks;
-	for (; *link; link = &(*link)->next)
-		if (strcmp((*link)->device, device) == 0)
-			return *link;
-	if (!create || pencil->track_count >= PENCIL_MAX_TRACKED_DEVICES)
-		return NULL;
-	struct track *track = calloc(1, sizeof(*track));
-	if (!track || !(track->device = strdup(device))) {
-		free(track);
-		return NULL;
-	}
-	*link = track; /* at the end: closing goes in the order devices appeared */
-	pencil->track_count++;
-	return track;
-}
-
-static void track_remove(struct pencil *pencil, struct track *gone)
-{
-	for (struct track **link = &pencil->tracks; *link; link = &(*link)->next)
-		if (*link == gone) {
-			*link = gone->next;
-			track_free(gone);
-			pencil->track_count--;
-			return;
-		}
-}
-
-static void track_release_buttons(struct track *track)
-{
-	for (size_t i = 0; i < track->button_count; i++)
-		name_clear(&track->buttons[i]);
-	track->button_count = 0;
-}
-
-static bool same_name(const struct name *a, const struct name *b)
-{
-	if (a->value != b->value)
-		return false;
-	return a->value >= 0 || strcmp(a->text, b->text) == 0;
-}
-
-/* Follows one event from the daemon. Out of memory only loses what can be closed later. */
-static void track_event(struct pencil *pencil, const struct pencil_event *event)
-{
-	if (!event->device)
-		return;
-	int type = event->type.value;
-	struct track *track = track_find(pencil, event->device, type != PENCIL_EVENT_DEVICE_REMOVED);
-	if (!track)
-		return;
-	if (type == PENCIL_EVENT_DEVICE_REMOVED) {
-		track_remove(pencil, track);
-		return;
-	}
-	track->time = event->time;
-	if (event->has_tool && tool_copy(&track->tool, &event->tool) == 0)
-		track->has_tool = true;
-	if (event->has_pose) {
-		track->pose = event->pose;
-		track->has_pose = true;
-	}
-	if (event->has_tool && type != PENCIL_EVENT_PROXIMITY_OUT)
-		track->in_proximity = true;
-	int phase = event->phase.value;
-	switch (type) {
-	case PENCIL_EVENT_PROXIMITY_OUT:
-		track->in_proximity = track->tip_down = track->hovering = track->squeezing = false;
-		track_release_buttons(track);
-		break;
-	case PENCIL_EVENT_TIP_DOWN:
-	case PENCIL_EVENT_MOTION:
-		track->tip_down = true;
-		track->hovering = false;
-		break;
-	case PENCIL_EVENT_TIP_UP:
-		track->tip_down = false;
-		break;
-	case PENCIL_EVENT_HOVER:
-		track->hovering = phase == PENCIL_PHASE_BEGAN || phase == PENCIL_PHASE_CHANGED;
-		if (track->hovering)
-			track->tip_down = false;
-		break;
-	case PENCIL_EVENT_BUTTON_DOWN:
-	case PENCIL_EVENT_BUTTON_UP: {
-		size_t i = 0;
-		while (i < track->button_count && !same_name(&track->buttons[i], &event->button))
-			i++;
-		if (type == PENCIL_EVENT_BUTTON_DOWN && i == track->button_count &&
-		    i < PENCIL_MAX_HELD_BUTTONS && name_copy(&track->buttons[i], &event->button) == 0)
-			track->button_count++;
-		if (type == PENCIL_EVENT_BUTTON_UP && i < track->button_count) {
-			name_clear(&track->buttons[i]);
-			memmove(&track->buttons[i], &track->buttons[i + 1],
-				(track->button_count - i - 1) * sizeof(track->buttons[0]));
-			memset(&track->buttons[--track->button_count], 0, sizeof(track->buttons[0]));
-		}
-		break;
-	}
-	case PENCIL_EVENT_SQUEEZE:
-		if (phase == PENCIL_PHASE_BEGAN || (phase == PENCIL_PHASE_CHANGED && !track->squeezing))
-			name_copy(&track->squeeze_focus, &event->focus);
-		track->squeezing = phase == PENCIL_PHASE_BEGAN || phase == PENCIL_PHASE_CHANGED;
-		break;
-	default:
-		break;
-	}
-}
-
-/* One closing event for a device, or NULL when out of memory. */
-static struct pencil_event *closing_event(const struct track *track, enum pencil_event_type type, bool with_tool)
-{
-	struct pencil_event *event = event_new();
-	if (!event)
-		return NULL;
-	event->type.value = type;
-	event->time = track->time;
-	event->synthetic = true;
-	if (!(event->device = strdup(track->device)))
-		goto fail;
-	if (with_tool && track->has_tool) {
-		event->has_tool = true;
-		if (tool_copy(&event->tool, &track->tool) < 0)
-			goto fail;
-	}
-	if (with_tool && track->has_pose) {
-		event->has_pose = true;
-		event->pose = track->pose;
-	}
-	return event;
-fail:
-	pencil_event_destroy(event);
-	return NULL;
-}
-
-/* gestures.md "When a device goes away", for every device, in the order they appeared. */
+/* What a vanished stream leaves open is closed by the library (docs/protocol.md, "When
+ * pencild goes away"), in the contract's order, only for the types the app asked for. */
 static int close_what_is_open(struct pencil *pencil)
 {
-	struct pencil_event *event;
-	for (struct track *track = pencil->tracks; track; track = track->next) {
-		if (track->tip_down && wants(pencil, PENCIL_EVENT_TIP_UP)) {
-			if (!(event = closing_event(track, PENCIL_EVENT_TIP_UP, true)))
-				return -ENOMEM;
-			event->pose.values[POSE_PRESSURE] = 0; /* the tip is up */
-			enqueue(pencil, event);
-		}
-		for (size_t i = 0; i < track->button_count && wants(pencil, PENCIL_EVENT_BUTTON_UP); i++) {
-			if (!(event = closing_event(track, PENCIL_EVENT_BUTTON_UP, true)))
-				return -ENOMEM;
-			enqueue(pencil, event);
-			if (name_copy(&event->button, &track->buttons[i]) < 0)
-				return -ENOMEM;
-		}
-		if (track->squeezing && wants(pencil, PENCIL_EVENT_SQUEEZE)) {
-			if (!(event = closing_event(track, PENCIL_EVENT_SQUEEZE, true)))
-				return -ENOMEM;
-			enqueue(pencil, event);
-			event->phase.value = PENCIL_PHASE_CANCELLED;
-			if (name_copy(&event->focus, &track->squeeze_focus) < 0)
-				return -ENOMEM;
-		}
-		if (track->hovering && !track->tip_down && wants(pencil, PENCIL_EVENT_HOVER)) {
-			if (!(event = closing_event(track, PENCIL_EVENT_HOVER, true)))
-				return -ENOMEM;
-			event->phase.value = PENCIL_PHASE_ENDED;
-			enqueue(pencil, event);
-		}
-		if (track->in_proximity && wants(pencil, PENCIL_EVENT_PROXIMITY_OUT)) {
-			if (!(event = closing_event(track, PENCIL_EVENT_PROXIMITY_OUT, true)))
-				return -ENOMEM;
-			enqueue(pencil, event);
-		}
-		if (wants(pencil, PENCIL_EVENT_DEVICE_REMOVED)) {
-			if (!(event = closing_event(track, PENCIL_EVENT_DEVICE_REMOVED, false)))
-				return -ENOMEM;
-			enqueue(pencil, event);
-		}
+	struct pencil_event *events;
+	int result = closeout_close(&pencil->open, pencil->events, &events);
+	while (events) {
+		struct pencil_event *next = events->next;
+		events->next = NULL;
+		enqueue(pencil, events);
+		events = next;
 	}
-	tracks_clear(pencil);
-	return 0;
+	return result;
 }
 
 /* ---- connecting ---- */
@@ -571,6 +357,49 @@ static int add_filter(struct json_object *parameters, const char *key, char **va
 	return 0;
 }
 
+static bool listed(char *const *values, const char *name)
+{
+	for (char *const *value = values; *value; value++)
+		if (strcmp(*value, name) == 0)
+			return true;
+	return false;
+}
+
+/* The event types asked of the daemon: the app's, and what the close-out needs to know that
+ * a closer's state is open (docs/protocol.md, "When pencild goes away"): the opener, and for
+ * what a tool holds, the tool's proximity. The app gets only its own types. */
+static int add_event_filter(struct json_object *parameters, char **wanted)
+{
+	static const char *const needs[][4] = {
+		{"deviceRemoved", "deviceAdded", NULL, NULL},
+		{"proximityOut", "proximityIn", NULL, NULL},
+		{"tipUp", "tipDown", "proximityIn", "proximityOut"},
+		{"buttonUp", "buttonDown", "proximityIn", "proximityOut"},
+		{"hover", "proximityIn", "proximityOut", NULL},
+		{"squeeze", "proximityIn", "proximityOut", NULL},
+	};
+	int result = add_filter(parameters, "events", wanted);
+	struct json_object *array;
+	if (result < 0 || !wanted || !json_object_object_get_ex(parameters, "events", &array))
+		return result;
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+		if (!listed(wanted, needs[i][0]))
+			continue;
+		for (size_t j = 1; j < 4 && needs[i][j]; j++) {
+			bool present = false;
+			for (size_t k = 0; k < json_object_array_length(array); k++)
+				if (strcmp(json_object_get_string(json_object_array_get_idx(array, k)), needs[i][j]) == 0)
+					present = true;
+			struct json_object *text = present ? NULL : json_object_new_string(needs[i][j]);
+			if (!present && (!text || json_object_array_add(array, text) != 0)) {
+				json_object_put(text);
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
 /* The calls a new connection starts with: SetFocus when the app holds focus, then Monitor. */
 static int queue_subscription(struct pencil *pencil)
 {
@@ -589,7 +418,7 @@ static int queue_subscription(struct pencil *pencil)
 	if (!parameters)
 		return -ENOMEM;
 	if ((result = add_filter(parameters, "devices", pencil->devices)) == 0 &&
-	    (result = add_filter(parameters, "events", pencil->events)) == 0)
+	    (result = add_event_filter(parameters, pencil->events)) == 0)
 		result = append_call(pencil, "org.pencild.Pen.Monitor", parameters, true);
 	json_object_put(parameters);
 	return result;
@@ -636,7 +465,7 @@ static int stream_ended(struct pencil *pencil, struct pencil_error *reason)
 	}
 	event->type.value = PENCIL_EVENT_DISCONNECTED;
 	event->time = monotonic_usec();
-	event->synthetic = true;
+	event->synthesized = true;
 	event->error = reason;
 	enqueue(pencil, event);
 	return result;
@@ -705,8 +534,11 @@ static int handle_message(struct pencil *pencil, struct json_object *message)
 		goto malformed;
 	}
 	pencil->backoff_ms = BACKOFF_FIRST_MS; /* the daemon serves us: start afresh next time */
-	track_event(pencil, event);
-	enqueue(pencil, event);
+	closeout_observe(&pencil->open, event);
+	if (pencil->events && !listed(pencil->events, pencil_event_get_type_name(event)))
+		pencil_event_destroy(event); /* asked for the close-out's sake only */
+	else
+		enqueue(pencil, event);
 	if (!continues) {
 		stream_ended(pencil, NULL);
 		return 0;

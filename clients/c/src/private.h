@@ -88,7 +88,7 @@ struct pencil_event {
 	struct name type;
 	int64_t time;
 	char *device;
-	bool synthetic;
+	bool synthesized; /* a closing event made up by the library */
 	bool has_tool;
 	struct tool tool;
 	bool has_stylus;
@@ -148,6 +148,18 @@ int preferences_decode(struct json_object *object, struct pencil_preferences **o
 struct json_object *preferences_encode(const struct pencil_preferences *preferences);
 int tool_copy(struct tool *to, const struct tool *from);
 void tool_clear(struct tool *tool);
+
+/* What a stream has opened and not closed (closeout.c). */
+struct track;
+struct closeout {
+	struct track *tracks; /* in the order the devices first appeared */
+	size_t count;
+};
+void closeout_observe(struct closeout *closeout, const struct pencil_event *event);
+/* The closing events of everything open, of the types in the NULL-terminated @types (NULL:
+ * all), as a list linked by ->next in *out; then nothing is open. -ENOMEM. */
+int closeout_close(struct closeout *closeout, char *const *types, struct pencil_event **out);
+void closeout_clear(struct closeout *closeout);
 
 /* A new error; message is formatted. NULL when out of memory. */
 struct pencil_error *error_new(enum pencil_error_kind kind, int code, const char *format, ...)

@@ -18,7 +18,7 @@ extra_limits=MaxClientsPerUser=1 start_pencild --replay "$work/pen.evemu"
 client "$1" --too-many
 
 # A user who is not root, not the daemon's user, not in the socket's group and has no
-# session: PermissionDenied (protocol.md, "Who may connect"). Needs root to switch users.
+# session: PermissionDenied (docs/protocol.md, "Who may connect"). Needs root to switch users.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     chmod o+x "$work"
     chmod o+rw "$PENCILD_SOCKET"

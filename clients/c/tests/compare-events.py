@@ -2,10 +2,10 @@
 """compare-events.py EXPECTED ACTUAL: the events libpencil yielded (ACTUAL, JSON lines
 from pencil-events) against `pencilctl events` (EXPECTED), field by field.
 
-Numbers are compared as doubles within what the wire's rounding allows (protocol.md,
+Numbers are compared as doubles within what the wire's rounding allows (docs/protocol.md,
 "Numbers on the wire"); everything else exactly. ACTUAL may end with the library's
 "disconnected" line and may carry "focus" (which pencilctl events does not know). No
-event of ACTUAL may be synthetic: the daemon closed everything itself."""
+event of ACTUAL may be synthesized: the daemon closed everything itself."""
 import json
 import sys
 
@@ -64,8 +64,8 @@ def main():
         actual.pop()
     problems = []
     for index, event in enumerate(actual):
-        if event.get("synthetic"):
-            problems.append(f"event {index}: synthetic {event['type']}, but the daemon closed everything")
+        if event.get("synthesized"):
+            problems.append(f"event {index}: synthesized {event['type']}, but the daemon closed everything")
     if len(expected) != len(actual):
         problems.append(f"{len(actual)} events, expected {len(expected)}")
     for index, (e, a) in enumerate(zip(expected, actual)):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# focus.sh PENCIL_EVENTS: protocol.md "Which app acts". Of two subscribers of one user,
+# focus.sh PENCIL_EVENTS: docs/protocol.md "Which app acts". Of two subscribers of one user,
 # the one that claimed focus (pencil_set_focused) receives its double-taps and squeezes
 # with focus "this", the other with "other"; with no claim, both see "none".
 # shellcheck source=lib.sh disable=SC1091

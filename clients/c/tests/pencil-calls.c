@@ -80,7 +80,7 @@ static void preferences(struct pencil *pencil)
 		      pencil_preferences_get_double_tap_interval(current) == 400 &&
 		      pencil_preferences_get_long_press_duration(current) == 500 &&
 		      pencil_preferences_get_double_tap_slop(current) == 4.0,
-	      "the defaults of gestures.md");
+	      "the defaults of docs/gestures.md");
 	pencil_preferences_destroy(current);
 
 	/* A subscriber to preferencesChanged sees the change. */

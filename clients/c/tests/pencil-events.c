@@ -3,7 +3,7 @@
  *
  * Prints every event libpencil yields, one JSON object a line, built from the
  * library's accessors only (the form `pencilctl events` prints, plus "focus" and
- * "synthetic" where they apply). Ends after the DISCONNECTED event (--no-reconnect) or
+ * "synthesized" where they apply). Ends after the DISCONNECTED event (--no-reconnect) or
  * the Nth deviceRemoved (--removed N). --focus claims focus first.
  */
 #include <errno.h>
@@ -141,8 +141,8 @@ static struct json_object *event_json(const struct pencil_event *event)
 		add(object, "focus", json_object_new_string(pencil_event_get_focus_name(event)));
 	if (pencil_event_get_preferences(event))
 		add(object, "preferences", preferences_json(pencil_event_get_preferences(event)));
-	if (pencil_event_is_synthetic(event))
-		add(object, "synthetic", json_object_new_boolean(1));
+	if (pencil_event_is_synthesized(event))
+		add(object, "synthesized", json_object_new_boolean(1));
 	if (pencil_event_get_error(event))
 		add(object, "error", json_object_new_string(pencil_error_get_message(pencil_event_get_error(event))));
 	return object;

@@ -6,16 +6,20 @@ The output of pencil-events (JSON lines) across daemon restarts.
 state: prints what is open at the end of FILE on the first device: "stroke" (tip down),
 "squeeze" (a squeeze began and has not ended), or "other".
 
-check: every run of synthetic events (the library's close-out when the stream ended)
-closes exactly what the daemon's events had opened, in gestures.md's order ("When a device
-goes away": tipUp, buttonUp for each held button, squeeze cancelled, hover ended,
-proximityOut, deviceRemoved), at the device's last time, with its last tool and pose (the
-tipUp's pressure 0), only of the types subscribed to (--events); each is followed by the
+check: every run of synthesized events (the library's close-out when the stream ended)
+closes exactly what the daemon's events had opened, in the contract's order (docs/protocol.md,
+"When pencild goes away": tipUp, buttonUp for each held button in the protocol's order,
+squeeze cancelled, hover ended, proximityOut, deviceRemoved after a deviceAdded), at the
+device's last time, with its last tool and pose (pressure 0: the tip is up), only of the
+types subscribed to (--events); each is followed by the
 new daemon's deviceAdded. --expect K,K: the Nth close-out must contain event K (for
 example tipUp,squeeze: the first restart was mid-stroke, the second mid-squeeze).
 --focus F: every doubleTap and squeeze carries focus F, and each daemon sent some."""
 import json
 import sys
+
+
+BUTTONS = ["stylus", "stylus2", "stylus3", "eraser"]
 
 
 class Device:
@@ -26,10 +30,11 @@ class Device:
         self.proximity = self.tip = self.hovering = self.squeezing = False
         self.squeeze_focus = None
         self.buttons = []
+        self.added = False
 
 
 def follow(devices, event):
-    """The open state after one of the daemon's events (protocol.md, gestures.md)."""
+    """The open state after one of the daemon's events, a well-formed stream's (docs/protocol.md)."""
     name, kind, phase = event.get("device"), event["type"], event.get("phase")
     if name is None:
         return
@@ -38,6 +43,8 @@ def follow(devices, event):
         return
     device = devices.setdefault(name, Device())
     device.time = event["time"]
+    if kind == "deviceAdded":
+        device.added = True
     if "tool" in event:
         device.tool = event["tool"]
         if kind != "proximityOut":
@@ -73,15 +80,14 @@ def closing(devices, wanted):
             item = {"type": kind, "time": device.time, "device": name}
             if kind != "deviceRemoved":
                 item["tool"] = device.tool
-                item["pose"] = dict(device.pose)
+                item["pose"] = dict(device.pose, pressure=0.0)
             item.update(fields)
-            item["synthetic"] = True
+            item["synthesized"] = True
             if wanted is None or kind in wanted:
                 result.append(item)
         if device.tip:
             event("tipUp")
-            result and result[-1]["type"] == "tipUp" and result[-1]["pose"].update(pressure=0.0)
-        for button in device.buttons:
+        for button in sorted(device.buttons, key=BUTTONS.index):
             event("buttonUp", button=button)
         if device.squeezing:
             fields = {"phase": "cancelled"}
@@ -92,7 +98,8 @@ def closing(devices, wanted):
             event("hover", phase="ended")
         if device.proximity:
             event("proximityOut")
-        event("deviceRemoved")
+        if device.added:
+            event("deviceRemoved")
     return result
 
 
@@ -106,7 +113,7 @@ def load(path):
 def state(path):
     devices = {}
     for event in load(path):
-        if not event.get("synthetic"):
+        if not event.get("synthesized"):
             follow(devices, event)
     device = next(iter(devices.values()), None)
     if device and device.tip:
@@ -123,12 +130,12 @@ def check(path, wanted, expect, focus):
         event = events[index]
         if wanted is not None and event["type"] not in wanted:
             problems.append(f"line {index + 1}: {event['type']} was not subscribed to")
-        if not event.get("synthetic"):
+        if not event.get("synthesized"):
             follow(devices, event)
             index += 1
             continue
         run = []
-        while index < len(events) and events[index].get("synthetic"):
+        while index < len(events) and events[index].get("synthesized"):
             run.append(events[index])
             index += 1
         expected = closing(devices, wanted)
@@ -151,7 +158,7 @@ def check(path, wanted, expect, focus):
         # library claimed it again on each new connection.
         segments = [[]]
         for event in events:
-            if event.get("synthetic") and event["type"] == "deviceRemoved":
+            if event.get("synthesized") and event["type"] == "deviceRemoved":
                 segments.append([])
             elif event["type"] in ("doubleTap", "squeeze"):
                 segments[-1].append(event)

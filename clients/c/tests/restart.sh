@@ -57,7 +57,7 @@ kill_pencild_during() {
 }
 # at_least FILE PATTERN N: FILE has N lines matching PATTERN.
 at_least() { [ "$(grep -c -- "$2" "$1")" -ge "$3" ]; }
-closeout='"type":"deviceRemoved".*"synthetic":true'
+closeout='"type":"deviceRemoved".*"synthesized":true'
 
 wait_for "the demo pen's double-tap" 20 grep -q '"type":"doubleTap"' "$work/all.json"
 kill_pencild_during stroke

@@ -484,10 +484,14 @@ static void stream_bounds(void)
 	const char *calls = read_messages(server, 2);
 	CHECK(text_is(calls, "{\"method\":\"org.pencild.Pen.SetFocus\",\"parameters\":{\"focused\":true}}\n"
 			     "{\"method\":\"org.pencild.Pen.Monitor\",\"parameters\":{\"devices\":[\"replay0\"],"
-			     "\"events\":[\"proximityIn\",\"proximityOut\",\"deviceRemoved\",\"squeeze\"]},\"more\":true}\n"));
+			     "\"events\":[\"proximityIn\",\"proximityOut\",\"deviceRemoved\",\"squeeze\",\"deviceAdded\"]},"
+			     "\"more\":true}\n"));
 
 	/* An older daemon's answer to SetFocus is skipped; the stream's events come. */
 	send_text(server, "{\"error\":\"org.varlink.service.MethodNotFound\",\"parameters\":{\"method\":\"SetFocus\"}}");
+	/* deviceAdded was asked for the close-out's sake: it is followed, not handed out. */
+	send_text(server, "{\"parameters\":{\"event\":{\"type\":\"deviceAdded\",\"time\":5,\"device\":\"replay0\"}},"
+			  "\"continues\":true}");
 	send_text(server, "{\"parameters\":{\"event\":{\"type\":\"proximityIn\",\"time\":10,\"device\":\"replay0\","
 			  "\"tool\":{\"type\":\"pen\",\"serial\":0,\"id\":0},\"pose\":{\"x\":0.5,\"y\":0.5,\"pressure\":0}}},"
 			  "\"continues\":true}");
@@ -495,7 +499,7 @@ static void stream_bounds(void)
 			  "\"tool\":{\"type\":\"pen\",\"serial\":0,\"id\":0},\"pose\":{\"x\":0.6,\"y\":0.5,\"pressure\":0},"
 			  "\"phase\":\"began\",\"focus\":\"this\"}},\"continues\":true}");
 	struct pencil_event *event = next_event(pencil);
-	CHECK(event && pencil_event_get_type(event) == PENCIL_EVENT_PROXIMITY_IN && !pencil_event_is_synthetic(event));
+	CHECK(event && pencil_event_get_type(event) == PENCIL_EVENT_PROXIMITY_IN && !pencil_event_is_synthesized(event));
 	pencil_event_destroy(event);
 	event = next_event(pencil);
 	CHECK(event && pencil_event_get_type(event) == PENCIL_EVENT_SQUEEZE);
@@ -528,7 +532,7 @@ static void stream_bounds(void)
 	for (size_t i = 0; i < sizeof(closing) / sizeof(closing[0]); i++) {
 		event = next_event(pencil);
 		CHECK(event && pencil_event_get_type(event) == closing[i].type &&
-		      pencil_event_get_phase(event) == closing[i].phase && pencil_event_is_synthetic(event) &&
+		      pencil_event_get_phase(event) == closing[i].phase && pencil_event_is_synthesized(event) &&
 		      pencil_event_get_time_usec(event) == 20 && text_is(pencil_event_get_device(event), "replay0"));
 		if (event && closing[i].type == PENCIL_EVENT_SQUEEZE)
 			CHECK(pencil_event_get_focus(event) == PENCIL_FOCUS_THIS && pencil_event_get_x(event) == 0.6);

@@ -184,7 +184,7 @@ def read_until(monitor: pencild.Monitor, done: Callable[[List[pencild.Event]], b
     return events
 
 
-# Tolerance for numbers, from the rounding on the wire (protocol.md, "Numbers on the wire").
+# Tolerance for numbers, from the rounding on the wire (docs/protocol.md, "Numbers on the wire").
 _DECIMALS = {"xMillimeters": 3, "yMillimeters": 3, "widthMillimeters": 3, "heightMillimeters": 3,
              "doubleTapSlop": 3, "tiltX": 2, "tiltY": 2, "azimuth": 5, "altitude": 5, "roll": 5}
 

@@ -274,7 +274,7 @@ for event in pencild.monitor(events=["doubleTap", "squeeze"], reconnect=False):
 
 
 class Focus(unittest.TestCase):
-    """protocol.md, "Which app acts (focus)": the claim belongs to the calling process."""
+    """docs/protocol.md, "Which app acts (focus)": the claim belongs to the calling process."""
 
     def watcher(self, socket_path: str) -> "subprocess.Popen[bytes]":
         return subprocess.Popen([sys.executable, "-c", WATCHER], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -454,7 +454,7 @@ class Preferences(unittest.TestCase):
         self.assertIn(daemon.socket, str(gone.exception))
 
     def test_a_user_who_may_not_connect_gets_permission_denied(self) -> None:
-        """protocol.md, "Who may connect": `nobody` is not root, not the daemon's user, not in
+        """docs/protocol.md, "Who may connect": `nobody` is not root, not the daemon's user, not in
         the socket's group and has no session."""
         require(os.geteuid() == 0, "root is needed to run a client as the user nobody")
         runuser = shutil.which("runuser")

@@ -287,12 +287,13 @@ class Closing(unittest.TestCase):
             closeout.observe(item)
         closing = closeout.close_all()
         self.assertEqual([(e.device, e.type.value, str(e.button or e.phase or "")) for e in closing], [
-            ("replay0", "tipUp", ""), ("replay0", "buttonUp", "stylus2"), ("replay0", "buttonUp", "stylus"),
+            ("replay0", "tipUp", ""), ("replay0", "buttonUp", "stylus"), ("replay0", "buttonUp", "stylus2"),
             ("replay0", "squeeze", "cancelled"), ("replay0", "hover", "ended"), ("replay0", "proximityOut", ""),
             ("replay0", "deviceRemoved", ""), ("other", "deviceRemoved", "")])
         self.assertTrue(all(e.synthesized for e in closing))
         self.assertEqual({e.time for e in closing if e.device == "replay0"}, {3000})
         self.assertEqual(closing[0].pose and closing[0].pose.x, 0.6, "the last pose")
+        self.assertEqual(closing[0].pose and closing[0].pose.pressure, 0.0, "the tip is up")
         self.assertIs(closing[3].focus, pencild.Focus.THIS, "a squeeze keeps the focus it began with")
         self.assertEqual(closeout.close_all(), [], "everything is forgotten")
 

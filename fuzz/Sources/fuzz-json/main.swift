@@ -27,7 +27,7 @@ runFuzzer { bytes in
     check(again == value, "JSON changed in a write/read round trip: \(value.jsonText)")
 
     if let event = try? Event(json: value) {
-        // Floats are rounded on the wire (protocol.md, "Numbers on the wire"), so the first
+        // Floats are rounded on the wire (docs/protocol.md, "Numbers on the wire"), so the first
         // write may change a value; from then on a value read from the wire is written back
         // unchanged, whatever it is.
         func rewritten(_ event: Event) -> Event {

@@ -66,7 +66,7 @@ class PencildLink(QObject):
         self.focus_wanted = False
         self.focus_claimed = False
         # An older pencild without SetFocus: nobody can claim, so Krita acts on `none`
-        # while it is the active app (protocol.md, "Which app acts").
+        # while it is the active app (docs/protocol.md, "Which app acts").
         self.focus_unsupported = False
         self.last_result = ""
         self._client = None
@@ -226,7 +226,7 @@ class PencildLink(QObject):
             self.preferences.update(_preferences_text(event.preferences))
             self.changed.emit()
         elif kind == "doubleTap" or (kind == "squeeze" and str(event.phase) == "ended"):
-            # A squeeze acts when it ends (gestures.md); its other phases only say it goes on.
+            # A squeeze acts when it ends (docs/gestures.md); its other phases only say it goes on.
             acted = not event.synthesized and self._acts_on(event)
             if acted:
                 self.last_result = self._perform(str(event.action), event)

@@ -66,7 +66,7 @@ class RemoteError(PencildError):
 
 
 class PermissionDenied(RemoteError):
-    """This user may not use pencild (protocol.md, "Who may connect")."""
+    """This user may not use pencild (docs/protocol.md, "Who may connect")."""
 
 
 class NoSuchDevice(RemoteError):

@@ -11,7 +11,7 @@ import socket
 import time
 from typing import Any, AsyncIterator, Callable, Deque, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
-from ._closeout import CloseOut
+from ._closeout import CloseOut, subscription
 from ._errors import DaemonUnavailable, Disconnected, PencildError
 from ._types import Event, EventType
 from ._wire import (
@@ -122,7 +122,7 @@ class Monitor:
         if self.devices is not None:
             parameters["devices"] = self.devices
         if self.events is not None:
-            parameters["events"] = self.events
+            parameters["events"] = subscription(self.events)
         try:
             # Refused, the call may not be sent; the daemon's reason is read from the stream.
             send_refused(sock, encode_call("org.pencild.Pen.Monitor", parameters, more=True))
@@ -241,7 +241,8 @@ class Monitor:
             return False
         if event is not None:
             self._closeout.observe(event)
-            self._queue.append(event)
+            if self.events is None or event.type.value in self.events:
+                self._queue.append(event)
             self._backoff = self.min_backoff
         if not reply.continues:
             self._lost("the daemon ended the stream")

@@ -1,4 +1,4 @@
-"""The protocol's values (protocol.md, "Types") as enums and frozen dataclasses.
+"""The protocol's values (docs/protocol.md, "Types") as enums and frozen dataclasses.
 
 Every reader here distrusts its input: a field of the wrong kind raises ProtocolError
 naming it. Names this library does not know (a newer daemon's new tool, action or event
@@ -151,7 +151,7 @@ class Action(WireName):
 
 
 class Focus(WireName):
-    """Who acts on a gesture (protocol.md, "Which app acts"): an app that claimed focus acts
+    """Who acts on a gesture (docs/protocol.md, "Which app acts"): an app that claimed focus acts
     on THIS (and on NONE if it wishes); no app acts on OTHER."""
 
     THIS = "this"
