@@ -1,7 +1,7 @@
 import PencilInput
 import PencilProtocol
 
-/// gestures.md, "An eraser that is a button": on a pen whose eraser is a button (AES and MPP
+/// docs/gestures.md, "An eraser that is a button": on a pen whose eraser is a button (AES and MPP
 /// pens), the firmware reports a press of that button as the pen leaving proximity and the
 /// eraser entering it, and its release as the reverse. Under `eraserButton` `button` this
 /// stage, the first step of a user's recogniser, turns that swap back into what the person

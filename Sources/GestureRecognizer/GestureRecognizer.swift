@@ -2,7 +2,7 @@ import PencilInput
 import PencilProtocol
 
 /// Recognises double-taps and squeezes on one device under one user's preferences
-/// (gestures.md "Double-tap" and "Squeeze"), frame by frame after a `PenTracker`.
+/// (docs/gestures.md "Double-tap" and "Squeeze"), frame by frame after a `PenTracker`.
 ///
 /// Pure: no clock and no I/O. Time comes with the frames; the long press is a deadline the
 /// owner reads from `nextDeadline` and delivers with `advance(to:into:)` before feeding any
@@ -159,7 +159,7 @@ public struct GestureRecognizer: Sendable {
         deliver(input, input, context, into: &events)
     }
 
-    /// The tap machine first: gestures.md orders doubleTap before squeeze within a frame.
+    /// The tap machine first: docs/gestures.md orders doubleTap before squeeze within a frame.
     private mutating func deliver(_ tapInput: GestureInput, _ squeezeInput: GestureInput, _ context: GestureContext, into events: inout [Event]) {
         if settings.tapButton != nil {
             tap.handle(tapInput, context, settings, into: &events, log: &log)
@@ -203,7 +203,7 @@ public struct GestureRecognizer: Sendable {
 
     // MARK: Subscribers and preferences
 
-    /// protocol.md, Monitor: a squeeze in progress, as a `began` at `time`, for a subscriber
+    /// docs/protocol.md, Monitor: a squeeze in progress, as a `began` at `time`, for a subscriber
     /// that arrives while it is held (after the tracker's catch-up events).
     public func catchUpEvents(at time: Int64) -> [Event] {
         guard tap.state == .longPressing || squeeze.state == .squeezing else { return [] }

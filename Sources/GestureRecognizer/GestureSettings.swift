@@ -20,7 +20,7 @@ struct GestureSettings: Sendable, Equatable {
     /// eraser is a button and the user chose `eraserButton` `button`).
     var eraserIsButton: Bool
 
-    /// gestures.md: a squeezeButton the device lacks acts as longPress.
+    /// docs/gestures.md: a squeezeButton the device lacks acts as longPress.
     init(preferences: Preferences, device: DeviceInfo) {
         tapButton = preferences.tapButton.button
         switch preferences.squeezeButton {
@@ -58,7 +58,7 @@ struct GestureSettings: Sendable, Equatable {
     }
 }
 
-/// The doubleTapSlop rule of gestures.md: millimetres when both poses have them, otherwise
+/// The doubleTapSlop rule of docs/gestures.md: millimetres when both poses have them, otherwise
 /// each millimetre counts as 0.25 % of the normalised diagonal (√2).
 struct Slop: Sendable, Equatable {
     var millimeters: Double

@@ -1,7 +1,7 @@
 import PencilInput
 import PencilProtocol
 
-/// What the mirror writes (gestures.md, "What apps receive: gesture clicks withheld"): each
+/// What the mirror writes (docs/gestures.md, "What apps receive: gesture clicks withheld"): each
 /// frame of the pen, less the clicks that make a gesture, and the clicks that turn out to be
 /// none, passed on late.
 ///

@@ -4,7 +4,7 @@ import PencilSystem
 import Glibc
 #endif
 
-/// Decides who may use the interface (protocol.md, "Who may connect").
+/// Decides who may use the interface (docs/protocol.md, "Who may connect").
 public protocol AccessPolicy {
     /// nil when `peer` may connect, else why not (for the log).
     func refusal(for peer: PeerCredentials) -> String?

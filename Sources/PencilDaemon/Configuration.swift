@@ -76,7 +76,7 @@ public struct Configuration: Sendable {
         self.stateDirectory = stateDirectory
     }
 
-    /// The defaults of protocol.md for the process's user and environment.
+    /// The defaults of docs/protocol.md for the process's user and environment.
     public static func defaults(environment: (String) -> String? = ProcessIdentity.environment, uid: UInt32 = ProcessIdentity.userID) -> Configuration {
         let mode: Mode = uid == 0 ? .system : .user
         var socket: String

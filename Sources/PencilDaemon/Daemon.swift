@@ -118,7 +118,7 @@ public final class Daemon {
         } catch {
             throw DaemonError("cannot listen on \(path): \(error)")
         }
-        // Who may connect is decided per client (protocol.md), whatever the file mode.
+        // Who may connect is decided per client (docs/protocol.md), whatever the file mode.
         try? FileSystem.setPermissions(path, 0o666)
         logger.info("listening on \(path)")
         return (fd, path)

@@ -15,7 +15,7 @@ protocol DeviceHubDelegate: AnyObject {
     /// go at the pace of their slowest reader and every reader gets every event.
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool
     /// The preferences the mirror of a pen on `seat` follows: the deciding user's, when they
-    /// have withholdGestureClicks on; nil for no mirror (gestures.md, "The mirror").
+    /// have withholdGestureClicks on; nil for no mirror (docs/gestures.md, "The mirror").
     func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences?
 }
 

@@ -1,6 +1,6 @@
 import PencilProtocol
 
-/// Which process of each user has claimed the focus (protocol.md, "Which app acts (focus)"),
+/// Which process of each user has claimed the focus (docs/protocol.md, "Which app acts (focus)"),
 /// and the focus each squeeze in progress began with.
 ///
 /// A claim belongs to a process (uid and pid from SO_PEERCRED), whichever of its connections

@@ -6,7 +6,7 @@ import PencilProtocol
 /// gestures at their places. Reused from frame to frame, so a warm device allocates nothing.
 struct UserEvents {
     /// What the pen's mirror writes for the step, whole frames: written before anything else
-    /// is done with the step (gestures.md, "The mirror").
+    /// is done with the step (docs/gestures.md, "The mirror").
     var mirror: [InputEvent] = []
     private var uids: [UInt32] = []
     /// The lists, by the slot `slot(of:)` gives; slots past `count` are spare.
@@ -83,7 +83,7 @@ struct UserGestureStages: PenFrameStage {
         deadlines.remove(at: index)
     }
 
-    /// New preferences for `uid`: a squeeze cut short by them is cancelled (gestures.md).
+    /// New preferences for `uid`: a squeeze cut short by them is cancelled (docs/gestures.md).
     mutating func update(uid: UInt32, preferences: Preferences, at time: Int64, into output: inout UserEvents) {
         guard let index = uids.firstIndex(of: uid), recognizers[index] != nil else { return }
         let slot = output.slot(of: uid)

@@ -4,7 +4,7 @@ import PencilInput
 import PencilProtocol
 import PencilSystem
 
-/// The mirror of one live pen (gestures.md, "What apps receive: gesture clicks withheld"):
+/// The mirror of one live pen (docs/gestures.md, "What apps receive: gesture clicks withheld"):
 /// the uinput device that the compositor reads while pencild holds the pen's node grabbed.
 /// Owns the virtual device; `close()` destroys it, which lets the kernel release whatever the
 /// mirror held down.

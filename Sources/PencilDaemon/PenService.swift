@@ -672,7 +672,7 @@ extension PenService: DeviceHubDelegate {
     }
 
     /// Whose preferences decide a pen's mirror: in user mode the daemon's user's, in system
-    /// mode those of the user of the active session on the pen's seat (gestures.md, "The
+    /// mode those of the user of the active session on the pen's seat (docs/gestures.md, "The
     /// mirror"); nobody's where the administrator forbade grabbing.
     func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences? {
         guard configuration.allowsGrab else { return nil }

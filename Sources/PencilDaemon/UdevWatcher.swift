@@ -26,7 +26,7 @@ struct InputNode: Equatable, Sendable {
 /// tablet pad. Pure, so that the rule is tested without udev.
 enum InputNodeFilter {
     static let propertiesRead = ["ID_INPUT_TABLET", "ID_INPUT_TABLET_PAD", "ID_SEAT"]
-    /// What follows the pen's phys in a mirror's (gestures.md, "The mirror").
+    /// What follows the pen's phys in a mirror's (docs/gestures.md, "The mirror").
     static let mirrorPhysSuffix = "-pencild"
 
     enum Verdict: Equatable {

@@ -7,7 +7,7 @@ import Glibc
 
 /// A virtual input device made through uinput with a given description: `pencilctl emulate`
 /// plays recordings through it, the kernel tests make real evdev devices with it, and pencild
-/// makes a pen's mirror with it (gestures.md, "The mirror").
+/// makes a pen's mirror with it (docs/gestures.md, "The mirror").
 ///
 /// Owns its libevdev handle and its uinput device; both are freed by `close()` (or when the
 /// last reference goes). Needs write access to /dev/uinput.

@@ -116,7 +116,7 @@ public struct DeviceInfo: Equatable, Sendable {
     /// they first came (ListDevices; empty in deviceAdded).
     public var styli: [Stylus]
     /// The kernel name of the mirror apps read while the pen's gesture clicks are withheld
-    /// (gestures.md, "The mirror"); nil while the pen is not grabbed.
+    /// (docs/gestures.md, "The mirror"); nil while the pen is not grabbed.
     public var mirror: String?
 
     public init(id: String, name: String, bus: Int, vendor: Int, product: Int, direct: Bool,
