@@ -169,6 +169,12 @@ check_udev_rule() {
             mkdir -p /run/udev/rules.d
             mount -t tmpfs tmpfs /run/udev/rules.d
             cp "$1" /run/udev/rules.d/
+            # The group the package makes (sysusers.d/pencild.conf), as on an installed system.
+            if ! getent group pencild >/dev/null; then
+                cp /etc/group /run/udev/rules.d/group
+                echo "pencild:x:64999:" >>/run/udev/rules.d/group
+                mount --bind /run/udev/rules.d/group /etc/group
+            fi
             udevadm test --action=add /sys/devices/virtual/mem/null 2>&1' _ "$rule") ||
             { fail "udevadm test failed for $name:"$'\n'"$output"; continue; }
         if ! grep -q "Reading rules file: /run/udev/rules.d/$name" <<<"$output"; then
