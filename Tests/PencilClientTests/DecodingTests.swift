@@ -57,10 +57,13 @@ struct DecodingTests {
             """#))
         #expect(event.stylus == PencilStylus(name: "Grip Pen", kind: .general, buttons: 2, eraser: .invert))
         let device = try PencilDevice(json: try JSONReader.parse(#"""
-            {"id":"event7","name":"Wacom Cintiq 22HDT Pen","model":"Wacom Cintiq 22HD touch",
+            {"id":"event7","name":"Wacom Cintiq 22HDT Pen","model":"Wacom Cintiq 22HD touch","mirror":"event12",
              "styli":[{"name":"Grip Pen","kind":"general","buttons":2,"eraser":"invert"},{"name":"Odd","kind":"quill","buttons":1,"eraser":"sponge"}]}
             """#))
         #expect(device.model == "Wacom Cintiq 22HD touch")
+        #expect(device.mirror == "event12")
+        // A pen that is not grabbed has none.
+        #expect(try PencilDevice(json: try JSONReader.parse(#"{"id":"event7","name":"Pen"}"#)).mirror == nil)
         #expect(device.styli.map(\.name) == ["Grip Pen", "Odd"])
         #expect(device.styli[1].kind == .unknown("quill"))
         #expect(device.styli[1].eraser == .unknown("sponge"))

@@ -59,6 +59,8 @@ static struct json_object *device_json(const struct pencil_device *device)
 	add(object, "buttons", names(pencil_device_get_button_count(device), pencil_device_get_button_name, device));
 	if (pencil_device_get_model(device))
 		add(object, "model", json_object_new_string(pencil_device_get_model(device)));
+	if (pencil_device_get_mirror(device))
+		add(object, "mirror", json_object_new_string(pencil_device_get_mirror(device)));
 	return object;
 }
 

@@ -83,11 +83,12 @@ static void unknown_names(void)
 	event = NULL;
 	CHECK(decode("{\"type\":\"deviceAdded\",\"time\":1,\"device\":\"e\",\"deviceInfo\":{\"id\":\"e\",\"name\":\"N\","
 		     "\"bus\":3,\"vendor\":1,\"product\":2,\"direct\":false,\"tools\":[\"pen\",\"quill\"],"
-		     "\"axes\":[\"pressure\",\"gyroscope\"],\"buttons\":[]}}",
+		     "\"axes\":[\"pressure\",\"gyroscope\"],\"buttons\":[],\"mirror\":\"event12\"}}",
 		     &event) == 0);
 	if (event) {
 		struct pencil_device *device = pencil_event_get_device_info(event);
 		CHECK(device && pencil_device_get_tool_count(device) == 2);
+		CHECK(device && text_is(pencil_device_get_mirror(device), "event12"));
 		CHECK(device && pencil_device_get_tool(device, 1) == PENCIL_TOOL_UNKNOWN &&
 		      text_is(pencil_device_get_tool_name(device, 1), "quill"));
 		CHECK(device && pencil_device_has_axis(device, PENCIL_AXIS_PRESSURE) &&

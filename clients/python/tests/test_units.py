@@ -66,13 +66,16 @@ class Identity(unittest.TestCase):
         self.assertEqual(event.stylus, pencild.Stylus("Grip Pen", pencild.StylusKind.GENERAL, 2, pencild.EraserKind.INVERT))
         device = pencild.Device.from_json({
             "id": "event7", "name": "Wacom Cintiq 22HDT Pen", "bus": 3, "vendor": 0x56a, "product": 0x5b, "direct": True,
-            "model": "Wacom Cintiq 22HD touch",
+            "model": "Wacom Cintiq 22HD touch", "mirror": "event12",
             "styli": [{"name": "Odd", "kind": "quill", "buttons": 1, "eraser": "sponge"}]})
         self.assertEqual(device.model, "Wacom Cintiq 22HD touch")
+        self.assertEqual(device.mirror, "event12")
         self.assertEqual(device.styli[0].kind, "quill")
         self.assertFalse(device.styli[0].kind.is_known)
         self.assertIsNone(pencild.Device.from_json({"id": "x", "name": "y", "bus": 3, "vendor": 1, "product": 2,
                                                     "direct": False}).model)
+        self.assertIsNone(pencild.Device.from_json({"id": "x", "name": "y", "bus": 3, "vendor": 1, "product": 2,
+                                                    "direct": False}).mirror)
         with self.assertRaises(pencild.ProtocolError) as caught:
             Event.from_json({"type": "proximityIn", "time": 5, "stylus": {"name": "Grip Pen", "kind": "general"}})
         self.assertIn("event.stylus.buttons: missing", str(caught.exception))
