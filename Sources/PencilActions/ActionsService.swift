@@ -18,6 +18,8 @@ public struct ActionsOptions: Equatable, Sendable {
     public var verbose = false
     /// Which desktop tells pencil-actions the focused app: "auto" chooses from the session.
     public var focus = "auto"
+    /// The KWin script to load (nil: the installed one).
+    public var kwinScript: String?
 
     public init(configPath: String, socketPath: String? = nil) {
         self.configPath = configPath
@@ -25,7 +27,7 @@ public struct ActionsOptions: Equatable, Sendable {
     }
 
     public static let usage = """
-        usage: pencil-actions [--config FILE] [--socket PATH] [--focus PROVIDER] [--key-interval MS] [--max-commands N] [--verbose]
+        usage: pencil-actions [--config FILE] [--socket PATH] [--focus PROVIDER] [--kwin-script FILE] [--key-interval MS] [--max-commands N] [--verbose]
 
         Performs the user's preferred action for a pen's double-tap and squeeze, for apps that do
         not subscribe to pencild themselves: a key chord on a virtual keyboard, or a command.
@@ -35,6 +37,8 @@ public struct ActionsOptions: Equatable, Sendable {
                                $XDG_RUNTIME_DIR/pencild.sock when it exists, else /run/pencild/pencild.sock)
           --focus PROVIDER     how to know the focused app for [ACTION @APP] sections: auto (default:
                                from the session), x11, wlroots, kde, gnome or none
+          --kwin-script FILE   the script KWin runs to report the focus (default: the installed
+                               share/pencil-actions/kwin-focus.js)
           --key-interval MS    milliseconds between the key changes of a chord (default: 10)
           --max-commands N     command bindings running at once (default: 4)
           --verbose            say what each gesture does
@@ -58,11 +62,12 @@ public struct ActionsOptions: Equatable, Sendable {
             switch argument {
             case "--help", "-h": return .success(.help)
             case "--verbose", "-v": options.verbose = true
-            case "--config", "--socket", "--focus", "--key-interval", "--max-commands":
+            case "--config", "--socket", "--focus", "--kwin-script", "--key-interval", "--max-commands":
                 guard let text = value(argument) else { return .failure(ActionsUsageError(message: "\(argument) needs a value")) }
                 switch argument {
                 case "--config": options.configPath = text
                 case "--socket": options.socketPath = text
+                case "--kwin-script": options.kwinScript = text
                 case "--focus":
                     guard FocusChoice.names.contains(text) else {
                         return .failure(ActionsUsageError(message: "--focus: expected one of \(FocusChoice.names.joined(separator: ", ")), not '\(text)'"))
@@ -147,7 +152,7 @@ public final class ActionsService {
 
     private func startFocus(epoll: Epoll) {
         let choice = FocusChoice.choose(requested: options.focus, environment: ProcessIdentity.environment)
-        focus = FocusProviders.make(choice, log: log)
+        focus = FocusProviders.make(choice, kwinScript: options.kwinScript, log: log)
         log.notice("focused app: \(describe(focus))")
         watchFocus(epoll: epoll)
         writeStatus()
@@ -177,9 +182,11 @@ public final class ActionsService {
         }
     }
 
-    private func focusChanged(epoll: Epoll) {
+    /// Reads what the desktop sent (`read`), or sends what is queued for it, and takes note
+    /// when the focused app, or whether it is known, changed.
+    private func updateFocus(epoll: Epoll, read: Bool) {
         let before = focus.state
-        focus.handleReadable()
+        if read { focus.handleReadable() } else { focus.flush() }
         if focus.descriptor == nil, case .following = focus.state {
             // A provider that lost its descriptor can no longer follow: never keep its last app.
             focus = NoFocusProvider(reason: "the \(focus.name) provider stopped")
@@ -264,13 +271,13 @@ public final class ActionsService {
                         reconnectTimer.acknowledge()
                         connect(epoll: epoll, reconnectTimer: reconnectTimer)
                     case .focus:
-                        focusChanged(epoll: epoll)
+                        updateFocus(epoll: epoll, read: true)
                     case nil:
                         break
                     }
                 }
                 try chordTimer.arm(at: performer.playDue(now: MonotonicClock.now()))
-                focus.flush()
+                updateFocus(epoll: epoll, read: false)
             } catch {
                 log.error("the event loop failed: \(error)")
                 break
