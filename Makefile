@@ -1,7 +1,7 @@
 # pencild: build, run, test, install.
 #
 #   make run          build and show a pen live (real pens, or the demo pen)
-#   make test         everything: build, unit tests, packaging checks, the C client library, the Krita plugin, fuzzers, kernel tier
+#   make test         everything: build, unit tests, packaging checks, the C client library, the Krita plugin, the desktops' focus providers, fuzzers, kernel tier
 #   make install      PREFIX=/usr/local by default; DESTDIR honoured
 #   make deb          the Debian packages, in .build/deb
 #
@@ -24,6 +24,11 @@ MANDIR ?= $(PREFIX)/share/man
 # Krita finds Python plugins in krita/pykrita under each of $XDG_DATA_DIRS (/usr/local/share
 # and /usr/share by default) and under the user's own ~/.local/share.
 KRITA_PLUGIN_DIR ?= $(PREFIX)/share/krita/pykrita
+# pencil-actions' KWin script (it finds it beside its bin/) and GNOME Shell extension (GNOME
+# Shell finds extensions in gnome-shell/extensions under each of $XDG_DATA_DIRS).
+PENCIL_ACTIONS_DATA_DIR ?= $(PREFIX)/share/pencil-actions
+GNOME_EXTENSIONS_DIR ?= $(PREFIX)/share/gnome-shell/extensions
+GNOME_EXTENSION := pencil-actions-focus@pencild.org
 # Under /usr the distribution's directories apply; anywhere else the PREFIX's own
 # lib/systemd and lib/udev, which systemd and udev also search (for /usr/local).
 ifeq ($(PREFIX),/usr)
@@ -73,7 +78,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita test-settings \
+.PHONY: build build-debug run deps deps-test test test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita test-settings test-focus \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -127,7 +132,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-client-c test-fuzz test-boot test-kernel
+test: deps-test build-debug test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-focus test-client-c test-fuzz test-boot test-kernel
 	@echo "make test: all passed"
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
@@ -176,6 +181,14 @@ test-settings: build-debug
 # the debug pencild: absent at Krita's start, then replaying a double-tap and a squeeze.
 test-krita: build-debug
 	bash tests/krita/run.sh "$$($(SWIFT) build --show-bin-path)"
+
+# pencil-actions' KDE and GNOME focus providers against a stand-in desktop on a private session
+# bus (tests/focus; neither KWin nor GNOME Shell runs there), and the Wayland protocol code
+# kept in the tree against what its XML gives. The X11 and sway desktops are the kernel tier's
+# (focus-x11, focus-sway), where the virtual keyboard exists.
+test-focus: build-debug
+	scripts/generate-wayland-protocols.sh --check
+	/usr/bin/python3 tests/focus/desktop_bus_test.py "$$($(SWIFT) build --show-bin-path)"
 
 # libpencil (clients/c): its tests against the debug pencild and the shared recordings, then
 # the same C programs under valgrind and in an AddressSanitizer build; then an install into a
@@ -284,7 +297,19 @@ install-data: man
 	    section=$${page##*.}; \
 	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \
 	done
-	$(MAKE) --no-print-directory install-krita
+	$(MAKE) --no-print-directory install-krita install-focus-integrations
+
+# What tells pencil-actions the focused app on KDE Plasma (a KWin script it loads) and on
+# GNOME (a Shell extension, enabled by the user with gnome-extensions enable).
+.PHONY: install-focus-integrations uninstall-focus-integrations
+install-focus-integrations:
+	install -D -m 0644 integrations/kwin/kwin-focus.js "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)/kwin-focus.js"
+	install -d "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)"
+	install -m 0644 integrations/gnome-shell/$(GNOME_EXTENSION)/metadata.json integrations/gnome-shell/$(GNOME_EXTENSION)/extension.js \
+	    "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)/"
+
+uninstall-focus-integrations:
+	rm -rf "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)" "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)"
 
 # The Krita plugin: its .desktop file and its package, for every user of this machine.
 .PHONY: install-krita uninstall-krita
@@ -310,6 +335,8 @@ print-dirs:
 	@echo "include=$(INCLUDEDIR)"
 	@echo "man=$(MANDIR)"
 	@echo "krita=$(KRITA_PLUGIN_DIR)"
+	@echo "actions-data=$(PENCIL_ACTIONS_DATA_DIR)"
+	@echo "gnome-extensions=$(GNOME_EXTENSIONS_DIR)"
 
 uninstall:
 	for program in $(PROGRAMS); do rm -f "$(DESTDIR)$(BINDIR)/$$program"; done
@@ -326,7 +353,7 @@ uninstall:
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done
-	$(MAKE) --no-print-directory uninstall-client-c uninstall-krita uninstall-settings
+	$(MAKE) --no-print-directory uninstall-client-c uninstall-krita uninstall-settings uninstall-focus-integrations
 
 clean:
 	$(SWIFT) package clean

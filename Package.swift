@@ -29,6 +29,26 @@ let package = Package(
             pkgConfig: "libwacom",
             providers: [.apt(["libwacom-dev"])]
         ),
+        // pencil-actions' X11 focus provider: libxcb.
+        .systemLibrary(
+            name: "CXcb",
+            pkgConfig: "xcb",
+            providers: [.apt(["libxcb1-dev"])]
+        ),
+        // pencil-actions' wlroots focus provider: zwlr_foreign_toplevel_manager_v1 through
+        // libwayland-client. The protocol's C code is generated from protocols/ by
+        // scripts/generate-wayland-protocols.sh and kept in the tree (SwiftPM runs no
+        // wayland-scanner while it builds).
+        .target(
+            name: "CWlrForeignToplevel",
+            linkerSettings: [.linkedLibrary("wayland-client")]
+        ),
+        // pencil-actions' KDE and GNOME focus providers: the desktop's reports on the session
+        // bus, through sd-bus (libsystemd).
+        .target(
+            name: "CFocusBus",
+            linkerSettings: [.linkedLibrary("systemd")]
+        ),
         // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd): headers only.
         .systemLibrary(name: "CLinux"),
         // The OS layer: typed errno and the system calls, in one place.
@@ -61,7 +81,7 @@ let package = Package(
         // daemon restart, the socket look-up that pencilctl shares.
         .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
         // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
-        .target(name: "PencilActions", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev"]),
+        .target(name: "PencilActions", dependencies: ["JSON", "PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev", "CXcb", "CWlrForeignToplevel", "CFocusBus"]),
         // pencilctl's commands.
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
         // Test harness: pen scripts that read like what a person does with the pen, the shared

@@ -13,7 +13,8 @@ what=${1:-build}
 
 # gcc, libjson-c-dev, meson, ninja-build: the C client library (clients/c), its JSON
 # parser and its build; scdoc: its man page, libpencil(3), and pencild's (`make install` too).
-build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libwacom-dev gcc libjson-c-dev meson ninja-build scdoc)
+# libxcb1-dev, libwayland-dev: pencil-actions' X11 and wlroots focus providers.
+build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libwacom-dev libxcb1-dev libwayland-dev gcc libjson-c-dev meson ninja-build scdoc)
 # systemd: systemd-analyze for the unit checks; udev: udevadm for the rule check;
 # util-linux: unshare; python3-venv: a private venv for the `varlink` PyPI client;
 # tmux: drives `pencilctl watch` in a terminal; shellcheck: the shell scripts;
@@ -29,10 +30,15 @@ build_packages=(pkg-config libevdev-dev libudev-dev libsystemd-dev libwacom-dev 
 # xvfb with a D-Bus session (dbus) and the accessibility bus (at-spi2-core), drives it with
 # python3-pyatspi, takes screenshots with imagemagick's import and checks its desktop entry
 # with desktop-file-utils.
+# libwayland-bin: wayland-scanner, to check the Wayland protocol code kept in the tree;
+# openbox, python3-tk, sway, foot: the focus-x11 and focus-sway scenarios of the kernel tier (a
+# window manager that keeps _NET_ACTIVE_WINDOW, Tk windows; a headless wlroots compositor and
+# its windows), with xvfb, x11-utils (xprop) and xdotool.
 test_packages=(systemd udev util-linux python3 python3-venv tmux shellcheck strace valgrind
     mypy python3-gi python3-gi-cairo gir1.2-gtk-4.0 libgtk-4-bin man-db
     krita python3-pyqt5 xvfb xauth xdotool
-    gir1.2-adw-1 dbus at-spi2-core python3-pyatspi imagemagick desktop-file-utils)
+    gir1.2-adw-1 dbus at-spi2-core python3-pyatspi imagemagick desktop-file-utils
+    libwayland-bin openbox python3-tk sway foot x11-utils)
 
 # The sketch demo: Python with PyGObject and GTK 4, cairo for its canvas (and libadwaita
 # for the settings window).

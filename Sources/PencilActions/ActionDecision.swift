@@ -44,8 +44,9 @@ public enum ActionDecision {
         case unbound
     }
 
-    public static func performance(of action: PreferredAction, bindings: ActionBindings) -> Performance {
-        switch bindings[action] {
+    /// `app` is the focused app's id (nil when unknown: the fallback sections apply).
+    public static func performance(of action: PreferredAction, bindings: ActionBindings, app: String? = nil) -> Performance {
+        switch bindings.resolve(action, app: app).binding {
         case .key(let chord)?: return .sendChord(chord)
         case .command(let words)?: return .runCommand(words)
         case nil: return .unbound

@@ -67,19 +67,22 @@ public final class ActionPerformer {
         }
     }
 
-    /// Performs `request`'s binding: starts its chord (played by `playDue`) or its command.
-    public func perform(_ request: GestureRequest, now: Int64) {
+    /// Performs `request`'s binding for the focused app `app` (nil: unknown, the fallback):
+    /// starts its chord (played by `playDue`) or its command.
+    public func perform(_ request: GestureRequest, app: String? = nil, now: Int64) {
         let label = "\(request.event?.type.rawValue ?? CommandEnvironment.testGesture) \(request.action.rawValue)"
-        switch ActionDecision.performance(of: request.action, bindings: bindings) {
+        let resolved = bindings.resolve(request.action, app: app)
+        let source = " (app \(app.map { "\"\($0)\"" } ?? "unknown"): \(resolved.section(of: request.action)))"
+        switch ActionDecision.performance(of: request.action, bindings: bindings, app: app) {
         case .unbound:
-            log.debug("\(label): not bound: nothing to do")
+            log.debug("\(label): not bound: nothing to do\(source)")
         case .sendChord(let chord):
             guard keyboard != nil else {
                 log.warning("\(label): key \(chord) not sent: \(keyboardProblem ?? "no virtual keyboard")")
                 return
             }
             if player.enqueue(chord, now: now) {
-                log.debug("\(label): key \(chord)")
+                log.debug("\(label): key \(chord)\(source)")
                 playDue(now: now)
             } else {
                 log.warning("\(label): key \(chord) dropped: \(player.maximumQueued) chords are already waiting")
@@ -87,7 +90,7 @@ public final class ActionPerformer {
         case .runCommand(let words):
             let environment = CommandEnvironment.environment(for: request, inherited: Self.inheritedEnvironment())
             if let pid = commands.start(words, environment: environment, label: label) {
-                log.debug("\(label): command \(CommandWords.quoted(words)) is pid \(pid)")
+                log.debug("\(label): command \(CommandWords.quoted(words)) is pid \(pid)\(source)")
             }
         }
     }

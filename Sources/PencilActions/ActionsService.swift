@@ -16,6 +16,10 @@ public struct ActionsOptions: Equatable, Sendable {
     /// Command bindings running at once.
     public var maximumCommands = 4
     public var verbose = false
+    /// Which desktop tells pencil-actions the focused app: "auto" chooses from the session.
+    public var focus = "auto"
+    /// The KWin script to load (nil: the installed one).
+    public var kwinScript: String?
 
     public init(configPath: String, socketPath: String? = nil) {
         self.configPath = configPath
@@ -23,7 +27,7 @@ public struct ActionsOptions: Equatable, Sendable {
     }
 
     public static let usage = """
-        usage: pencil-actions [--config FILE] [--socket PATH] [--key-interval MS] [--max-commands N] [--verbose]
+        usage: pencil-actions [--config FILE] [--socket PATH] [--focus PROVIDER] [--kwin-script FILE] [--key-interval MS] [--max-commands N] [--verbose]
 
         Performs the user's preferred action for a pen's double-tap and squeeze, for apps that do
         not subscribe to pencild themselves: a key chord on a virtual keyboard, or a command.
@@ -31,6 +35,10 @@ public struct ActionsOptions: Equatable, Sendable {
           --config FILE        the bindings (default: $XDG_CONFIG_HOME/pencild/actions.conf)
           --socket PATH        pencild's socket (default: $PENCILD_SOCKET, else
                                $XDG_RUNTIME_DIR/pencild.sock when it exists, else /run/pencild/pencild.sock)
+          --focus PROVIDER     how to know the focused app for [ACTION @APP] sections: auto (default:
+                               from the session), x11, wlroots, kde, gnome or none
+          --kwin-script FILE   the script KWin runs to report the focus (default: the installed
+                               share/pencil-actions/kwin-focus.js)
           --key-interval MS    milliseconds between the key changes of a chord (default: 10)
           --max-commands N     command bindings running at once (default: 4)
           --verbose            say what each gesture does
@@ -54,11 +62,17 @@ public struct ActionsOptions: Equatable, Sendable {
             switch argument {
             case "--help", "-h": return .success(.help)
             case "--verbose", "-v": options.verbose = true
-            case "--config", "--socket", "--key-interval", "--max-commands":
+            case "--config", "--socket", "--focus", "--kwin-script", "--key-interval", "--max-commands":
                 guard let text = value(argument) else { return .failure(ActionsUsageError(message: "\(argument) needs a value")) }
                 switch argument {
                 case "--config": options.configPath = text
                 case "--socket": options.socketPath = text
+                case "--kwin-script": options.kwinScript = text
+                case "--focus":
+                    guard FocusChoice.names.contains(text) else {
+                        return .failure(ActionsUsageError(message: "--focus: expected one of \(FocusChoice.names.joined(separator: ", ")), not '\(text)'"))
+                    }
+                    options.focus = text
                 case "--key-interval":
                     guard let milliseconds = Int64(text), (1...1_000).contains(milliseconds) else {
                         return .failure(ActionsUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '\(text)'"))
@@ -110,7 +124,7 @@ public struct ActionsLog: Sendable {
 /// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
 /// chord plays, the reconnect timer only while the daemon is away.
 public final class ActionsService {
-    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer }
+    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus }
 
     private let options: ActionsOptions
     private let socketPath: String
@@ -121,6 +135,10 @@ public final class ActionsService {
     /// Pauses between attempts while pencild is away: 1 s, doubling to 30 s.
     private var backoff = ReconnectBackoff(initialMilliseconds: 1_000, maximumMilliseconds: 30_000)
     private var stopping = false
+    private var focus: FocusProvider
+    /// The focus provider's descriptor as epoll has it.
+    private var focusDescriptor: FileDescriptor?
+    private let statusPath: String?
 
     public init(options: ActionsOptions, socketPath: String) {
         self.options = options
@@ -128,6 +146,63 @@ public final class ActionsService {
         log = ActionsLog(verbose: options.verbose)
         file = BindingsFile(path: options.configPath)
         performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log)
+        focus = NoFocusProvider(reason: "not started")
+        statusPath = ActionsStatus.defaultPath()
+    }
+
+    private func startFocus(epoll: Epoll) {
+        let choice = FocusChoice.choose(requested: options.focus, environment: ProcessIdentity.environment)
+        focus = FocusProviders.make(choice, kwinScript: options.kwinScript, log: log)
+        log.notice("focused app: \(describe(focus))")
+        watchFocus(epoll: epoll)
+        writeStatus()
+    }
+
+    private func describe(_ provider: FocusProvider) -> String {
+        switch provider.state {
+        case .following(let app): return "\(provider.name) says \(app.map { "\"\($0)\"" } ?? "no app")"
+        case .unavailable(let reason): return "unknown (\(reason)): the sections without an app apply"
+        }
+    }
+
+    /// Keeps epoll's registration in step with the provider's descriptor.
+    private func watchFocus(epoll: Epoll) {
+        let current = focus.descriptor
+        if current?.rawValue == focusDescriptor?.rawValue { return }
+        if let old = focusDescriptor { epoll.remove(old) }
+        focusDescriptor = nil
+        guard let current else { return }
+        do {
+            try epoll.add(current, events: .readable, token: Token.focus.rawValue)
+            focusDescriptor = current
+        } catch {
+            log.error("cannot wait on the \(focus.name) focus provider (\(error)): the sections without an app apply")
+            focus.close()
+            focus = NoFocusProvider(reason: "the \(focus.name) provider could not be waited on: \(error)")
+        }
+    }
+
+    /// Reads what the desktop sent (`read`), or sends what is queued for it, and takes note
+    /// when the focused app, or whether it is known, changed.
+    private func updateFocus(epoll: Epoll, read: Bool) {
+        let before = focus.state
+        if read { focus.handleReadable() } else { focus.flush() }
+        if focus.descriptor == nil, case .following = focus.state {
+            // A provider that lost its descriptor can no longer follow: never keep its last app.
+            focus = NoFocusProvider(reason: "the \(focus.name) provider stopped")
+        }
+        watchFocus(epoll: epoll)
+        guard focus.state != before else { return }
+        if case .unavailable = focus.state { log.warning("focused app: \(describe(focus))") } else { log.debug("focused app: \(describe(focus))") }
+        writeStatus()
+    }
+
+    private func writeStatus() {
+        guard let statusPath else { return }
+        let status = ActionsStatus(pid: getpid(), config: file.path, provider: focus.name, focus: focus.state)
+        do { try status.write(to: statusPath) } catch {
+            log.warning("cannot write \(statusPath) (\(error)): pencilctl actions cannot show the focused app")
+        }
     }
 
     /// Reads the bindings file; on a mistake the bindings in force stay.
@@ -169,6 +244,7 @@ public final class ActionsService {
             log.warning("cannot watch \(FileSystem.directoryName(of: file.path)) (\(error)): changes to \(file.path) are read at the next restart or SIGHUP only")
         }
         reloadBindings(initial: true)
+        startFocus(epoll: epoll)
         connect(epoll: epoll, reconnectTimer: reconnectTimer)
 
         while !stopping {
@@ -194,11 +270,14 @@ public final class ActionsService {
                     case .reconnectTimer:
                         reconnectTimer.acknowledge()
                         connect(epoll: epoll, reconnectTimer: reconnectTimer)
+                    case .focus:
+                        updateFocus(epoll: epoll, read: true)
                     case nil:
                         break
                     }
                 }
                 try chordTimer.arm(at: performer.playDue(now: MonotonicClock.now()))
+                updateFocus(epoll: epoll, read: false)
             } catch {
                 log.error("the event loop failed: \(error)")
                 break
@@ -206,6 +285,8 @@ public final class ActionsService {
         }
         performer.close()
         subscription?.close()
+        focus.close()
+        if let statusPath { try? FileSystem.remove(statusPath) }
         return 0
     }
 
@@ -237,7 +318,8 @@ public final class ActionsService {
                     }
                     return
                 }
-                performer.perform(request, now: MonotonicClock.now())
+                // The focused app once per gesture, as the desktop last reported it.
+                performer.perform(request, app: focus.state.app, now: MonotonicClock.now())
             } != .ended
         } catch {
             epoll.remove(current.descriptor)

@@ -18,10 +18,10 @@ public enum PerformOnce {
     /// Performs `action`'s binding. A chord goes through a keyboard made for it, after
     /// `settle` µs so that the desktop has opened the new device, one frame each
     /// `keyInterval` µs; a command is waited for up to `commandWait` µs.
-    public static func perform(_ action: PreferredAction, bindings: ActionBindings, settle: Int64 = 500_000,
+    public static func perform(_ action: PreferredAction, bindings: ActionBindings, app: String? = nil, settle: Int64 = 500_000,
                                keyInterval: Int64 = 10_000, commandWait: Int64 = 10_000_000,
                                environment: [String] = ActionPerformer.inheritedEnvironment()) -> Outcome {
-        switch ActionDecision.performance(of: action, bindings: bindings) {
+        switch ActionDecision.performance(of: action, bindings: bindings, app: app) {
         case .unbound:
             return .unbound
         case .sendChord(let chord):

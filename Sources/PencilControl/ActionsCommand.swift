@@ -3,9 +3,13 @@ import PencilClient
 import PencilProtocol
 import PencilSystem
 import Varlink
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `pencilctl actions [--config FILE]`: the bindings pencil-actions has in force, and what
-/// each gesture would do now for this user (preference, action, binding).
+/// `pencilctl actions [--config FILE]`: the bindings pencil-actions has in force, the focused
+/// app as pencil-actions sees it (from the status file it keeps), and what each gesture would
+/// do now for this user (preference, action, the binding for that app and its section).
 /// `pencilctl actions test ACTION [--config FILE]`: performs one binding once.
 public enum ActionsCommand: PencilCommand {
     public static let name = "actions"
@@ -70,13 +74,18 @@ public enum ActionsCommand: PencilCommand {
         }
     }
 
-    static func show(config: String, io: CommandIO, socket: String = DaemonSocket.path()) -> Int32 {
+    static func show(config: String, io: CommandIO, socket: String = DaemonSocket.path(),
+                     statusPath: String? = ActionsStatus.defaultPath()) -> Int32 {
         guard let bindings = load(config, io: io) else { return ExitCode.dataError }
         let exists = (try? FileSystem.status(of: config)) != nil
         io.output.textLine("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
         for action in PreferredAction.allCases where action != .ignore {
             io.output.textLine("  " + action.rawValue.rightPadded(to: 23) + (bindings[action]?.description ?? "nothing"))
         }
+        for entry in bindings.perApp {
+            io.output.textLine("  " + "\(entry.action.rawValue) @\(entry.pattern.text)".rightPadded(to: 23) + entry.binding.description)
+        }
+        let app = focusedApp(statusPath: statusPath, config: config, io: io)
         if !bindings.keys.isEmpty {
             io.output.textLine("keys: " + keyboardAccess())
         }
@@ -92,16 +101,53 @@ public enum ActionsCommand: PencilCommand {
             io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: socket))
             return ExitCode.unavailable
         }
-        io.output.textLine("gestures now (your preferences at \(socket)), when no app holds focus:")
+        io.output.textLine("gestures now (your preferences at \(socket)), when no app holds pencild's focus:")
         let gestures: [(String, String, PreferredAction)] = [
             ("doubleTap", "doubleTapAction", preferences.doubleTapAction),
             ("squeeze", "squeezeAction", preferences.squeezeAction),
         ]
         for (gesture, preference, action) in gestures {
-            let outcome = action == .ignore ? "nothing" : bindings[action]?.description ?? "nothing (not bound)"
+            let resolved = bindings.resolve(action, app: app)
+            let outcome = action == .ignore ? "nothing"
+                : "\(resolved.binding?.description ?? "nothing (not bound)") (\(resolved.section(of: action)))"
             io.output.textLine("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
         }
         return ExitCode.success
+    }
+
+    /// The focused app as pencil-actions last saw it, said in a line; nil when unknown.
+    static func focusedApp(statusPath: String?, config: String, io: CommandIO) -> String? {
+        guard let statusPath else {
+            io.output.textLine("focused app: unknown (XDG_RUNTIME_DIR is not set, where pencil-actions says it): the sections without an app apply")
+            return nil
+        }
+        switch ActionsStatus.read(from: statusPath) {
+        case .failure(.absent):
+            io.output.textLine("focused app: unknown: pencil-actions is not running (no \(statusPath))")
+            return nil
+        case .failure(.unreadable(let problem)):
+            io.output.textLine("focused app: unknown: \(statusPath): \(problem)")
+            return nil
+        case .success(let status):
+            guard kill(status.pid, 0) == 0 || errno == EPERM else {
+                io.output.textLine("focused app: unknown: pencil-actions (pid \(status.pid)) is no longer running")
+                return nil
+            }
+            if status.config != config {
+                io.output.textLine("note: pencil-actions reads \(status.config), not \(config)")
+            }
+            switch status.focus {
+            case .following(let app?):
+                io.output.textLine("focused app: \"\(app)\" (\(status.provider), as pencil-actions sees it)")
+                return app
+            case .following(nil):
+                io.output.textLine("focused app: none (\(status.provider) says no window has the focus): the sections without an app apply")
+                return nil
+            case .unavailable(let reason):
+                io.output.textLine("focused app: unknown (\(status.provider): \(reason)): the sections without an app apply")
+                return nil
+            }
+        }
     }
 
     /// Whether this user may make the virtual keyboard.

@@ -87,15 +87,26 @@ import Testing
             return
         }
         #expect(words.first == "sh" && words.count == 3)
-        // Every binding in the comments parses too, and names real keys.
-        var commented = 0
-        for line in text.split(separator: "\n") where line.hasPrefix("#") && line.contains("key = ") {
-            let chord = line.components(separatedBy: "key = ")[1].split(separator: " ")[0].trimmingCharacters(in: .punctuationCharacters.subtracting(["+"]))
-            if chord == "CHORD" { continue }
-            #expect(throws: Never.self, "\(line)") { try KeyChord.parse(chord).get() }
-            commented += 1
+        // Each of the five apps binds the five actions that are not a command, under its own
+        // pattern, matching both its X11 class and its Wayland app id.
+        let actions: [PreferredAction] = [.switchEraser, .switchPrevious, .showColorPalette, .showInkAttributes, .showContextualPalette]
+        let apps = [("krita", "org.kde.krita"), ("Gimp-2.10", "gimp"), ("Xournalpp", "com.github.xournalpp.xournalpp"),
+                    ("Inkscape", "org.inkscape.Inkscape"), ("com.github.flxzt.rnote", "com.github.flxzt.rnote")]
+        #expect(bindings.appPatterns.count == apps.count)
+        for (x11, wayland) in apps {
+            for action in actions {
+                let resolved = bindings.resolve(action, app: x11)
+                #expect(resolved.pattern != nil, "\(action.rawValue) has no section for \(x11)")
+                #expect(bindings.resolve(action, app: wayland) == resolved, "\(action.rawValue): \(x11) and \(wayland) differ")
+            }
         }
-        #expect(commented >= 10)
+        #expect(bindings.resolve(.switchEraser, app: "Xournalpp").binding?.description == "key leftctrl+leftshift+e")
+        #expect(bindings.resolve(.switchEraser, app: "com.github.flxzt.rnote").binding?.description == "key leftctrl+4")
+        #expect(bindings.resolve(.switchEraser, app: "org.gnome.TextEditor").pattern == nil)
+        // Every app section says where its keys come from, above it.
+        #expect(text.contains("krita/krita.action") && text.contains("app/actions/dialogs-actions.c")
+                && text.contains("ui/main.glade") && text.contains("share/keys/inkscape.xml") && text.contains("crates/rnote-ui/src/appwindow/"))
+        #expect(text.contains("integrations/krita"))
     }
 
     @Test func commandWordsRoundTripThroughQuoting() throws {

@@ -27,12 +27,18 @@ VNG_VERSION=${VNG_VERSION:-1.42}
 #                                what virtme-ng's guest side expects on the host
 #   python3, python3-venv        to run virtme-ng and the smoke test's uinput code
 #   libinput-tools               `libinput debug-events`, used to check the pen
+#   xvfb, openbox, x11-utils, xdotool, python3-tk
+#                                focus-x11: an X server, a window manager that keeps
+#                                _NET_ACTIVE_WINDOW, xprop, focus moves, Tk windows
+#   sway, foot                   focus-sway: a wlroots compositor (headless) and its windows
 PACKAGES=(
     qemu-system-x86
     linux-image-amd64 kmod udev
     busybox-static file iproute2 kbd util-linux-extra
     python3 python3-venv
     libinput-tools
+    xvfb openbox x11-utils xdotool python3-tk
+    sway foot
 )
 
 # Only hit the network when something is missing.

@@ -27,6 +27,7 @@ import time
 import traceback
 
 import mirror
+import focus_scenarios
 
 # ---- evdev codes (linux/input-event-codes.h) ------------------------------
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0x00, 0x01, 0x03, 0x04
@@ -263,7 +264,7 @@ def chord(*codes):
 class ActionsProcess:
     """pencil-actions as the user SERVICE_USER (whom pencild serves), with its own bindings."""
 
-    def __init__(self, suite, name, bindings, *options):
+    def __init__(self, suite, name, bindings, *options, environment=None):
         self.suite = suite
         user = pwd.getpwnam(SERVICE_USER)
         self.home = os.path.join(suite.work, name)
@@ -275,7 +276,7 @@ class ActionsProcess:
             os.chown(path, user.pw_uid, user.pw_gid)
         self.log_path = os.path.join(self.home, "actions.log")
         environment = {"PATH": "/usr/bin:/bin", "HOME": self.home, "XDG_CONFIG_HOME": os.path.join(self.home, "config"),
-                       "PENCILD_SOCKET": SOCKET}
+                       "PENCILD_SOCKET": SOCKET, **(environment or {})}
         # setpriv runs pencil-actions in place (same pid), as the user, with no capabilities.
         self.process = subprocess.Popen(
             ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups", "--inh-caps=-all", "--",
@@ -937,6 +938,8 @@ class Suite:
             ("eraser-button", self.scenario_eraser_button),
             ("third-button", self.scenario_third_button),
             ("mirror", self.scenario_mirror),
+            ("focus-x11", focus_scenarios.bind(self, focus_scenarios.scenario_focus_x11)),
+            ("focus-sway", focus_scenarios.bind(self, focus_scenarios.scenario_focus_sway)),
         ]
         failed = []
         try:

@@ -247,7 +247,7 @@ func scenarios() -> [(file: String, name: String, pen: SuitePen, device: TestDev
 
     // pencil-actions: one pen per part of the scenario.
     for (part, doubleTaps, squeezes) in [("keys", 1, 1), ("commands", 0, 2), ("focus", 1, 1), ("sigterm", 1, 0),
-                                         ("sigkill", 1, 0), ("no-uinput", 1, 1)] {
+                                         ("sigkill", 1, 0), ("no-uinput", 1, 1), ("per-app", 1, 0)] {
         result.append(("actions-\(part).evemu", "pencild Actions Pen \(part)", gesturePen(doubleTaps: doubleTaps, squeezes: squeezes), .intuos5Pen))
     }
     // The latency benchmark's pattern: 2000 frames of drawing at 500 Hz.
