@@ -167,9 +167,9 @@ wait "$monitor_pid" 2>/dev/null
 
 # --- 4b. Gesture clicks withheld: the service makes the pen's mirror in its sandbox. --
 # "seated" holds the active session on seat0, so their preference decides (docs/gestures.md,
-# "The mirror"); /dev/uinput is the group "pencild"'s, which only the service has.
+# "The mirror"); /dev/uinput is the group "pencild-uinput"'s, which only the service has.
 check uinput-group "/dev/uinput is $(stat -c '%A %U:%G' /dev/uinput 2>&1)" \
-    test "$(stat -c '%a %G' /dev/uinput 2>&1)" = "660 pencild"
+    test "$(stat -c '%a %G' /dev/uinput 2>&1)" = "660 pencild-uinput"
 mirror_of() { pencilctl devices --json | python3 -c 'import json, sys
 for line in sys.stdin:
     device = json.loads(line)

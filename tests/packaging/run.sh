@@ -173,9 +173,9 @@ check_udev_rule() {
             mount -t tmpfs tmpfs /run/udev/rules.d
             cp "$1" /run/udev/rules.d/
             # The group the package makes (sysusers.d/pencild.conf), as on an installed system.
-            if ! getent group pencild >/dev/null; then
+            if ! getent group pencild-uinput >/dev/null; then
                 cp /etc/group /run/udev/rules.d/group
-                echo "pencild:x:64999:" >>/run/udev/rules.d/group
+                echo "pencild-uinput:x:64999:" >>/run/udev/rules.d/group
                 mount --bind /run/udev/rules.d/group /etc/group
             fi
             udevadm test --action=add /sys/devices/virtual/mem/null 2>&1' _ "$rule") ||
