@@ -96,6 +96,24 @@ for line in sys.stdin:
     note "$name: $(wc -l <"$out/$name-evdev.txt") frames read from the mirror $mirror of $node"
 }
 
+# libinput_turn NAME PLAYER: `libinput debug-events` through udev like a compositor,
+# line-buffered into a pipe, while PLAYER (play or play_mirrored) plays the pen. Under
+# emulation libinput takes seconds to add a device: the pen waits longer before it plays.
+libinput_turn() {
+    local name=$1 player=$2 lines libinput
+    mkfifo "$work/$name.pipe"
+    "$probe" lines "$out/$name-lines.txt" <"$work/$name.pipe" &
+    lines=$!
+    stdbuf -oL libinput debug-events --udev seat0 >"$work/$name.pipe" 2>"$out/$name.err" &
+    libinput=$!
+    pids+=("$libinput")
+    sleep 3
+    "$player" "$name" 8
+    sleep 1
+    kill "$libinput"; wait "$libinput" 2>/dev/null || true
+    wait "$lines"
+}
+
 for round in $(seq "$rounds"); do
     # 1. The floor.
     play "floor-$round" 3
@@ -109,36 +127,15 @@ for round in $(seq "$rounds"); do
     wait "$client" || { note "the pencild client failed"; exit 1; }
     note "pencild-$round: $(grep -c '^motion ' "$out/pencild-$round-monitor.txt" || true) motion events received"
 
-    # 3. libinput, through udev like a compositor, line-buffered into a pipe. Under emulation
-    # it takes seconds to add a device: the pen waits longer before it plays.
-    mkfifo "$work/libinput-$round.pipe"
-    "$probe" lines "$out/libinput-$round-lines.txt" <"$work/libinput-$round.pipe" &
-    lines=$!
-    stdbuf -oL libinput debug-events --udev seat0 >"$work/libinput-$round.pipe" 2>"$out/libinput-$round.err" &
-    libinput=$!
-    pids+=("$libinput")
-    sleep 3
-    play "libinput-$round" 8
-    sleep 1
-    kill "$libinput"; wait "$libinput" 2>/dev/null || true
-    wait "$lines"
+    # 3. libinput, through udev like a compositor.
+    libinput_turn "libinput-$round" play
     note "libinput-$round: $(grep -c 'TABLET_TOOL_AXIS' "$out/libinput-$round-lines.txt" || true) axis events received"
 
     # 4. libinput again, reading the mirror while the user's pencild grabs the pen.
     as_bench "$bin/pencilctl" prefs set withholdGestureClicks=true >/dev/null
     "$probe" monitor "$mirror_socket" "$out/mirror-$round-monitor.txt" &
     client=$!
-    mkfifo "$work/mirror-$round.pipe"
-    "$probe" lines "$out/mirror-$round-lines.txt" <"$work/mirror-$round.pipe" &
-    lines=$!
-    stdbuf -oL libinput debug-events --udev seat0 >"$work/mirror-$round.pipe" 2>"$out/mirror-$round.err" &
-    libinput=$!
-    pids+=("$libinput")
-    sleep 3
-    play_mirrored "mirror-$round" 8
-    sleep 1
-    kill "$libinput"; wait "$libinput" 2>/dev/null || true
-    wait "$lines"
+    libinput_turn "mirror-$round" play_mirrored
     for _ in $(seq 150); do kill -0 "$client" 2>/dev/null || break; sleep 0.1; done
     kill "$client" 2>/dev/null && note "mirror: the client saw no proximityOut; stopped it"
     wait "$client" || { note "the mirror's pencild client failed"; exit 1; }

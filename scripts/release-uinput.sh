@@ -18,8 +18,10 @@ release_uinput() {
     tags=$(printf '%s\n' "$properties" | sed -n 's/^CURRENT_TAGS=//p')
     [ -n "$tags" ] || tags=$(printf '%s\n' "$properties" | sed -n 's/^TAGS=//p')
     case $tags in *:uaccess:*) return 0 ;; esac
-    # A '+' after the mode: the node has an ACL. setfacl (package acl) removes it; without
-    # it, chmod sets the ACL's mask to nothing, so that its entries grant nothing.
+    # A '+' after the mode: the node has an ACL. setfacl (package acl, which pencil-actions
+    # depends on) removes it and leaves the group pencild-uinput its access; without it,
+    # chmod sets the ACL's mask to nothing, so that its entries grant nothing (the group's
+    # access too, until udev next applies 70-pencild.rules, at the next boot).
     # shellcheck disable=SC2012
     case $(ls -ld /dev/uinput) in
         ??????????+*)

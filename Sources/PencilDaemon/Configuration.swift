@@ -32,6 +32,9 @@ public struct Limits: Equatable, Sendable {
 
 /// Where the daemon listens and keeps its state, and what it plays.
 public struct Configuration: Sendable {
+    /// system: the daemon serves every local user (root, or the system service's unprivileged
+    /// user with --system), and the user of a seat's active session decides its pens' mirrors;
+    /// user: one user's own daemon, whose user decides.
     public enum Mode: String, Sendable { case system, user }
 
     public struct Replay: Equatable, Sendable {
@@ -137,6 +140,8 @@ public enum CommandLineParser {
       --demo                 add a built-in demo pen that plays in a loop
       --no-udev              do not open live devices
       --libwacom-data DIR    read libwacom's tablet and stylus files from DIR (default: the system's)
+      --system               serve every local user, as the system service does (implied as root):
+                             the user of a seat's active session decides its pens' mirrors
       --mirror-replays       route replays as a mirror would (withholdGestureClicks on) and drop
                              what it would write: the pass-through's cost without a kernel (benchmarks)
       --version              print the version and exit
@@ -197,6 +202,7 @@ public enum CommandLineParser {
                 configuration.replayWaitsForMonitors = count
             case "--exit-after-replay": configuration.exitAfterReplay = true
             case "--demo": configuration.demo = true
+            case "--system": configuration.mode = .system
             case "--no-udev": configuration.liveDevices = false
             case "--libwacom-data": configuration.libwacomDataDirectory = try value(argument)
             case "--mirror-replays": configuration.mirrorsReplays = true

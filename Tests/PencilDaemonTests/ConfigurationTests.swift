@@ -49,6 +49,13 @@ struct ConfigurationTests {
         #expect(configuration.limits.acceptBackoff == 100_000)
     }
 
+    @Test("--system makes an unprivileged daemon serve every user, the seat's active user deciding; without it a user's own")
+    func systemMode() throws {
+        #expect(try parse("", arguments: ["--system"]).mode == .system)
+        #expect(try parse("").mode == .user)
+        #expect(Configuration.defaults(environment: { _ in nil }, uid: 0).mode == .system)
+    }
+
     @Test("mistakes are reported with the file and line", arguments: [
         ("[Daemon]\nLogLevel=loud\n", "pencild.conf:2:"),
         ("[Limits]\n\nMaxClients=0\n", "pencild.conf:3:"),
