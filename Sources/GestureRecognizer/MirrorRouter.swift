@@ -113,7 +113,17 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         case .report:
             swap(&frameEvents, &routedEvents)
         }
-        let taken = step { recognizer, events in recognizer.process(frame, into: &events) }
+        let taken: TransitionBits
+        if recognizer.hasEraserSwap {
+            taken = step { recognizer, events in recognizer.process(frame, into: &events) }
+        } else {
+            // The machines alone: the frame's own events are not copied out only to be dropped.
+            recognizer.clearTransitions()
+            recognizer.process(frame, gestures: &ignoredEvents, replacedGestures: &ignoredReplacedEvents)
+            ignoredEvents.removeAll(keepingCapacity: true)
+            ignoredReplacedEvents.removeAll(keepingCapacity: true)
+            taken = TransitionBits(recognizer.transitionBits)
+        }
         let raw = routedEvents
         route(raw, frame: frame, taken: taken, into: &output)
     }
@@ -176,6 +186,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
 
     /// The recogniser's own events, which the mirror does not need.
     private var ignoredEvents: [Event] = []
+    private var ignoredReplacedEvents: [Event] = []
 
     private mutating func route(_ raw: [InputEvent], frame: borrowing PenFrame, taken: TransitionBits,
                                 into output: inout [InputEvent]) {
@@ -189,7 +200,6 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             pendingClick = nil
             withholdTapRelease = false
         }
-        let tapPressed = tapCode.map { code in raw.contains { $0.isKey(code, down: true) } } ?? false
         let tapReleased = tapCode.map { code in raw.contains { $0.isKey(code, down: false) } } ?? false
 
         if taken.contains(.tapDoubleTap) {
