@@ -44,7 +44,8 @@ final class PenDevice {
     /// The mirror while the pen is grabbed, what its deciding user wants, and where it stands.
     var mirror: PenMirror?
     var wantedMirror: Preferences?
-    var mirrorStatus = MirrorStatus.none
+    /// Why the wish could not be met (said once in the log), until the wish changes.
+    var mirrorFailure: String?
 
     init(id: String, description: DeviceDescription, identity: PenIdentity, source: DeviceSource, isReplay: Bool, startTime: DeviceTime) {
         self.id = id
@@ -261,7 +262,8 @@ final class DeviceHub {
 
     /// Hands each user's events of the last step to their monitors.
     private func emit() {
-        // A live device's mirror frames were written before; a replay's have nowhere to go.
+        // A live device's mirror frames were written before; a replay's, and whatever a pen
+        // that went away held back, have nowhere to go.
         output.mirror.removeAll(keepingCapacity: true)
         output.drain { uid, events in delegate?.deviceHub(self, emit: events, toUser: uid) }
     }
@@ -365,7 +367,6 @@ final class DeviceHub {
     func removeAll() {
         for device in devices {
             device.pipeline.finish(into: &output)
-            output.mirror.removeAll()
             emit()
             closeLiveSource(of: device)
         }
@@ -498,9 +499,7 @@ final class DeviceHub {
                 }
             }
             // A mirror to make or take down waits for the pen to be idle with nothing unread.
-            if status == .drained, device.wantedMirror != device.pipeline.stage.mirrorPreferences {
-                settleMirror(of: device)
-            }
+            if status == .drained { settleMirror(of: device) }
         } catch {
             unplug(device, reason: error == .noDevice ? "unplugged" : "read failed: \(error)")
         }
@@ -510,8 +509,6 @@ final class DeviceHub {
     private func unplug(_ device: PenDevice, reason: String) {
         guard device.live != nil else { return }
         device.pipeline.finish(into: &output)
-        // Whatever was held back or pending goes with the mirror.
-        output.mirror.removeAll()
         emit()
         closeLiveSource(of: device)
         devices.removeAll { $0 === device }

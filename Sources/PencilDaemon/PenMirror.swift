@@ -26,18 +26,6 @@ final class PenMirror {
     func close() { device.close() }
 }
 
-/// Where a live pen's mirror stands.
-enum MirrorStatus: Equatable {
-    /// Nobody wants one (the deciding user's withholdGestureClicks is off, or there is no
-    /// deciding user), and there is none.
-    case none
-    /// It could not be made or kept: why, said once in the log. Tried again when the
-    /// deciding user or their preferences change.
-    case failed(String)
-    /// The router runs under `mirrorPreferences` and the node is grabbed.
-    case active
-}
-
 extension DeviceHub {
     /// Each live pen's wish, as its deciding user's preferences have it now, settled at once
     /// where the pen is idle (else after its next frame that leaves it idle).
@@ -47,7 +35,7 @@ extension DeviceHub {
             if wanted != device.wantedMirror {
                 device.wantedMirror = wanted
                 // A new wish gets a new try, even after a failure.
-                if case .failed = device.mirrorStatus { device.mirrorStatus = .none }
+                device.mirrorFailure = nil
             }
             settleMirror(of: device)
         }
@@ -59,7 +47,7 @@ extension DeviceHub {
         guard let live = device.live else { return }
         let current = device.pipeline.stage.mirrorPreferences
         guard device.wantedMirror != current else { return }
-        if device.wantedMirror != nil, case .failed = device.mirrorStatus { return }
+        if device.wantedMirror != nil, device.mirrorFailure != nil { return }
         let state = device.pipeline.tracker.state
         guard state.tool == nil, state.buttons.isEmpty else { return }
         do {
@@ -114,18 +102,16 @@ extension DeviceHub {
             stopMirror(of: device, reason: "the preferences cannot make a recogniser: \(error)")
             return
         }
-        device.mirrorStatus = .active
     }
 
     private func failMirror(of device: PenDevice, _ why: String) {
-        device.mirrorStatus = .failed(why)
+        device.mirrorFailure = why
         logger.warning("device \(device.id): gesture clicks cannot be withheld: \(why)")
     }
 
     /// Ungrabs the pen and destroys its mirror (the kernel releases what the mirror held).
     func stopMirror(of device: PenDevice, reason: String) {
         try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: nil)
-        if case .active = device.mirrorStatus { device.mirrorStatus = .none }
         guard let mirror = device.mirror else { return }
         try? device.live?.ungrab()
         mirror.close()

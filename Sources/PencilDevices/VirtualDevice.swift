@@ -25,13 +25,11 @@ public final class VirtualDevice {
     /// Events of `write(_:)` in the kernel's layout, kept from call to call.
     private var buffer: [input_event] = []
 
-    /// `phys`: the physical path the device reports (UI_SET_PHYS, which libevdev sets from the
-    /// description it copies); nil for none.
+    /// `phys`: the physical path the device reports (set with UI_SET_PHYS); nil for none.
     public init(description: DeviceDescription, phys: String? = nil) throws(Errno) {
         guard let device = libevdev_new() else { throw Errno(rawValue: ENOMEM) }
         self.device = device
         libevdev_set_name(device, description.name)
-        if let phys { libevdev_set_phys(device, phys) }
         // libevdev passes the name and ids to uinput but not the phys: with one, /dev/uinput
         // is opened here and UI_SET_PHYS comes first.
         var uinputFile = Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue)
