@@ -63,8 +63,8 @@ let package = Package(
         // (PencilSystem for its Errno and clock types only).
         .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem"]),
         // Pen input's I/O: live evdev devices (libevdev), uinput virtual devices, recordings
-        // read from files.
-        .target(name: "PencilDevices", dependencies: ["PencilInput", "PencilSystem", "CEvdev"]),
+        // read from files; key chords and their player (the keyboard of pencild and pencil-actions).
+        .target(name: "PencilDevices", dependencies: ["PencilInput", "PencilProtocol", "PencilSystem", "CEvdev"]),
         // libwacom's database, loaded once per process: the identity of a device and its styli,
         // handed to the pure core as data.
         .target(name: "PencilWacom", dependencies: ["PencilInput", "PencilProtocol", "CWacom"]),
@@ -81,7 +81,7 @@ let package = Package(
         // daemon restart, the socket look-up that pencilctl shares.
         .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
         // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
-        .target(name: "PencilActions", dependencies: ["JSON", "PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev", "CXcb", "CWlrForeignToplevel", "CFocusBus"]),
+        .target(name: "PencilActions", dependencies: ["JSON", "PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev", "CXcb", "CWlrForeignToplevel", "CFocusBus", "CSystemd"]),
         // pencilctl's commands.
         .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
         // Test harness: pen scripts that read like what a person does with the pen, the shared
@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
         .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilWacom", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
-        .testTarget(name: "PencilActionsTests", dependencies: ["PencilTestSupport", "PencilActions", "PencilClient", "PencilProtocol", "PencilSystem"]),
+        .testTarget(name: "PencilActionsTests", dependencies: ["PencilTestSupport", "PencilActions", "PencilClient", "PencilDevices", "PencilProtocol", "PencilSystem"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilDevices", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import PencilClient
+import PencilDevices
 import PencilProtocol
 
 /// One gesture to perform: the preferred action the daemon resolved, and the event it came

@@ -1,3 +1,4 @@
+import PencilDevices
 import PencilSystem
 #if canImport(Glibc)
 import Glibc
@@ -19,13 +20,40 @@ public final class ActionPerformer {
     private var pendingKeys: Set<UInt16>?
     /// Called with the keyboard's problem when it changes (pencil-actions says it once).
     private let makeKeyboard: (Set<UInt16>) throws(Errno) -> VirtualKeyboard
+    /// pencild's keyboard, asked first for every chord; nil: only the own keyboard.
+    private let daemonKeyboard: ((KeyChord, String?) -> DaemonChordOutcome)?
+    /// Whether pencil-actions' session is the seat's active one: while it is not, nothing is
+    /// performed and the own keyboard is closed.
+    public private(set) var sessionActive = true
 
     public init(keyInterval: Int64, maximumCommands: Int, log: ActionsLog,
+                daemonKeyboard: ((KeyChord, String?) -> DaemonChordOutcome)? = nil,
                 makeKeyboard: @escaping (Set<UInt16>) throws(Errno) -> VirtualKeyboard = { keys throws(Errno) in try VirtualKeyboard(keys: keys) }) {
         player = ChordPlayer(interval: keyInterval)
         self.log = log
+        self.daemonKeyboard = daemonKeyboard
         self.makeKeyboard = makeKeyboard
         commands = CommandRunner(maximumRunning: maximumCommands) { log.warning($0) }
+    }
+
+    /// The session became active or stopped being so. Leaving lets go of every key and closes
+    /// the own keyboard, so that nothing of this user's types into the next user's session.
+    public func sessionChanged(active: Bool) {
+        guard active != sessionActive else { return }
+        sessionActive = active
+        if active {
+            log.notice("this session is the active one again: gestures are performed")
+            if pendingKeys == nil, keyboard == nil, !bindings.keys.isEmpty { pendingKeys = bindings.keys }
+            if player.isIdle { remakeKeyboard() }
+        } else {
+            log.notice("this session is no longer the active one: no gesture is performed until it is, every key is let go")
+            releaseAll()
+            if let keyboard {
+                pendingKeys = keyboard.keys
+                keyboard.close()
+                self.keyboard = nil
+            }
+        }
     }
 
     /// Puts `new` in force; the keyboard is remade when the keys differ (once no chord plays).
@@ -47,7 +75,7 @@ public final class ActionPerformer {
     }
 
     private func remakeKeyboard() {
-        guard let keys = pendingKeys else { return }
+        guard sessionActive, let keys = pendingKeys else { return }
         pendingKeys = nil
         keyboard?.close()
         keyboard = nil
@@ -61,8 +89,11 @@ public final class ActionPerformer {
             keyboardProblem = nil
             log.info("virtual keyboard \"\(VirtualKeyboard.name)\" at \(keyboard?.devicePath ?? "an unknown node") sends \(keys.sorted().map(KeyNames.name(of:)).joined(separator: ", "))")
         } catch {
-            let problem = VirtualKeyboard.explain(error)
-            if problem != keyboardProblem { log.error(problem) }
+            let problem = VirtualKeyboard.explain(error, daemonFirst: daemonKeyboard != nil)
+            if problem != keyboardProblem {
+                // With pencild's keyboard first, an own keyboard is the exception.
+                if daemonKeyboard != nil { log.info(problem) } else { log.error(problem) }
+            }
             keyboardProblem = problem
         }
     }
@@ -73,12 +104,30 @@ public final class ActionPerformer {
         let label = "\(request.event?.type.rawValue ?? CommandEnvironment.testGesture) \(request.action.rawValue)"
         let resolved = bindings.resolve(request.action, app: app)
         let source = " (app \(app.map { "\"\($0)\"" } ?? "unknown"): \(resolved.section(of: request.action)))"
+        guard sessionActive else {
+            log.info("\(label): not performed: this session is not the seat's active one")
+            return
+        }
         switch ActionDecision.performance(of: request.action, bindings: bindings, app: app) {
         case .unbound:
             log.debug("\(label): not bound: nothing to do\(source)")
         case .sendChord(let chord):
+            var daemonProblem: String?
+            if let daemonKeyboard {
+                switch daemonKeyboard(chord, request.event?.device) {
+                case .pressed:
+                    log.debug("\(label): key \(chord) on pencild's keyboard\(source)")
+                    return
+                case .refused(let why):
+                    log.warning("\(label): key \(chord) not sent: \(why)")
+                    return
+                case .unavailable(let why):
+                    daemonProblem = why
+                }
+            }
             guard keyboard != nil else {
-                log.warning("\(label): key \(chord) not sent: \(keyboardProblem ?? "no virtual keyboard")")
+                let problems = [daemonProblem, keyboardProblem ?? (daemonProblem == nil ? "no virtual keyboard" : nil)].compactMap { $0 }
+                log.warning("\(label): key \(chord) not sent: \(problems.joined(separator: "; "))")
                 return
             }
             if player.enqueue(chord, now: now) {

@@ -1,3 +1,4 @@
+import PencilDevices
 import PencilProtocol
 
 /// What a preferred action does on this desktop: a key chord sent through the virtual

@@ -124,7 +124,7 @@ public struct ActionsLog: Sendable {
 /// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
 /// chord plays, the reconnect timer only while the daemon is away.
 public final class ActionsService {
-    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus }
+    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus, sessions }
 
     private let options: ActionsOptions
     private let socketPath: String
@@ -145,7 +145,9 @@ public final class ActionsService {
         self.socketPath = socketPath
         log = ActionsLog(verbose: options.verbose)
         file = BindingsFile(path: options.configPath)
-        performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log)
+        let daemonKeyboard = DaemonKeyboard(socketPath: socketPath)
+        performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log,
+                                    daemonKeyboard: { chord, device in daemonKeyboard.press(chord, device: device) })
         focus = NoFocusProvider(reason: "not started")
         statusPath = ActionsStatus.defaultPath()
     }
@@ -243,6 +245,13 @@ public final class ActionsService {
         } catch {
             log.warning("cannot watch \(FileSystem.directoryName(of: file.path)) (\(error)): changes to \(file.path) are read at the next restart or SIGHUP only")
         }
+        let sessions = SessionActivity()
+        if let descriptor = sessions.descriptor {
+            do { try epoll.add(descriptor, events: .readable, token: Token.sessions.rawValue) } catch {
+                log.warning("cannot follow logind's sessions (\(error)): a session switch is noticed at the next gesture only")
+            }
+        }
+        performer.sessionChanged(active: SessionActivity.isActive())
         reloadBindings(initial: true)
         startFocus(epoll: epoll)
         connect(epoll: epoll, reconnectTimer: reconnectTimer)
@@ -272,6 +281,9 @@ public final class ActionsService {
                         connect(epoll: epoll, reconnectTimer: reconnectTimer)
                     case .focus:
                         updateFocus(epoll: epoll, read: true)
+                    case .sessions:
+                        sessions.acknowledge()
+                        performer.sessionChanged(active: SessionActivity.isActive())
                     case nil:
                         break
                     }
@@ -318,6 +330,8 @@ public final class ActionsService {
                     }
                     return
                 }
+                // The session as logind has it now: its monitor may not have been read yet.
+                performer.sessionChanged(active: SessionActivity.isActive())
                 // The focused app once per gesture, as the desktop last reported it.
                 performer.perform(request, app: focus.state.app, now: MonotonicClock.now())
             } != .ended

@@ -1,3 +1,4 @@
+import PencilDevices
 import PencilProtocol
 import PencilSystem
 

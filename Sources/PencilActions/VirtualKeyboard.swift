@@ -31,7 +31,12 @@ public final class VirtualKeyboard {
     public func close() { device.close() }
 
     /// What to tell the person when the keyboard cannot be made.
-    public static func explain(_ error: Errno) -> String {
+    /// `daemonFirst`: chords go to pencild's keyboard first, and this one is only the
+    /// fallback where pencild has none.
+    public static func explain(_ error: Errno, daemonFirst: Bool = false) -> String {
+        if daemonFirst, error == .permissionDenied || error == .notPermitted {
+            return "no keyboard of its own (/dev/uinput: \(error)), as intended: chords go to pencild's keyboard, which presses them for the seat's active user"
+        }
         if error == .permissionDenied || error == .notPermitted {
             return """
                 cannot open /dev/uinput (\(error)): key bindings are off; command bindings still run. \

@@ -81,6 +81,17 @@ enum SeatSessions {
         guard sd_seat_get_active(seat, nil, &uid) >= 0 else { return nil }
         return UInt32(uid)
     }
+
+    /// Whether logind keeps seats here at all: it always has seat0 while it runs. Without it
+    /// nobody is known to be at a seat, and nobody is known to have left it.
+    static var areTracked: Bool { sd_get_seats(nil) > 0 }
+
+    /// Whether `uid` holds `seat`: it is the user of the seat's active session, or logind
+    /// keeps no seats (a machine without it, where the user's own daemon is all there is).
+    static func userHolds(seat: String, uid: UInt32) -> Bool {
+        guard areTracked else { return true }
+        return activeUser(onSeat: seat) == uid
+    }
 }
 
 /// sd-login's monitor of sessions and seats: its descriptor is readable when one changes.

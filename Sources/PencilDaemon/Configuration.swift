@@ -66,6 +66,9 @@ public struct Configuration: Sendable {
     /// Whether pens may be grabbed and mirrored for users who withhold gesture clicks
     /// ([Daemon] AllowGrab=); an administrator can forbid it.
     public var allowsGrab = true
+    /// Time between two frames of a chord on pencild's keyboard ([Daemon] ChordKeyInterval=),
+    /// microseconds: some apps miss a key that goes up in the frame after it went down.
+    public var chordKeyInterval: Int64 = 10_000
     /// Replays go through the mirror's routing too, whose frames are dropped (`make bench`
     /// measures what the pass-through costs a frame; replays have no uinput device).
     public var mirrorsReplays = false
@@ -267,6 +270,11 @@ public enum ConfigurationFile {
                 case "no", "false", "off", "0": configuration.allowsGrab = false
                 default: throw fail("AllowGrab= expects yes or no, not '\(value)'")
                 }
+            case ("Daemon", "ChordKeyInterval"):
+                guard let microseconds = parseDuration(value), (1_000...2_000_000).contains(microseconds) else {
+                    throw fail("ChordKeyInterval= expects a duration from 1ms to 2s, not '\(value)'")
+                }
+                configuration.chordKeyInterval = microseconds
             case ("Limits", "MaxClients"): configuration.limits.maximumClients = try count(2...32_768)
             case ("Limits", "MaxClientsPerUser"): configuration.limits.maximumClientsPerUser = try count(1...32_768)
             case ("Limits", "IdleTimeout"): configuration.limits.idleTimeout = try duration()

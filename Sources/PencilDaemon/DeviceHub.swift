@@ -17,6 +17,9 @@ protocol DeviceHubDelegate: AnyObject {
     /// The preferences the mirror of a pen on `seat` follows: the deciding user's, when they
     /// have withholdGestureClicks on; nil for no mirror (docs/gestures.md, "The mirror").
     func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences?
+    /// Whether pens on `seat` may be read now: a user's daemon reads them only while its user
+    /// holds the seat (docs/robustness.md, "The seat's input").
+    func deviceHub(_ hub: DeviceHub, mayReadSeat seat: String) -> Bool
 }
 
 /// Where one device's events come from: a live node, or a recording on its own clock
@@ -122,6 +125,8 @@ final class DeviceHub {
     private var permissionWarnings = Set<String>()
     /// The sysfs folders of the mirrors this daemon made: never opened as pens.
     var mirrorSyspaths = Set<String>()
+    /// Seats whose pens are left closed while another user holds them.
+    var seatsNotRead = Set<String>()
 
     init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
@@ -148,6 +153,8 @@ final class DeviceHub {
     var count: Int { devices.count }
     var deviceInfos: [DeviceInfo] { devices.map(\.listedInfo) }
     func contains(_ id: String) -> Bool { devices.contains { $0.id == id } }
+    /// The seat of an attached device: udev's for a live one, seat0 for a replay.
+    func seat(of id: String) -> String? { devices.first { $0.id == id }?.seat }
     var replaysFinished: Bool { !devices.contains { $0.isReplay } }
 
     func start(now: HostTime) throws(DaemonError) {
@@ -421,6 +428,12 @@ final class DeviceHub {
 
     private func open(_ node: InputNode, now: HostTime) {
         guard let path = node.devnode else { return }
+        guard delegate?.deviceHub(self, mayReadSeat: node.seat) ?? true else {
+            if seatsNotRead.insert(node.seat).inserted {
+                logger.info("pens on \(node.seat) are not read: another user's session holds the seat")
+            }
+            return
+        }
         let source: LiveDevice
         do {
             source = try LiveDevice(path: path)
@@ -503,6 +516,23 @@ final class DeviceHub {
         } catch {
             unplug(device, reason: error == .noDevice ? "unplugged" : "read failed: \(error)")
         }
+    }
+
+    /// The seats may have changed hands: a pen on a seat this daemon may no longer read is
+    /// closed out to its clients and its node closed, as if unplugged; the pens of a seat that
+    /// came back are opened again.
+    func refreshSeatAccess(now: HostTime) {
+        self.now = now
+        for device in devices where device.live != nil {
+            guard !(delegate?.deviceHub(self, mayReadSeat: device.seat) ?? true) else { continue }
+            seatsNotRead.insert(device.seat)
+            unplug(device, reason: "another user's session holds \(device.seat) now")
+        }
+        let returned = seatsNotRead.filter { delegate?.deviceHub(self, mayReadSeat: $0) ?? true }
+        guard !returned.isEmpty, let udev else { return }
+        seatsNotRead.subtract(returned)
+        logger.info("\(returned.sorted().joined(separator: ", ")) held by this daemon's user again: its pens are read again")
+        for node in udev.enumerate() { consider(node, now: now) }
     }
 
     /// A live device went away: close what is open at the last frame's time, then deviceRemoved.

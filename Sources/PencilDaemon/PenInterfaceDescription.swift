@@ -142,6 +142,15 @@ extension InterfaceDescriptions {
     # process's last connection closes. A later claim of the same user replaces an earlier one.
     method SetFocus(focused: bool) -> ()
 
+    # Presses a key chord on pencild's keyboard, for the app in front of the caller: keys are
+    # evdev names without KEY_ (e, leftshift), modifiers first and the key last, as
+    # pencil-actions' bindings write them. Only for the user whose session is the active one on
+    # the device's seat (seat0 without a device), checked at this call and again as the chord
+    # plays; a session switch lets go of every key at once. The reply comes when the chord is
+    # queued. Power, SysRq, lock keys and chords that switch virtual terminals or end the display
+    # server are KeyNotAllowed; a daemon without a keyboard is KeyboardUnavailable.
+    method PressChord(device: ?string, keys: []string) -> ()
+
     error NoSuchDevice (device: string)
     error PermissionDenied ()
     error InvalidPreferences (field: string, reason: string)
@@ -149,6 +158,11 @@ extension InterfaceDescriptions {
     error TooManyClients (limit: int, perUser: bool)
     # The preferences could not be stored (state directory unwritable or full); nothing changed.
     error PreferencesNotSaved (reason: string)
+    # PressChord: this daemon cannot press keys (why: no /dev/uinput, a user's daemon that
+    # another user's session displaced, too many chords waiting).
+    error KeyboardUnavailable (reason: string)
+    # PressChord: a key that is unknown or that the keyboard never sends, and why.
+    error KeyNotAllowed (key: string, reason: string)
 
     """#
 }

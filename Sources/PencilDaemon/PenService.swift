@@ -29,6 +29,8 @@ final class PenService {
     let access: any AccessPolicy
     let preferences: PreferencesStore
     let devices: DeviceHub
+    /// Chords for the seat's active user (PressChord).
+    let keyboard: SeatKeyboard
     weak var transport: (any ClientTransport)?
 
     var clients = ClientTable()
@@ -52,6 +54,7 @@ final class PenService {
         self.preferences = preferences
         clientLog = ClientLog(logger: logger)
         devices = DeviceHub(configuration: configuration, logger: logger)
+        keyboard = SeatKeyboard(keyInterval: configuration.chordKeyInterval, logger: logger)
         devices.delegate = self
     }
 
@@ -112,7 +115,9 @@ final class PenService {
     /// PermissionDenied (a stream's last reply) and is closed, streaming or not.
     func sessionsChanged(now: HostTime) {
         // The seat's active user may be another: their preferences decide the mirrors now.
+        devices.refreshSeatAccess(now: now)
         devices.refreshMirrors()
+        keyboard.sessionsChanged { mayPressKeys(uid: $0, seat: SeatKeyboard.seat) }
         for connection in Array(clients.connections) where !connection.closeAfterFlush {
             guard let refusal = access.refusal(for: connection.peer) else { continue }
             clientLog.log(.notice, uid: connection.peer.uid, now: now, "\(connection.label) may no longer use pencild: \(refusal); it is closed")
@@ -290,6 +295,7 @@ final class PenService {
             reply(connection, call) { writer in writer.key("preferences"); writer.write(current) }
         case .setPreferences: setPreferences(call, for: connection, now: now)
         case .setFocus: setFocus(call, for: connection, now: now)
+        case .pressChord: pressChord(call, for: connection, now: now)
         }
     }
 
@@ -454,14 +460,14 @@ final class PenService {
         updateReading(connection)
     }
 
-    private func reply(_ connection: Connection, _ call: VarlinkCall, _ parameters: (inout JSONWriter) -> Void) {
+    func reply(_ connection: Connection, _ call: VarlinkCall, _ parameters: (inout JSONWriter) -> Void) {
         guard !call.oneway else { return }
         writer.reset()
         ReplyEncoder.reply(into: &writer, parameters)
         queueReply(connection)
     }
 
-    private func replyError(_ connection: Connection, _ call: VarlinkCall?, _ error: VarlinkError) {
+    func replyError(_ connection: Connection, _ call: VarlinkCall?, _ error: VarlinkError) {
         if let call, call.oneway { return }
         queueError(connection, error)
     }
@@ -499,6 +505,7 @@ final class PenService {
             if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
         }
         consider(devices.nextDeadline())
+        consider(keyboard.nextDeadline)
         consider(writes.nextDue)
         consider(clientLog.nextDeadline)
         let limits = configuration.limits
@@ -519,6 +526,7 @@ final class PenService {
 
     func fireDeadlines(now: HostTime) {
         devices.fireDue(now: now)
+        playChords(now: now)
         for (uid, pending) in writes.takeDue(now: now) {
             write(pending.value, uid: uid, waiters: pending.waiters.filter { !$0.closed }, now: now)
         }
@@ -553,6 +561,7 @@ final class PenService {
     /// Shutdown: every device closes what is open, so that every client sees its closing events.
     func closeDevices() {
         devices.removeAll()
+        keyboard.close()
     }
 
     func closeAll() {
@@ -685,6 +694,12 @@ extension PenService: DeviceHubDelegate {
         }
         let current = writes.pending(of: uid) ?? preferences.preferences(for: uid)
         return current.withholdGestureClicks ? current : nil
+    }
+
+    /// The system service reads every seat's pens; a user's daemon only those of a seat its
+    /// user holds, so that nobody reads the next user's handwriting.
+    func deviceHub(_ hub: DeviceHub, mayReadSeat seat: String) -> Bool {
+        configuration.mode == .system || SeatSessions.userHolds(seat: seat, uid: ProcessIdentity.userID)
     }
 }
 

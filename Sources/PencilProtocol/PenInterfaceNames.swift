@@ -9,6 +9,7 @@ public enum PenInterface {
         case getPreferences = "GetPreferences"
         case setPreferences = "SetPreferences"
         case setFocus = "SetFocus"
+        case pressChord = "PressChord"
 
         /// interface.Method, as a call names it.
         public var qualifiedName: String { PenInterface.name + "." + rawValue }
@@ -20,6 +21,8 @@ public enum PenInterface {
         case invalidPreferences = "InvalidPreferences"
         case tooManyClients = "TooManyClients"
         case preferencesNotSaved = "PreferencesNotSaved"
+        case keyboardUnavailable = "KeyboardUnavailable"
+        case keyNotAllowed = "KeyNotAllowed"
 
         /// interface.Error, as a reply names it.
         public var qualifiedName: String { PenInterface.name + "." + rawValue }

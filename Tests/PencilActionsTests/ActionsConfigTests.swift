@@ -1,5 +1,6 @@
 import Foundation
 import PencilActions
+import PencilDevices
 import PencilProtocol
 import Testing
 

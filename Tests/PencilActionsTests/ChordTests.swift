@@ -1,4 +1,5 @@
 import PencilActions
+import PencilDevices
 import Testing
 
 @Suite struct ChordTests {

@@ -1,6 +1,7 @@
 import Foundation
 import PencilActions
 import PencilClient
+import PencilDevices
 import PencilProtocol
 import PencilSystem
 import Testing

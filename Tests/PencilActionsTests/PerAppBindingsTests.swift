@@ -1,4 +1,5 @@
 import PencilActions
+import PencilDevices
 import PencilProtocol
 import Testing
 

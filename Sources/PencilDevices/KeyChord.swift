@@ -66,6 +66,14 @@ public enum ChordError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAModifier(String)
     case tooManyKeys(String)
 
+    /// The key the error is about, when it is about one.
+    public var keyName: String? {
+        switch self {
+        case .unknownKey(let name), .repeated(let name), .notAModifier(let name): return name
+        case .emptyName, .tooManyKeys: return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .emptyName(let chord):

@@ -1,0 +1,115 @@
+import PencilDevices
+import PencilProtocol
+import PencilSystem
+import Varlink
+
+/// PressChord (docs/protocol.md, "Key chords"): a chord on pencild's keyboard for the user at
+/// the device's seat. Checked in the order a caller can act on: the call's shape, the device,
+/// the keys, who holds the seat, then the keyboard itself.
+extension PenService {
+    func pressChord(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
+        guard let given = call.parameters["keys"]?.arrayValue, (1...8).contains(given.count) else {
+            replyError(connection, call, .invalidParameter("keys"))
+            return
+        }
+        var names: [String] = []
+        for value in given {
+            // A name is short and has no "+": the keys are a list, not a chord's text.
+            guard let name = value.stringValue, (1...32).contains(name.utf8.count), !name.contains("+") else {
+                replyError(connection, call, .invalidParameter("keys"))
+                return
+            }
+            names.append(name)
+        }
+        var seat = SeatKeyboard.seat
+        if let device = call.parameters["device"], !device.isNull {
+            guard let id = device.stringValue else {
+                replyError(connection, call, .invalidParameter("device"))
+                return
+            }
+            guard let deviceSeat = devices.seat(of: id) else {
+                replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.noSuchDevice.qualifiedName, parameters: .object([("device", .string(id))])))
+                return
+            }
+            seat = deviceSeat
+        }
+        let chord: KeyChord
+        switch KeyChord.parse(names.joined(separator: "+")) {
+        case .success(let parsed): chord = parsed
+        case .failure(let error):
+            replyError(connection, call, Self.keyNotAllowed(key: error.keyName ?? names.joined(separator: "+"), reason: error.description))
+            return
+        }
+        if let refusal = ChordPolicy.refusal(of: chord) {
+            clientLog.log(.info, uid: connection.peer.uid, now: now, "\(connection.label): chord \(chord) refused: \(refusal)")
+            replyError(connection, call, Self.keyNotAllowed(key: refusal.key, reason: refusal.reason))
+            return
+        }
+        let uid = connection.peer.uid
+        guard seat == SeatKeyboard.seat else {
+            replyError(connection, call, Self.keyboardUnavailable("pencild's keyboard types on \(SeatKeyboard.seat); the device is on \(seat)"))
+            return
+        }
+        switch keyAccess(uid: uid, seat: seat) {
+        case .allowed: break
+        case .denied:
+            clientLog.log(.notice, uid: uid, now: now, "\(connection.label): chord \(chord) refused: uid \(uid) does not hold \(seat)")
+            replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName))
+            return
+        case .noKeyboard(let reason):
+            replyError(connection, call, Self.keyboardUnavailable(reason))
+            return
+        }
+        do {
+            try keyboard.press(chord, for: uid, now: now)
+        } catch {
+            switch error {
+            case .unavailable(let reason):
+                clientLog.log(.warning, uid: uid, now: now, "\(connection.label): chord \(chord) not pressed: \(reason)")
+                replyError(connection, call, Self.keyboardUnavailable(reason))
+            }
+            return
+        }
+        clientLog.log(.debug, uid: uid, now: now, "\(connection.label): chord \(chord)")
+        reply(connection, call) { _ in }
+    }
+
+    enum KeyAccess: Equatable {
+        case allowed
+        /// Another user holds the seat.
+        case denied
+        /// This daemon has no keyboard for that user, whoever holds the seat.
+        case noKeyboard(String)
+    }
+
+    /// Whether `uid` may have keys pressed on `seat`: in system mode only the user of the
+    /// seat's active session, and nobody where logind keeps no seats (nobody is known to be
+    /// there); in user mode only the daemon's own user, while it holds the seat.
+    func keyAccess(uid: UInt32, seat: String) -> KeyAccess {
+        switch configuration.mode {
+        case .system:
+            guard SeatSessions.areTracked else { return .noKeyboard("logind keeps no seats here: nobody is known to be at \(seat)") }
+            return SeatSessions.activeUser(onSeat: seat) == uid ? .allowed : .denied
+        case .user:
+            let owner = ProcessIdentity.userID
+            guard uid == owner else { return .noKeyboard("this pencild is uid \(owner)'s: its keyboard is for that user alone") }
+            return SeatSessions.userHolds(seat: seat, uid: uid) ? .allowed : .denied
+        }
+    }
+
+    func mayPressKeys(uid: UInt32, seat: String) -> Bool { keyAccess(uid: uid, seat: seat) == .allowed }
+
+    /// The keyboard's frames due now, each while its owner still holds the seat.
+    func playChords(now: HostTime) {
+        keyboard.playDue(now: now) { mayPressKeys(uid: $0, seat: SeatKeyboard.seat) }
+    }
+
+    static func keyNotAllowed(key: String, reason: String) -> VarlinkError {
+        VarlinkError(name: PenInterface.ErrorName.keyNotAllowed.qualifiedName,
+                     parameters: .object([("key", .string(key)), ("reason", .string(reason))]))
+    }
+
+    static func keyboardUnavailable(_ reason: String) -> VarlinkError {
+        VarlinkError(name: PenInterface.ErrorName.keyboardUnavailable.qualifiedName, parameters: .object([("reason", .string(reason))]))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import PencilProtocol
+import PencilTestSupport
+import Testing
+
+/// PressChord end to end: the real daemon, clients as other uids, and logind's state files in
+/// a private mount namespace standing for who holds seat0 (docs/robustness.md, "The seat's
+/// keyboard"). This host has no /dev/uinput: where a chord passes every check, the keyboard
+/// itself is what is missing, and the kernel and boot tiers press it for real.
+@Suite("PressChord: who may have keys pressed (needs root)", .serialized)
+struct PressChordTests {
+    static let needs = LocalAttackerTests.needs
+
+    /// seat0's active session belongs to `active`; uids 0 and 1000 have a session each.
+    static func writeSeat(in directory: String, active: UInt32) throws {
+        let fm = FileManager.default
+        for folder in ["sessions", "users", "seats", "machines"] {
+            try fm.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
+        }
+        func put(_ text: String, _ path: String) throws {
+            try text.write(toFile: "\(directory)/\(path).new", atomically: false, encoding: .utf8)
+            #expect(rename("\(directory)/\(path).new", "\(directory)/\(path)") == 0)
+        }
+        for (uid, session) in [(UInt32(0), "c0"), (1000, "c1")] {
+            let isActive = uid == active
+            try put("UID=\(uid)\nUSER=user\(uid)\nACTIVE=\(isActive ? 1 : 0)\nSTATE=\(isActive ? "active" : "online")\nREMOTE=0\nSEAT=seat0\nTYPE=x11\nCLASS=user\n", "sessions/\(session)")
+            try put("NAME=user\(uid)\nSTATE=\(isActive ? "active" : "online")\nSESSIONS=\(session)\nONLINE_SESSIONS=\(session)\nACTIVE_SESSIONS=\(isActive ? session : "")\n", "users/\(uid)")
+        }
+        try put("ACTIVE=\(active == 0 ? "c0" : "c1")\nACTIVE_UID=\(active)\nSESSIONS=c0 c1\n", "seats/seat0")
+    }
+
+    static let call = """
+        import json, socket, sys
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sys.argv[1])
+        try:
+            s.sendall(json.dumps({"method": "org.pencild.Pen.PressChord", "parameters": json.loads(sys.argv[2])}).encode() + b"\\0")
+        except BrokenPipeError:  # refused at connect: the refusal is there to read
+            pass
+        reply = b""
+        while not reply.endswith(b"\\0"):
+            chunk = s.recv(4096)
+            if not chunk: break
+            reply += chunk
+        print(reply.rstrip(b"\\0").decode())
+        """
+
+    /// The reply to PressChord(parameters) from a client as `uid`.
+    static func press(_ parameters: String, as uid: UInt32, _ daemon: RunningDaemon) throws -> JSONValue {
+        let result = try runProgram(LocalAttackerTests.setpriv, ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",
+                                                                 LocalAttackerTests.systemPython, "-c", call, daemon.socketPath, parameters])
+        let text = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        do { return try JSONReader.parse(text) } catch {
+            throw HarnessError("PressChord(\(parameters)) as uid \(uid): not a reply (\(error)): '\(text)', exit \(result.status); pencild's log: \((try? String(contentsOfFile: daemon.logPath, encoding: .utf8))?.suffix(1500) ?? "")")
+        }
+    }
+
+    static func errorName(_ reply: JSONValue) -> String? {
+        reply["error"]?.stringValue.map { $0.replacingOccurrences(of: "org.pencild.Pen.", with: "") }
+    }
+
+    /// A chord that passed every check: pressed where this machine has /dev/uinput, else the
+    /// keyboard is what is missing.
+    static func expectPassedChecks(_ reply: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) {
+        if access("/dev/uinput", W_OK) == 0 {
+            #expect(reply["error"] == nil, "\(reply)", sourceLocation: sourceLocation)
+        } else {
+            #expect(errorName(reply) == "KeyboardUnavailable", "\(reply)", sourceLocation: sourceLocation)
+            #expect(reply["parameters"]?["reason"]?.stringValue?.contains("/dev/uinput") == true, "\(reply)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("the system service presses keys only for the user at the seat, refused keys first, and a switch moves it at the next call",
+          .requires(needs))
+    func systemService() throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sessions = directory + "/run-systemd"
+        try Self.writeSeat(in: sessions, active: 1000)
+        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--system"])
+        defer { daemon.stop() }
+
+        // uid 1000 holds the seat: its chord passes; root's, who does not, is PermissionDenied.
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 1000, daemon))
+        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 0, daemon)) == "PermissionDenied")
+
+        // Keys the keyboard never sends, whoever asks; each beside an allowed neighbour.
+        for (keys, key) in [(#"["power"]"#, "power"), (#"["sysrq"]"#, "sysrq"), (#"["leftalt", "f2"]"#, "f2"),
+                            (#"["leftctrl", "leftalt", "f1"]"#, "f1"), (#"["leftalt", "left"]"#, "left"),
+                            (#"["leftctrl", "leftalt", "backspace"]"#, "backspace"), (#"["leftctrl", "leftalt", "delete"]"#, "delete"),
+                            (#"["nosuchkey"]"#, "nosuchkey"), (#"["e", "leftctrl"]"#, "e")] {
+            let reply = try Self.press(#"{"keys": \#(keys)}"#, as: 1000, daemon)
+            #expect(Self.errorName(reply) == "KeyNotAllowed", "\(keys): \(reply)")
+            #expect(reply["parameters"]?["key"]?.stringValue == key, "\(keys): \(reply)")
+        }
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["f2"]}"#, as: 1000, daemon))
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "left"]}"#, as: 1000, daemon))
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "leftshift", "delete"]}"#, as: 1000, daemon))
+
+        // The call's shape.
+        #expect(Self.errorName(try Self.press(#"{"keys": []}"#, as: 1000, daemon)) == "org.varlink.service.InvalidParameter")
+        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl+z"]}"#, as: 1000, daemon)) == "org.varlink.service.InvalidParameter")
+        #expect(Self.errorName(try Self.press(#"{"keys": ["z"], "device": "event99"}"#, as: 1000, daemon)) == "NoSuchDevice")
+
+        // The seat goes to root: uid 1000, with no active session left, may not even connect.
+        try Self.writeSeat(in: sessions, active: 0)
+        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 1000, daemon)) == "PermissionDenied")
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 0, daemon))
+    }
+
+    @Test("a user's pencild presses keys for its own user alone, and only while that user holds the seat", .requires(needs))
+    func userDaemon() throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sessions = directory + "/run-systemd"
+        try Self.writeSeat(in: sessions, active: 1000)
+        // uid 1000's own pencild (a user's daemon: not root), in the namespace's logind.
+        #expect(chown(directory, 1000, 1000) == 0)
+        let script = "mount --bind \"$0\" /run/systemd && exec \(LocalAttackerTests.setpriv) --reuid=1000 --regid=1000 --clear-groups \"$@\""
+        let daemon = try RunningDaemon([], directory: directory,
+                                       launcher: [LocalAttackerTests.unshare, "--mount", "--propagation", "private", "/bin/sh", "-c", script, sessions])
+        defer { daemon.stop() }
+
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["e"]}"#, as: 1000, daemon))
+        // Root may connect to any daemon, but this keyboard is uid 1000's.
+        let other = try Self.press(#"{"keys": ["e"]}"#, as: 0, daemon)
+        #expect(Self.errorName(other) == "KeyboardUnavailable", "\(other)")
+        #expect(other["parameters"]?["reason"]?.stringValue?.contains("uid 1000") == true, "\(other)")
+        // Its own user, no longer at the seat.
+        try Self.writeSeat(in: sessions, active: 0)
+        #expect(Self.errorName(try Self.press(#"{"keys": ["e"]}"#, as: 1000, daemon)) == "PermissionDenied")
+    }
+}
