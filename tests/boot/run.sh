@@ -148,6 +148,11 @@ ln -s ../pencild-boot-test.service "$root/etc/systemd/system/multi-user.target.w
 mkdir -p "$root/etc/systemd/system/getty@tty1.service.d"
 printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin seated --noclear %%I $TERM\n' \
     >"$root/etc/systemd/system/getty@tty1.service.d/autologin.conf"
+# Someone else at the same seat, on tty2 once the scenario starts its getty: the session the
+# seat switches to.
+mkdir -p "$root/etc/systemd/system/getty@tty2.service.d"
+printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin visitor --noclear %%I $TERM\n' \
+    >"$root/etc/systemd/system/getty@tty2.service.d/autologin.conf"
 echo pencild-boot-test >"$root/etc/hostname"
 # The image is thrown away after the run: dpkg need not sync each file it writes.
 echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/boot-test-unsafe-io"
@@ -155,6 +160,7 @@ chroot "$root" sh -e -c '
     useradd --create-home --groups input penuser
     useradd --create-home outsider
     useradd --create-home seated
+    useradd --create-home visitor
     useradd --create-home lingerer
     mkdir -p /var/lib/systemd/linger
     touch /var/lib/systemd/linger/lingerer

@@ -340,6 +340,84 @@ else
     fail uinput-acl-dropped "apt-get remove pencil-actions: exit $remove_status; seated can still open /dev/uinput ($(uinput_acl))"
 fi
 
+# --- 8c. The seat's keyboard: chords for the active session's user alone, every key let go
+# at a switch (docs/robustness.md, "The seat's keyboard"). Two seconds between a chord's
+# frames leave room to switch in the middle of one. -------------------------------------
+press_chord() { # press_chord USER KEY...: PressChord's reply, as USER
+    local user=$1
+    shift
+    as "$user" python3 -c '
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect("/run/pencild/pencild.sock")
+try:
+    s.sendall(json.dumps({"method": "org.pencild.Pen.PressChord", "parameters": {"keys": sys.argv[1:]}}).encode() + b"\0")
+except BrokenPipeError:
+    pass
+reply = b""
+while not reply.endswith(b"\0"):
+    chunk = s.recv(4096)
+    if not chunk: break
+    reply += chunk
+print(reply.rstrip(b"\0").decode())' "$@"
+}
+session_of() { loginctl list-sessions --no-legend | awk -v u="$1" '$3 == u { print $1; exit }'; }
+keyboard_node() {
+    local name
+    for name in /sys/class/input/event*/device/name; do
+        [ "$(cat "$name")" = "pencild keyboard" ] && { echo "/dev/input/$(basename "$(dirname "$(dirname "$name")")")"; return 0; }
+    done
+    return 1
+}
+mkdir -p /etc/systemd/system/pencild.service.d
+printf '[Daemon]\nChordKeyInterval=2s\n' >/etc/pencild-boot-chords.conf
+printf '[Service]\nExecStart=\nExecStart=/usr/bin/pencild --system --state-dir ${STATE_DIRECTORY} --config /etc/pencild-boot-chords.conf\n' \
+    >/etc/systemd/system/pencild.service.d/chords.conf
+systemctl daemon-reload
+systemctl restart pencild.service
+systemctl start getty@tty2.service
+seated_session=$(session_of seated)
+if wait_for 60 bash -c '[ -n "$(loginctl list-sessions --no-legend | awk '\''$3 == "visitor"'\'')" ]'; then
+    visitor_session=$(session_of visitor)
+    first=$(press_chord seated leftctrl z)
+    check chord-pressed "seated (active on seat0) PressChord(leftctrl z): ${first:-no reply}; keyboard $(keyboard_node || echo missing)" \
+        bash -c '[[ "$1" == *parameters* && "$1" != *error* ]]' _ "$first"
+    node=$(wait_for 20 keyboard_node && keyboard_node)
+    # A reader of the keyboard prints "code value" for each key change, as it happens.
+    python3 -u -c '
+import struct, sys
+with open(sys.argv[1], "rb") as f:
+    while True:
+        _, _, kind, code, value = struct.unpack("llHHi", f.read(24))
+        if kind == 1: print(code, value)' "$node" >"$work/keys.txt" 2>&1 &
+    reader_pid=$!
+    # The reader is open once the rest of the first chord reaches it.
+    wait_for 20 grep -q '^29 0$' "$work/keys.txt"
+    : >"$work/keys.txt"
+    second=$(press_chord seated leftshift e)
+    wait_for 10 grep -q '^42 1$' "$work/keys.txt"
+    shift_down=$?
+    loginctl activate "$visitor_session"
+    wait_for 20 bash -c 'journalctl -q -o cat -u pencild.service | grep -q "no longer holds the seat: 1 key let go"'
+    released=$?
+    check chord-released-at-switch "seated's chord leftshift+e ($second): shift down: $([ $shift_down = 0 ] && echo yes || echo no); after loginctl activate $visitor_session the keyboard sent: $(tr '\n' ';' <"$work/keys.txt"); pencild: $(journalctl -q -o cat -u pencild.service | grep 'let go' | tail -n 1)" \
+        bash -c '[ "$1" = 0 ] && [ "$2" = 0 ] && [ "$(cat "$3")" = "$(printf "42 1\n42 0")" ]' _ "$shift_down" "$released" "$work/keys.txt"
+    stale=$(press_chord seated leftctrl z)
+    : >"$work/keys.txt"
+    fresh=$(press_chord visitor leftctrl z)
+    wait_for 10 grep -q '^29 1$' "$work/keys.txt"
+    check chord-old-user-refused "after the switch seated's chord: $stale; visitor's (positive control): $fresh, the keyboard sent: $(tr '\n' ';' <"$work/keys.txt")" \
+        bash -c 'grep -q PermissionDenied <<<"$1" && [[ "$2" == *parameters* && "$2" != *error* ]] && grep -q "^29 1$" "$3"' _ "$stale" "$fresh" "$work/keys.txt"
+    loginctl activate "$seated_session"
+    kill "$reader_pid" 2>/dev/null
+    wait "$reader_pid" 2>/dev/null
+else
+    fail chord-pressed "no session for visitor on tty2: $(loginctl list-sessions --no-legend | tr '\n' ';') getty: $(systemctl is-active getty@tty2.service)"
+fi
+rm -f /etc/systemd/system/pencild.service.d/chords.conf /etc/pencild-boot-chords.conf
+systemctl daemon-reload
+systemctl restart pencild.service
+
 # --- 9. An upgrade in place: the package installed again over itself while it serves. --
 as penuser pencilctl devices >/dev/null
 before_pid=$(prop pencild.service MainPID)
