@@ -30,7 +30,7 @@ public struct ActionsOptions: Equatable, Sendable {
         usage: pencil-actions [--config FILE] [--socket PATH] [--focus PROVIDER] [--kwin-script FILE] [--key-interval MS] [--max-commands N] [--verbose]
 
         Performs the user's preferred action for a pen's double-tap and squeeze, for apps that do
-        not subscribe to pencild themselves: a key chord on a virtual keyboard, or a command.
+        not subscribe to pencild themselves: a key chord on pencild's keyboard, or a command.
 
           --config FILE        the bindings (default: $XDG_CONFIG_HOME/pencild/actions.conf)
           --socket PATH        pencild's socket (default: $PENCILD_SOCKET, else

@@ -34,8 +34,8 @@ public final class VirtualKeyboard {
     /// `daemonFirst`: chords go to pencild's keyboard first, and this one is only the
     /// fallback where pencild has none.
     public static func explain(_ error: Errno, daemonFirst: Bool = false) -> String {
-        if daemonFirst, error == .permissionDenied || error == .notPermitted {
-            return "no keyboard of its own (/dev/uinput: \(error)), as intended: chords go to pencild's keyboard, which presses them for the seat's active user"
+        if daemonFirst {
+            return "no keyboard of its own (/dev/uinput: \(error)): chords go to pencild's keyboard, which presses them for the seat's active user"
         }
         if error == .permissionDenied || error == .notPermitted {
             return """

@@ -277,28 +277,39 @@ lib.pencil_unref(pencil)
 EOF_C
 )
 check c-library "penuser's pencil_list_devices() (libpencil.so.0): $c_devices" test "$c_devices" = "$event"
-# pencil-actions as penuser: a command bound to the action of penuser's double-tap (set to
-# showColorPalette above) runs once for the pen's double-tap. No seat: no keys, and it says so.
-mkdir -p /home/penuser/.config/pencild
-cat >/home/penuser/.config/pencild/actions.conf <<'EOF_ACTIONS'
+# pencil-actions as seated (the seat's active user) and as penuser (no session at all): a
+# command bound to the double-tap's action runs once for seated; penuser's performs nothing,
+# and says why (docs/robustness.md, "The seat's keyboard and the seat's input").
+as seated pencilctl prefs set doubleTapAction=showColorPalette >/dev/null
+for user in seated penuser; do
+    mkdir -p "/home/$user/.config/pencild"
+    cat >"/home/$user/.config/pencild/actions.conf" <<'EOF_ACTIONS'
 [showColorPalette]
 command = sh -c 'echo "$PENCIL_GESTURE $PENCIL_ACTION" >> "$HOME/actions.out"'
 EOF_ACTIONS
-chown -R penuser:penuser /home/penuser/.config
-env -i PATH=/usr/bin:/bin HOME=/home/penuser setpriv --reuid=penuser --regid=penuser --init-groups --inh-caps=-all -- \
-    pencil-actions >"$work/actions.log" 2>&1 3>&- &
+    chown -R "$user:$user" "/home/$user/.config"
+done
+as seated pencil-actions >"$work/actions.log" 2>&1 3>&- &
 actions_pid=$!
-if wait_for 30 grep -q 'subscribed to doubleTap and squeeze' "$work/actions.log"; then
+as penuser pencil-actions >"$work/actions-penuser.log" 2>&1 3>&- &
+penuser_actions_pid=$!
+if wait_for 30 grep -q 'subscribed to doubleTap and squeeze' "$work/actions.log" &&
+    wait_for 30 grep -q 'subscribed to doubleTap and squeeze' "$work/actions-penuser.log"; then
     echo doubletap >&3
-    if wait_for 60 test -s /home/penuser/actions.out; then
-        check pencil-actions "the bound command ran for the double-tap: $(tr '\n' ' ' </home/penuser/actions.out)" \
-            test "$(cat /home/penuser/actions.out)" = "doubleTap showColorPalette"
+    if wait_for 60 test -s /home/seated/actions.out; then
+        check pencil-actions "seated's bound command ran for the double-tap: $(tr '\n' ' ' </home/seated/actions.out)" \
+            test "$(cat /home/seated/actions.out)" = "doubleTap showColorPalette"
     else
-        fail pencil-actions "no command ran for the double-tap: $(tr '\n' ' ' <"$work/actions.log" | cut -c1-300)"
+        fail pencil-actions "no command ran for seated's double-tap: $(tr '\n' ' ' <"$work/actions.log" | cut -c1-300)"
     fi
+    wait_for 30 grep -q 'doubleTap showColorPalette: not performed: this session is not the seat' "$work/actions-penuser.log"
+    check pencil-actions-no-session "penuser (no session) performed nothing: $(grep -m1 'not performed' "$work/actions-penuser.log" | cut -c1-160); its command output: $(cat /home/penuser/actions.out 2>/dev/null || echo none)" \
+        bash -c 'grep -q "not performed: this session is not the seat" "$1" && [ ! -e /home/penuser/actions.out ]' _ "$work/actions-penuser.log"
 else
-    fail pencil-actions "pencil-actions did not subscribe: $(tr '\n' ' ' <"$work/actions.log" | cut -c1-300)"
+    fail pencil-actions "pencil-actions did not subscribe: $(tr '\n' ' ' <"$work/actions.log" "$work/actions-penuser.log" | cut -c1-300)"
 fi
+kill "$penuser_actions_pid" 2>/dev/null
+wait "$penuser_actions_pid"
 kill "$actions_pid" 2>/dev/null
 wait "$actions_pid"
 actions_status=$?

@@ -27,6 +27,7 @@ import time
 import traceback
 
 import mirror
+import seat_switch
 import focus_scenarios
 
 # ---- evdev codes (linux/input-event-codes.h) ------------------------------
@@ -544,6 +545,10 @@ class Suite:
         """Gesture clicks withheld: pencild grabs the pen, and libinput reads its mirror as a compositor would."""
         mirror.MirrorScenario(self, Monitor, is_event, as_service_user, SERVICE_USER).run()
 
+    def scenario_seat_switch(self):
+        """A user's pencild stops reading a pen when another user's session takes the seat, and reads it again when it comes back."""
+        seat_switch.SeatSwitchScenario(self, Monitor, is_event, SERVICE_USER).run()
+
     def scenario_third_button(self):
         """A Pro Pen 3's third button through uinput: named from libwacom, a double-tap and a squeeze."""
         seen, info = self.gesture_scenario(
@@ -899,14 +904,15 @@ class Suite:
                 pen.wait(timeout=20)
                 monitor.wait_for(is_event("deviceRemoved", device), 20, "deviceRemoved")
 
-            # 6. Without access to /dev/uinput: it says why keys are off, and still runs commands.
+            # 6. Without access to /dev/uinput, and a pencild whose keyboard is another user's:
+            # it says why no key is sent, and still runs commands.
             os.chown("/dev/uinput", uinput.st_uid, uinput.st_gid)
             os.chmod("/dev/uinput", 0o600)
             actions = ActionsProcess(self, "actions-no-uinput", bindings)
             processes.append(actions)
-            actions.wait_log(r"cannot open /dev/uinput \(Permission denied\): key bindings are off; command bindings still run", 20)
+            actions.wait_log(r"no keyboard of its own \(/dev/uinput: Permission denied\): chords go to pencild's keyboard", 20)
             pen, device = play("no-uinput", monitor, double_taps=1, squeezes=1)
-            actions.wait_log(r"doubleTap switchEraser: key leftctrl\+leftshift\+e not sent: cannot open /dev/uinput", 20)
+            actions.wait_log(r"doubleTap switchEraser: key leftctrl\+leftshift\+e not sent: pencild has no keyboard: this pencild is uid \d+'s.*; no keyboard of its own", 20)
             deadline = time.monotonic() + 20
             while not ran(actions) and time.monotonic() < deadline:
                 time.sleep(0.05)
@@ -938,6 +944,7 @@ class Suite:
             ("eraser-button", self.scenario_eraser_button),
             ("third-button", self.scenario_third_button),
             ("mirror", self.scenario_mirror),
+            ("seat-switch", self.scenario_seat_switch),
             ("focus-x11", focus_scenarios.bind(self, focus_scenarios.scenario_focus_x11)),
             ("focus-sway", focus_scenarios.bind(self, focus_scenarios.scenario_focus_sway)),
         ]
@@ -959,7 +966,7 @@ class Suite:
                 self.note(f"PASS {name} ({time.monotonic() - began:.1f}s)")
             except Exception as error:
                 failed.append(name)
-                detail = str(error) if isinstance(error, (Failure, mirror.Failure)) else traceback.format_exc()
+                detail = str(error) if isinstance(error, (Failure, mirror.Failure, seat_switch.Failure)) else traceback.format_exc()
                 self.note(f"FAIL {name}: {detail}")
             finally:
                 for pen in self.pens:
