@@ -22,7 +22,9 @@ protocol ClientTransport: AnyObject {
 /// lets tests drive a whole daemon in virtual time.
 ///
 /// Access is decided at every call, from the peer's credentials and the sessions as they are
-/// then; one client's share of each turn of the loop is bounded, oneway calls included.
+/// then. Each connection's flow control (framing, calls per turn, oneway calls included, the
+/// output bound, the timeouts) is Varlink's `ServerConnection`; the service acts on what it
+/// decides.
 final class PenService {
     let configuration: Configuration
     let logger: Logger
