@@ -1,4 +1,5 @@
 import PencilSystem
+import Varlink
 
 /// The connected clients, by slot. Slots are reused, with a generation that tells a new
 /// connection from the one before it in the same slot, so identifiers stay small and the
@@ -49,7 +50,7 @@ struct ClientTable {
         return .admitted
     }
 
-    mutating func insert(peer: PeerCredentials, maximumRequestSize: Int, now: HostTime) -> Connection {
+    mutating func insert(peer: PeerCredentials, limits: ServerConnection.Limits, now: HostTime) -> Connection {
         let slot: Int
         if let reused = free.popLast() {
             slot = reused
@@ -59,8 +60,7 @@ struct ClientTable {
             slots.append(nil)
             generations.append(0)
         }
-        let connection = Connection(slot: slot, generation: generations[slot], peer: peer,
-                                    maximumRequestSize: maximumRequestSize, now: now)
+        let connection = Connection(slot: slot, generation: generations[slot], peer: peer, limits: limits, now: now)
         slots[slot] = connection
         count += 1
         countByUID[peer.uid, default: 0] += 1

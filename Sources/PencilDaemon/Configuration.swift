@@ -1,5 +1,6 @@
 import PencilProtocol
 import PencilSystem
+import Varlink
 
 /// Bounds on what clients may use. Every one is configurable (`[Limits]` in the config file).
 public struct Limits: Equatable, Sendable {
@@ -28,6 +29,13 @@ public struct Limits: Equatable, Sendable {
     public var acceptBackoff: Int64 = 250_000
 
     public init() {}
+
+    /// What each client's connection is held to.
+    var connection: ServerConnection.Limits {
+        ServerConnection.Limits(maximumRequestSize: maximumRequestSize, maximumQueuedRequests: maximumQueuedRequests,
+                                outputBufferSize: outputBufferSize, requestTimeout: requestTimeout,
+                                lagTimeout: lagTimeout, idleTimeout: idleTimeout)
+    }
 }
 
 /// Where the daemon listens and keeps its state, and what it plays.

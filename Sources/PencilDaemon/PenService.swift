@@ -22,7 +22,9 @@ protocol ClientTransport: AnyObject {
 /// lets tests drive a whole daemon in virtual time.
 ///
 /// Access is decided at every call, from the peer's credentials and the sessions as they are
-/// then; one client's share of each turn of the loop is bounded, oneway calls included.
+/// then. Each connection's flow control (framing, calls per turn, oneway calls included, the
+/// output bound, the timeouts) is Varlink's `ServerConnection`; the service acts on what it
+/// decides.
 final class PenService {
     let configuration: Configuration
     let logger: Logger
@@ -38,12 +40,10 @@ final class PenService {
     var clientLog: ClientLog
     var writes = PreferencesWrites()
     /// Connections whose messages wait in their framer (they used their share of a turn).
-    private var backlogged: [Connection] = []
+    private var backlog = Backlog<Connection>()
     private var writer = JSONWriter(capacity: 4096)
     private var monitorCalls = 0
 
-    /// Calls handled for one client per turn of the loop.
-    static let callsPerTurn = 8
     /// At most this many preference writes per user per second.
     static let preferencesWriteInterval: Int64 = 250_000
 
@@ -90,7 +90,7 @@ final class PenService {
             return .refused(reply: encodedError(VarlinkError(name: PenInterface.ErrorName.tooManyClients.qualifiedName,
                                                              parameters: .object([("limit", .int(Int64(limit))), ("perUser", .bool(perUser))]))))
         }
-        let connection = clients.insert(peer: peer, maximumRequestSize: configuration.limits.maximumRequestSize, now: now)
+        let connection = clients.insert(peer: peer, limits: configuration.limits.connection, now: now)
         clientLog.log(.debug, uid: peer.uid, now: now, "\(connection.label) connected")
         return .accepted(connection)
     }
@@ -102,8 +102,7 @@ final class PenService {
     }
 
     func close(_ connection: Connection) {
-        guard !connection.closed else { return }
-        connection.closed = true
+        guard connection.markClosed() else { return }
         let lastOfProcess = clients.remove(connection)
         endMonitor(of: connection)
         writes.forget(connection)
@@ -134,7 +133,7 @@ final class PenService {
 
     /// Close once what is queued is sent.
     private func finish(_ connection: Connection) {
-        connection.closeAfterFlush = true
+        connection.closeWhenFlushed()
         updateReading(connection)
         if connection.output.isEmpty { close(connection) }
     }
@@ -143,67 +142,34 @@ final class PenService {
 
     /// Bytes from the client.
     func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection, now: HostTime) {
-        guard !connection.closed, !connection.closeAfterFlush else { return }
-        connection.framer.append(bytes)
+        guard connection.received(bytes) else { return }
         processMessages(of: connection, now: now)
     }
 
     /// Whether some client has calls waiting for its next turn.
-    var hasBacklog: Bool { !backlogged.isEmpty }
+    var hasBacklog: Bool { !backlog.isEmpty }
 
     /// The next turn of every client whose calls wait.
     func continueBacklogs(now: HostTime) {
-        let waiting = backlogged
-        backlogged.removeAll()
-        for connection in waiting {
-            connection.hasBacklog = false
-            processMessages(of: connection, now: now)
-        }
+        for connection in backlog.takeAll() { processMessages(of: connection, now: now) }
     }
 
-    /// Handles the client's complete messages: at most `callsPerTurn`, and none while its
-    /// replies pile up unread or a reply waits for a preferences write.
+    /// Handles the client's complete messages, as many as the connection lets this turn take.
     private func processMessages(of connection: Connection, now: HostTime) {
-        var handled = 0
-        while !connection.closed, !connection.closeAfterFlush, !connection.awaitingDeferredReply,
-              connection.output.queuedReplyCount < configuration.limits.maximumQueuedRequests {
-            guard handled < Self.callsPerTurn else {
-                if !connection.hasBacklog {
-                    connection.hasBacklog = true
-                    backlogged.append(connection)
-                }
-                break
-            }
-            let message: ArraySlice<UInt8>?
-            do {
-                message = try connection.framer.nextMessage()
-            } catch {
-                clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) sent a \(error): disconnecting")
-                close(connection)
-                return
-            }
-            guard let message else { break }
-            handled += 1
-            connection.lastActivity = now
-            handleMessage(message, from: connection, now: now)
-        }
-        guard !connection.closed else { return }
-        if connection.framer.hasPartialMessage, !connection.hasBacklog, connection.output.queuedReplyCount < configuration.limits.maximumQueuedRequests {
-            if connection.partialSince == nil { connection.partialSince = now }
-        } else {
-            connection.partialSince = nil
+        switch connection.takeCalls(now: now, { message in handleMessage(message, from: connection, now: now) }) {
+        case .malformed(let error):
+            clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) sent a \(error): disconnecting")
+            close(connection)
+            return
+        case .backlogged: backlog.add(connection)
+        case .waiting: break
         }
         updateReading(connection)
     }
 
-    /// Reads from a client only while its calls can be handled: not while it has a backlog,
-    /// unread replies at the bound, a deferred reply, or is closing.
+    /// Tells the transport when the connection's reading changes.
     private func updateReading(_ connection: Connection) {
-        let reading = !connection.closeAfterFlush && !connection.hasBacklog && !connection.awaitingDeferredReply
-            && connection.output.queuedReplyCount < configuration.limits.maximumQueuedRequests
-        guard reading != connection.reading, !connection.closed else { return }
-        connection.reading = reading
-        transport?.readingChanged(connection)
+        if connection.updateReading() { transport?.readingChanged(connection) }
     }
 
     private func handleMessage(_ message: ArraySlice<UInt8>, from connection: Connection, now: HostTime) {
@@ -401,7 +367,7 @@ final class PenService {
             // the reply waits for that write, and the client's later calls wait behind it.
             writes.defer(updated, uid: uid, waiter: waiter, due: writes.nextWrite(uid: uid, interval: Self.preferencesWriteInterval))
             if let waiter {
-                waiter.awaitingDeferredReply = true
+                waiter.awaitDeferredReply()
                 updateReading(waiter)
             }
             return
@@ -436,7 +402,7 @@ final class PenService {
     private func resume(_ connection: Connection, now: HostTime, _ answer: () -> Void) {
         guard !connection.closed else { return }
         answer()
-        connection.awaitingDeferredReply = false
+        connection.deferredReplyAnswered()
         processMessages(of: connection, now: now)
     }
 
@@ -455,7 +421,7 @@ final class PenService {
     }
 
     private func queueReply(_ connection: Connection) {
-        connection.output.appendReply(writer.bytes[...])
+        connection.appendReply(writer.bytes[...])
         transport?.outputPending(connection)
         updateReading(connection)
     }
@@ -480,18 +446,10 @@ final class PenService {
 
     /// The transport sent some of the connection's output.
     func didSend(_ connection: Connection, now: HostTime) {
-        guard !connection.closed else { return }
-        if connection.output.pendingByteCount <= behindThreshold { connection.laggingSince = nil }
-        if connection.output.isEmpty {
-            connection.lastActivity = now
-            if connection.closeAfterFlush {
-                close(connection)
-                return
-            }
-        }
-        if connection.reading == false, !connection.hasBacklog, !connection.awaitingDeferredReply {
-            // Room for replies again: take up the calls that waited.
-            processMessages(of: connection, now: now)
+        switch connection.didSend(now: now) {
+        case .close: close(connection)
+        case .takeCalls: processMessages(of: connection, now: now)
+        case .nothing: break
         }
     }
 
@@ -508,20 +466,14 @@ final class PenService {
         consider(keyboard.nextDeadline)
         consider(writes.nextDue)
         consider(clientLog.nextDeadline)
-        let limits = configuration.limits
-        for connection in clients.connections {
-            if let since = connection.partialSince { consider(since + limits.requestTimeout) }
-            if let since = connection.laggingSince { consider(since + limits.lagTimeout) }
-            if isIdleClosable(connection) { consider(connection.lastActivity + limits.idleTimeout) }
-        }
+        for connection in clients.connections { consider(connection.nextDeadline(mayIdle: mayIdle(connection))) }
         return earliest
     }
 
-    /// A connection that does not stream, waits for nothing and is owed nothing may be closed
-    /// when idle; so may not one whose process holds its user's focus (the claim would go).
-    private func isIdleClosable(_ connection: Connection) -> Bool {
-        connection.monitor == nil && !connection.awaitingDeferredReply && !connection.closeAfterFlush && connection.output.isEmpty
-            && focus.holder(of: connection.peer.uid) != connection.peer.pid
+    /// A connection that streams may not be closed for idling; nor may one whose process holds
+    /// its user's focus (the claim would go).
+    private func mayIdle(_ connection: Connection) -> Bool {
+        connection.monitor == nil && focus.holder(of: connection.peer.uid) != connection.peer.pid
     }
 
     func fireDeadlines(now: HostTime) {
@@ -531,19 +483,18 @@ final class PenService {
             write(pending.value, uid: uid, waiters: pending.waiters.filter { !$0.closed }, now: now)
         }
         clientLog.fireDue(now: now)
-        let limits = configuration.limits
         for connection in Array(clients.connections) {
+            guard let expiry = connection.expiry(now: now, mayIdle: mayIdle(connection)) else { continue }
             let uid = connection.peer.uid
-            if let since = connection.partialSince, since + limits.requestTimeout <= now {
+            switch expiry {
+            case .requestTimedOut(let since):
                 clientLog.log(.warning, uid: uid, now: now, "\(connection.label) started a message \((now - since) / 1000) ms ago and did not finish it: disconnecting")
-                close(connection)
-            } else if let since = connection.laggingSince, since + limits.lagTimeout <= now {
-                clientLog.log(.warning, uid: uid, now: now, "\(connection.label) has not read its events: \(connection.output.pendingByteCount) bytes waiting for \((now - since) / 1000) ms, more than half its bound of \(limits.outputBufferSize): disconnecting")
-                close(connection)
-            } else if isIdleClosable(connection), connection.lastActivity + limits.idleTimeout <= now {
-                clientLog.log(.info, uid: uid, now: now, "\(connection.label) has been idle for \((now - connection.lastActivity) / 1_000_000) s: closing it")
-                close(connection)
+            case .lagged(let since):
+                clientLog.log(.warning, uid: uid, now: now, "\(connection.label) has not read its events: \(connection.output.pendingByteCount) bytes waiting for \((now - since) / 1000) ms, more than half its bound of \(connection.limits.outputBufferSize): disconnecting")
+            case .idle(let since):
+                clientLog.log(.info, uid: uid, now: now, "\(connection.label) has been idle for \((now - since) / 1_000_000) s: closing it")
             }
+            close(connection)
         }
     }
 
@@ -572,12 +523,9 @@ final class PenService {
 
     private var eventWriter = JSONWriter(capacity: 1024)
 
-    /// More than this waiting, a client is behind (see `Limits.outputBufferSize`).
-    var behindThreshold: Int { configuration.limits.outputBufferSize / 2 }
-
     /// Whether some monitor is behind (replays at full speed wait for it).
     var someMonitorIsBehind: Bool {
-        clients.connections.contains { $0.monitor != nil && $0.output.pendingByteCount > behindThreshold }
+        clients.connections.contains { $0.monitor != nil && $0.isBehind }
     }
 
     private func send(_ event: Event, to connection: Connection, holder: Int32?, now: HostTime) {
@@ -593,19 +541,15 @@ final class PenService {
     }
 
     private func append(to connection: Connection, coalescing key: CoalescingKey?, now: HostTime) {
-        let limit = configuration.limits.outputBufferSize
-        // Motion replaces motion only for a client past its whole bound: one that keeps up gets
-        // every event, whatever the pace of the replay.
-        let key = connection.output.pendingByteCount > limit ? key : nil
-        connection.output.appendEvent(eventWriter.bytes[...], coalescing: key)
+        let state = connection.appendStreamReply(eventWriter.bytes[...], coalescing: key, now: now)
         transport?.outputPending(connection)
-        let pending = connection.output.pendingByteCount
-        if pending > 4 * limit {
-            clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) has not read its events: \(pending) bytes waiting, four times the limit of \(limit): disconnecting")
-            close(connection)
-        } else if pending > behindThreshold, connection.laggingSince == nil {
-            connection.laggingSince = now
+        switch state {
+        case .within: break
+        case .fellBehind(let pending):
             clientLog.log(.info, uid: connection.peer.uid, now: now, "\(connection.label) is behind: \(pending) bytes waiting")
+        case .overflowed(let pending):
+            clientLog.log(.warning, uid: connection.peer.uid, now: now, "\(connection.label) has not read its events: \(pending) bytes waiting, four times the limit of \(connection.limits.outputBufferSize): disconnecting")
+            close(connection)
         }
     }
 
@@ -616,8 +560,8 @@ final class PenService {
     private func coalescingKey(type: EventType, phase: Phase?, device: String?) -> CoalescingKey? {
         guard let device else { return nil }
         switch type {
-        case .motion: return CoalescingKey(device: device, isMotion: true)
-        case .hover where phase == .changed: return CoalescingKey(device: device, isMotion: false)
+        case .motion: return CoalescingKey(subject: device, kind: 0)
+        case .hover where phase == .changed: return CoalescingKey(subject: device, kind: 1)
         default: return nil
         }
     }

@@ -133,7 +133,7 @@ struct AccessAndLimitsTests {
         other.call("org.varlink.service.GetInfo")
         #expect(other.messages.count == 1)
         let turns = daemon.turnsUntilIdle()
-        #expect(turns >= 2000 / PenService.callsPerTurn - 2)
+        #expect(turns >= 2000 / Limits().connection.callsPerTurn - 2)
         // Writes were coalesced: at most one now and one per interval since.
         daemon.advance(by: 1_000_000)
         #expect(daemon.service.preferences.writeCount <= 2)
@@ -166,8 +166,8 @@ struct AccessAndLimitsTests {
         let peer = PeerCredentials(pid: 1, uid: 1000, gid: 1000)
         var seen = Set<UInt64>()
         for _ in 0..<1_000 {
-            let a = table.insert(peer: peer, maximumRequestSize: 1024, now: HostTime(microseconds: 0))
-            let b = table.insert(peer: peer, maximumRequestSize: 1024, now: HostTime(microseconds: 0))
+            let a = table.insert(peer: peer, limits: Limits().connection, now: HostTime(microseconds: 0))
+            let b = table.insert(peer: peer, limits: Limits().connection, now: HostTime(microseconds: 0))
             seen.insert(UInt64(a.generation) << 16 | UInt64(a.slot))
             table.remove(a)
             table.remove(b)

@@ -1,31 +1,33 @@
 /// What one client has yet to receive: whole messages, contiguous, written from `sent` on.
 ///
-/// Coalescing: a motion or hover `changed` event replaces the last message in the buffer when
-/// that message is an event of the same kind from the same device and none of it has been sent
-/// yet: the client is behind, and the newer pose supersedes the older. Only the last message is
-/// ever replaced, so events keep their order and no discrete event is dropped.
-struct OutputBuffer {
-    private(set) var bytes: [UInt8] = []
-    private(set) var sent = 0
+/// Coalescing: a stream reply with a `CoalescingKey` replaces the last message in the buffer
+/// when that message has the same key and none of it has been sent yet: the client is behind,
+/// and the newer update supersedes the older (a pen's motion, say). Only the last message is
+/// ever replaced, so messages keep their order and none without a key is ever dropped.
+public struct OutputBuffer: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var sent = 0
     /// The last message, when it may be replaced: its kind and where it starts.
     private var replaceableTail: (key: CoalescingKey, start: Int)?
     /// Ends of method replies (not stream events) not yet fully sent: the client's queued requests.
     private var replyEnds: [Int] = []
-    private(set) var coalescedCount = 0
+    public private(set) var coalescedCount = 0
 
-    var pendingByteCount: Int { bytes.count - sent }
-    var isEmpty: Bool { sent == bytes.count }
-    var queuedReplyCount: Int { replyEnds.count }
+    public init() {}
+
+    public var pendingByteCount: Int { bytes.count - sent }
+    public var isEmpty: Bool { sent == bytes.count }
+    public var queuedReplyCount: Int { replyEnds.count }
 
     /// A method's reply (or error).
-    mutating func appendReply(_ message: ArraySlice<UInt8>) {
+    public mutating func appendReply(_ message: ArraySlice<UInt8>) {
         bytes.append(contentsOf: message)
         replyEnds.append(bytes.count)
         replaceableTail = nil
     }
 
-    /// A stream event; `key` is set for events a newer one of the same key may replace.
-    mutating func appendEvent(_ message: ArraySlice<UInt8>, coalescing key: CoalescingKey?) {
+    /// A stream reply; `key` is set for replies a newer one of the same key may replace.
+    public mutating func appendEvent(_ message: ArraySlice<UInt8>, coalescing key: CoalescingKey?) {
         if let key, let tail = replaceableTail, tail.key == key, tail.start >= sent {
             bytes.removeSubrange(tail.start...)
             coalescedCount += 1
@@ -36,12 +38,12 @@ struct OutputBuffer {
     }
 
     /// The unsent bytes, for send().
-    func withPendingBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+    public func withPendingBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
         bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
     }
 
     /// `count` more bytes went out.
-    mutating func didSend(_ count: Int) {
+    public mutating func didSend(_ count: Int) {
         sent += count
         while let first = replyEnds.first, first <= sent { replyEnds.removeFirst() }
         if let tail = replaceableTail, tail.start < sent { replaceableTail = nil }
@@ -60,9 +62,14 @@ struct OutputBuffer {
     }
 }
 
-/// Events that may stand in for one another when a client is behind.
-struct CoalescingKey: Equatable {
-    var device: String
-    /// motion, or hover changed.
-    var isMotion: Bool
+/// Stream replies that may stand in for one another when a client is behind: the same kind
+/// of update about the same subject. The service names both.
+public struct CoalescingKey: Equatable, Sendable {
+    public var subject: String
+    public var kind: Int
+
+    public init(subject: String, kind: Int) {
+        self.subject = subject
+        self.kind = kind
+    }
 }
