@@ -18,7 +18,7 @@ protocol DeviceHubDelegate: AnyObject {
     /// have withholdGestureClicks on; nil for no mirror (docs/gestures.md, "The mirror").
     func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences?
     /// Whether pens on `seat` may be read now: a user's daemon reads them only while its user
-    /// holds the seat (docs/robustness.md, "The seat's input").
+    /// holds the seat (docs/robustness.md, "The seat's keyboard and the seat's input").
     func deviceHub(_ hub: DeviceHub, mayReadSeat seat: String) -> Bool
 }
 

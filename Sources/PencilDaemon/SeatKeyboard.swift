@@ -4,7 +4,7 @@ import PencilProtocol
 import PencilSystem
 
 /// pencild's keyboard ("pencild keyboard"), on which the user at the seat has the chords of
-/// their bindings pressed (PressChord; docs/robustness.md, "The seat's keyboard"). The daemon
+/// their bindings pressed (PressChord; docs/robustness.md, "The seat's keyboard and the seat's input"). The daemon
 /// is the only holder of /dev/uinput, so no user's program keeps a keyboard past a session
 /// switch. It sends ChordPolicy's keys only, is made at the first chord and lives as long as
 /// the daemon. Its chords belong to one user on one seat at a time: whoever else asks first

@@ -1,5 +1,5 @@
 /// Which chords a keyboard shared by a seat's users may press (docs/robustness.md, "The
-/// seat's keyboard"): the keys an app's shortcut uses, and none that acts on the machine or
+/// seat's keyboard and the seat's input"): the keys an app's shortcut uses, and none that acts on the machine or
 /// on another session. The keyboard is the system's, so a chord that could reach a text
 /// console, the display server or the power button is refused whoever asks.
 public enum ChordPolicy {

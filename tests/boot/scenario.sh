@@ -352,7 +352,7 @@ else
 fi
 
 # --- 8c. The seat's keyboard: chords for the active session's user alone, every key let go
-# at a switch (docs/robustness.md, "The seat's keyboard"). Two seconds between a chord's
+# at a switch (docs/robustness.md, "The seat's keyboard and the seat's input"). Two seconds between a chord's
 # frames leave room to switch in the middle of one. -------------------------------------
 press_chord() { # press_chord USER KEY...: PressChord's reply, as USER
     local user=$1

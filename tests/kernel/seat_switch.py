@@ -1,4 +1,4 @@
-"""The kernel suite's seat-switch scenario (docs/robustness.md, "The seat's input"): a user's
+"""The kernel suite's seat-switch scenario (docs/robustness.md, "The seat's keyboard and the seat's input"): a user's
 pencild reads a pen only while its user holds the pen's seat. logind's state files stand in a
 private mount namespace for who holds seat0, as sd-login reads them; a switch closes the pen
 out to the clients and closes its node, and the switch back opens it again.
