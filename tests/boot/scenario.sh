@@ -289,9 +289,12 @@ command = sh -c 'echo "$PENCIL_GESTURE $PENCIL_ACTION" >> "$HOME/actions.out"'
 EOF_ACTIONS
     chown -R "$user:$user" "/home/$user/.config"
 done
-as seated pencil-actions >"$work/actions.log" 2>&1 3>&- &
+# env and setpriv exec in place: $! is pencil-actions itself, which SIGTERM reaches.
+env -i PATH=/usr/bin:/bin HOME=/home/seated setpriv --reuid=seated --regid=seated --init-groups --inh-caps=-all -- \
+    pencil-actions >"$work/actions.log" 2>&1 3>&- &
 actions_pid=$!
-as penuser pencil-actions >"$work/actions-penuser.log" 2>&1 3>&- &
+env -i PATH=/usr/bin:/bin HOME=/home/penuser setpriv --reuid=penuser --regid=penuser --init-groups --inh-caps=-all -- \
+    pencil-actions >"$work/actions-penuser.log" 2>&1 3>&- &
 penuser_actions_pid=$!
 if wait_for 30 grep -q 'subscribed to doubleTap and squeeze' "$work/actions.log" &&
     wait_for 30 grep -q 'subscribed to doubleTap and squeeze' "$work/actions-penuser.log"; then
@@ -393,14 +396,15 @@ if wait_for 60 bash -c '[ -n "$(loginctl list-sessions --no-legend | awk '\''$3 
     first=$(press_chord seated leftctrl z)
     check chord-pressed "seated (active on seat0) PressChord(leftctrl z): ${first:-no reply}; keyboard $(keyboard_node || echo missing)" \
         bash -c '[[ "$1" == *parameters* && "$1" != *error* ]]' _ "$first"
-    node=$(wait_for 20 keyboard_node && keyboard_node)
-    # A reader of the keyboard prints "code value" for each key change, as it happens.
+    keyboard=$(wait_for 20 keyboard_node && keyboard_node)
+    # A reader of the keyboard prints "code value" for each key change, as it happens; it
+    # appends, so that emptying the file between steps leaves no hole before its next line.
     python3 -u -c '
 import struct, sys
 with open(sys.argv[1], "rb") as f:
     while True:
         _, _, kind, code, value = struct.unpack("llHHi", f.read(24))
-        if kind == 1: print(code, value)' "$node" >"$work/keys.txt" 2>&1 &
+        if kind == 1: print(code, value)' "$keyboard" >>"$work/keys.txt" 2>&1 &
     reader_pid=$!
     # The reader is open once the rest of the first chord reaches it.
     wait_for 20 grep -q '^29 0$' "$work/keys.txt"
