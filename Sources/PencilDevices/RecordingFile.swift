@@ -39,7 +39,7 @@ public func readRecordingFile(_ path: String) throws(RecordingError) -> [UInt8] 
     do {
         return try FileSystem.read(descriptor, maximumBytes: limit)
     } catch {
-        if error == Errno(rawValue: EFBIG) {
+        if error == .fileTooLarge {
             throw RecordingError(kind: .malformed, file: path, line: nil,
                                  reason: "larger than \(limit >> 20) MiB: too large for a recording")
         }

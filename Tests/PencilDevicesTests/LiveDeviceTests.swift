@@ -36,7 +36,7 @@ struct LiveDeviceTests {
                 Issue.record("/dev/null opened as an input device")
             } catch {
                 // libevdev's EVIOCGBIT ioctl on a character device that is not evdev: ENOTTY.
-                #expect(error == Errno(rawValue: ENOTTY))
+                #expect(error == .inappropriateIOCTLForDevice)
             }
         }
         #expect(openDescriptorCount() - before < attempts / 4)
