@@ -34,20 +34,3 @@ public protocol PenEventSource {
     /// when it was unplugged).
     mutating func read(at hostTime: HostTime, limit: Int, _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus
 }
-
-extension PenEventSource {
-    /// Reads what is available at `hostTime` through `pipeline`, appending the protocol's
-    /// events in order: timers due by an event's time fire before it (at their deadlines), a
-    /// resynchronisation is handed to the tracker.
-    public mutating func read<Stage: PenFrameStage>(at hostTime: HostTime, limit: Int, pipeline: inout PenPipeline<Stage>,
-                                                    into output: inout Stage.Output) throws(Errno) -> SourceStatus {
-        try read(at: hostTime, limit: limit) { item in
-            switch item {
-            case .event(let event):
-                pipeline.feed(event, into: &output)
-            case .resynchronisation:
-                pipeline.beginResynchronisation()
-            }
-        }
-    }
-}
