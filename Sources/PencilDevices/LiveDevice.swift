@@ -13,6 +13,8 @@ import Glibc
 /// one thread, the event loop's. The device owns its descriptor and its libevdev context:
 /// `close()` (or deinit) frees both, once.
 public final class LiveDevice: PenEventSource {
+    public typealias ReadError = Errno
+
     public let path: String
     public let description: DeviceDescription
     /// The kernel's phys of the device ("usb-0000:00:14.0-1/input0"), if it has one: the
