@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "PencilProtocol", dependencies: ["JSON"], linkerSettings: [.linkedLibrary("m")]),
         // The pure core of pen input: device descriptions, evemu recordings from bytes, frames,
         // normalisation, pen transitions, the pipeline, the player. No I/O, no libevdev, no
-        // clock: it cannot see PencilSystem.
+        // clock: it cannot see PencilSystem (scripts/check-pure-core.sh proves it).
         .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilTime"]),
         // Pen input's I/O: live evdev devices (libevdev), uinput virtual devices, recordings
         // read from files.
