@@ -51,17 +51,21 @@ let package = Package(
         ),
         // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd): headers only.
         .systemLibrary(name: "CLinux"),
-        // The OS layer: typed errno and the system calls, in one place.
-        .target(name: "PencilSystem", dependencies: ["CLinux"]),
+        // The two clocks' time types (HostTime, DeviceTime), with no system call: what the pure
+        // modules know of time, so that none of them can read a clock.
+        .target(name: "PencilTime"),
+        // The OS layer: typed errno and the system calls, in one place; it re-exports
+        // PencilTime and adds `HostTime.now()`.
+        .target(name: "PencilSystem", dependencies: ["PencilTime", "CLinux"]),
         // JSON values, a strict bounded reader and a writer into a reused buffer: the wire
         // format below both the protocol's types and varlink.
         .target(name: "JSON"),
         // The protocol's value types and their JSON form: shared by every layer.
         .target(name: "PencilProtocol", dependencies: ["JSON"], linkerSettings: [.linkedLibrary("m")]),
         // The pure core of pen input: device descriptions, evemu recordings from bytes, frames,
-        // normalisation, pen transitions, the pipeline, the player. No I/O, no libevdev
-        // (PencilSystem for its Errno and clock types only).
-        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem"]),
+        // normalisation, pen transitions, the pipeline, the player. No I/O, no libevdev, no
+        // clock: it cannot see PencilSystem (scripts/check-pure-core.sh proves it).
+        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilTime"]),
         // Pen input's I/O: live evdev devices (libevdev), uinput virtual devices, recordings
         // read from files; key chords and their player (the keyboard of pencild and pencil-actions).
         .target(name: "PencilDevices", dependencies: ["PencilInput", "PencilProtocol", "PencilSystem", "CEvdev"]),

@@ -167,7 +167,7 @@ def callgrind_breakdown(profile, total, top=14):
     names = subprocess.run(["swift", "demangle"], input="\n".join(s for _, _, s in chosen),
                            capture_output=True, text=True).stdout.splitlines() if chosen else []
     # Module names and return types make the lines long and say little here.
-    modules = r"\b(?:PencilProtocol|PencilDaemon|PencilInput|PencilSystem|GestureRecognizer|Varlink|Swift)\."
+    modules = r"\b(?:PencilProtocol|PencilDaemon|PencilInput|PencilSystem|PencilTime|GestureRecognizer|Varlink|Swift)\."
     names = [re.sub(r" -> .*$", "", re.sub(modules, "", name)) for name in names]
     names = [re.sub(r"\((\w+) in _[0-9A-F]+\)", r"\1", name) for name in names]  # private discriminators
     names = [re.sub(r"^partial apply forwarder for ", "", name) for name in names]

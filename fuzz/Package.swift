@@ -16,10 +16,11 @@ let package = Package(
     name: "pencild-fuzz",
     targets: [
         .systemLibrary(name: "CLinux"),
-        .target(name: "PencilSystem", dependencies: ["CLinux"]),
+        .target(name: "PencilTime"),
+        .target(name: "PencilSystem", dependencies: ["PencilTime", "CLinux"]),
         .target(name: "JSON"),
         .target(name: "PencilProtocol", dependencies: ["JSON"], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilSystem"]),
+        .target(name: "PencilInput", dependencies: ["PencilProtocol", "PencilTime"]),
         .target(name: "Varlink", dependencies: ["JSON", "PencilSystem"]),
         .target(name: "GestureRecognizer", dependencies: ["PencilProtocol", "PencilInput"]),
         .target(name: "FuzzSupport"),

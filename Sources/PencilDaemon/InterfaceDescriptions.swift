@@ -1,7 +1,6 @@
 /// The interface descriptions served by GetInterfaceDescription.
 public enum InterfaceDescriptions {
     public static let serviceInterface = "org.varlink.service"
-    public static let penInterface = "org.pencild.Pen"
 
     /// org.varlink.service as the varlink specification defines it.
     public static let service = """

@@ -612,7 +612,7 @@ extension PenService: DeviceHubDelegate {
     }
 
     func deviceHub(_ hub: DeviceHub, watch descriptor: FileDescriptor, token: UInt64) throws(Errno) {
-        guard let transport else { throw Errno(rawValue: 9) } // EBADF: nothing to watch with
+        guard let transport else { throw .badFileDescriptor } // nothing to watch with
         try transport.watch(descriptor, deviceToken: token)
     }
 

@@ -56,9 +56,9 @@ public final class PreferencesStore {
             switch error {
             case .noSuchFile:
                 return (.defaults, nil)
-            case Errno(rawValue: 27): // EFBIG
+            case .fileTooLarge:
                 moveAside(path, reason: "larger than \(Self.maximumFileSize) bytes")
-            case Errno(rawValue: 40): // ELOOP: a symbolic link
+            case .tooManySymbolicLinkLevels: // O_NOFOLLOW met a symbolic link
                 moveAside(path, reason: "a symbolic link")
             case FileSystem.notARegularFile:
                 moveAside(path, reason: "not a regular file")

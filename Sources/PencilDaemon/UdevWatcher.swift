@@ -81,7 +81,7 @@ final class UdevWatcher {
         guard status >= 0, fd >= 0 else {
             udev_monitor_unref(monitor)
             udev_unref(udev)
-            throw Errno(rawValue: status < 0 ? -status : (fd < 0 ? -fd : 22))
+            throw Errno(rawValue: status < 0 ? -status : (fd < 0 ? -fd : Errno.invalidArgument.rawValue))
         }
         self.udev = udev
         self.monitor = monitor

@@ -13,6 +13,8 @@ import Glibc
 /// one thread, the event loop's. The device owns its descriptor and its libevdev context:
 /// `close()` (or deinit) frees both, once.
 public final class LiveDevice: PenEventSource {
+    public typealias ReadError = Errno
+
     public let path: String
     public let description: DeviceDescription
     /// The kernel's phys of the device ("usb-0000:00:14.0-1/input0"), if it has one: the
@@ -20,9 +22,6 @@ public final class LiveDevice: PenEventSource {
     public let phys: String?
     /// The descriptor to watch for readability; invalid after `close()`.
     public let fileDescriptor: FileDescriptor
-    /// How often the kernel dropped events (SYN_DROPPED) since the device was opened: the
-    /// daemon logs it, rate-limited.
-    public private(set) var droppedCount = 0
 
     private var device: OpaquePointer?
 
@@ -95,7 +94,7 @@ public final class LiveDevice: PenEventSource {
     public func read(at hostTime: HostTime = HostTime(microseconds: 0), limit: Int, _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus {
         guard let context = device else { throw Errno.noDevice }
         var event = input_event()
-        return try Self.drain(limit: limit, droppedCount: &droppedCount, next: { sync in
+        return try Self.drain(limit: limit, next: { sync in
             let flags = sync ? LIBEVDEV_READ_FLAG_SYNC : LIBEVDEV_READ_FLAG_NORMAL
             let status = libevdev_next_event(context, flags.rawValue, &event)
             let time = Int64(event.time.tv_sec) * 1_000_000 + Int64(event.time.tv_usec)
@@ -106,7 +105,7 @@ public final class LiveDevice: PenEventSource {
     /// The read loop, apart from libevdev so that tests can script it. `next(sync)` is
     /// libevdev_next_event in normal or sync mode: a status (0 an event, 1 a sync event or
     /// SYN_DROPPED, negative an errno) and the event.
-    static func drain(limit: Int, droppedCount: inout Int, next: (_ sync: Bool) -> (status: Int32, event: InputEvent),
+    static func drain(limit: Int, next: (_ sync: Bool) -> (status: Int32, event: InputEvent),
                       _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus {
         let success = Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
         let sync = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
@@ -118,7 +117,6 @@ public final class LiveDevice: PenEventSource {
                 handed += 1
             } else if status == sync {
                 // The event is SYN_DROPPED itself: the state follows in sync mode.
-                droppedCount += 1
                 handle(.resynchronisation)
                 handed += 1
                 while true {

@@ -32,17 +32,17 @@ public func readRecordingFile(_ path: String) throws(RecordingError) -> [UInt8] 
     do {
         descriptor = try FileDescriptor.open(path, [.readOnly, .closeOnExec])
     } catch {
-        throw RecordingError(kind: .unreadable(error), file: path, line: nil, reason: "cannot open: \(error)")
+        throw RecordingError(kind: .unreadable, file: path, line: nil, reason: "cannot open: \(error)")
     }
     defer { descriptor.close() }
     let limit = RecordingLimits.maximumFileSize
     do {
         return try FileSystem.read(descriptor, maximumBytes: limit)
     } catch {
-        if error == Errno(rawValue: EFBIG) {
+        if error == .fileTooLarge {
             throw RecordingError(kind: .malformed, file: path, line: nil,
                                  reason: "larger than \(limit >> 20) MiB: too large for a recording")
         }
-        throw RecordingError(kind: .unreadable(error), file: path, line: nil, reason: "cannot read: \(error)")
+        throw RecordingError(kind: .unreadable, file: path, line: nil, reason: "cannot read: \(error)")
     }
 }

@@ -27,7 +27,7 @@ public final class VirtualDevice {
 
     /// `phys`: the physical path the device reports (set with UI_SET_PHYS); nil for none.
     public init(description: DeviceDescription, phys: String? = nil) throws(Errno) {
-        guard let device = libevdev_new() else { throw Errno(rawValue: ENOMEM) }
+        guard let device = libevdev_new() else { throw .noMemory }
         self.device = device
         libevdev_set_name(device, description.name)
         // libevdev passes the name and ids to uinput but not the phys: with one, /dev/uinput
@@ -95,7 +95,7 @@ public final class VirtualDevice {
     /// Writes `events` (whole frames, each ending with SYN_REPORT) in one system call; the
     /// kernel stamps them itself. A short write is an error: uinput takes whole events or none.
     public func write(_ events: [InputEvent]) throws(Errno) {
-        guard let uinput else { throw Errno(rawValue: EBADF) }
+        guard let uinput else { throw .badFileDescriptor }
         guard !events.isEmpty else { return }
         buffer.removeAll(keepingCapacity: true)
         for event in events {
@@ -109,12 +109,12 @@ public final class VirtualDevice {
             do throws(Errno) { written = try retryingOnInterrupt { Glibc.write(descriptor, bytes.baseAddress, size) } } catch { failure = error }
         }
         if let failure { throw failure }
-        if written != size { throw Errno(rawValue: EIO) }
+        if written != size { throw .ioError }
     }
 
     /// Writes one event; the kernel passes it on at the next SYN_REPORT.
     public func write(type: UInt16, code: UInt16, value: Int32) throws(Errno) {
-        guard let uinput else { throw Errno(rawValue: EBADF) }
+        guard let uinput else { throw .badFileDescriptor }
         let result = libevdev_uinput_write_event(uinput, UInt32(type), UInt32(code), value)
         if result < 0 { throw Errno(rawValue: -result) }
     }

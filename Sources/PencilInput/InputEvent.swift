@@ -1,4 +1,4 @@
-import PencilSystem
+import PencilTime
 
 /// One evdev event with its timestamp in microseconds (CLOCK_MONOTONIC live, the recorded
 /// time in a recording).

@@ -1,4 +1,4 @@
-import PencilSystem
+import PencilTime
 
 /// One thing a source hands out: an evdev event, or the news that the kernel dropped events
 /// and the device's real state follows (live SYN_DROPPED, libevdev's sync mode).
@@ -25,6 +25,10 @@ public enum SourceStatus: Equatable, Sendable {
 /// played on its own clock (`RecordingPlayer`). The daemon's event loop watches a live
 /// source's descriptor and a replay's `nextDueTime`, and reads when either is ready.
 public protocol PenEventSource {
+    /// Why a read fails: a live device's errno (PencilDevices), `Never` for a replay, so
+    /// that this module needs no system error of its own.
+    associatedtype ReadError: Error
+
     /// The device's capabilities.
     var description: DeviceDescription { get }
 
@@ -32,22 +36,5 @@ public protocol PenEventSource {
     /// most `limit` of them. A live device reads what the kernel has queued and ignores
     /// `hostTime`; a replay hands out the events due by then. Errors are the device's (ENODEV
     /// when it was unplugged).
-    mutating func read(at hostTime: HostTime, limit: Int, _ handle: (SourceItem) -> Void) throws(Errno) -> SourceStatus
-}
-
-extension PenEventSource {
-    /// Reads what is available at `hostTime` through `pipeline`, appending the protocol's
-    /// events in order: timers due by an event's time fire before it (at their deadlines), a
-    /// resynchronisation is handed to the tracker.
-    public mutating func read<Stage: PenFrameStage>(at hostTime: HostTime, limit: Int, pipeline: inout PenPipeline<Stage>,
-                                                    into output: inout Stage.Output) throws(Errno) -> SourceStatus {
-        try read(at: hostTime, limit: limit) { item in
-            switch item {
-            case .event(let event):
-                pipeline.feed(event, into: &output)
-            case .resynchronisation:
-                pipeline.beginResynchronisation()
-            }
-        }
-    }
+    mutating func read(at hostTime: HostTime, limit: Int, _ handle: (SourceItem) -> Void) throws(ReadError) -> SourceStatus
 }

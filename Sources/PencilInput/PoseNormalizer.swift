@@ -1,6 +1,9 @@
 import PencilProtocol
+// The trigonometry alone, not the rest of Glibc: this module makes no system call.
 #if canImport(Glibc)
-import Glibc
+import func Glibc.tan
+import func Glibc.atan
+import func Glibc.atan2
 #endif
 
 /// The raw values of the axes a pose is made of, as the device last reported them.

@@ -1,4 +1,4 @@
-import PencilSystem
+import PencilTime
 
 /// How fast a recording plays: a factor of real time, or as fast as the reader reads.
 public struct PlaybackSpeed: Equatable, Sendable {
@@ -26,6 +26,9 @@ public struct PlaybackSpeed: Equatable, Sendable {
 /// Pure: the player reads no clock. The owner passes host time in, and arms a timer for
 /// `nextDueTime` (a deadline computed from the recording, never polled).
 public struct RecordingPlayer: PenEventSource, Sendable {
+    /// A replay cannot fail to read.
+    public typealias ReadError = Never
+
     public let description: DeviceDescription
     public let speed: PlaybackSpeed
     private let events: [InputEvent]

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// Every caller of `HostTime.now()` works with the time types too.
+@_exported import PencilTime
 
 /// CLOCK_MONOTONIC in microseconds: the daemon's only clock. The event loop reads it and hands
 /// the time down; nothing below the loop reads a clock.
@@ -11,6 +13,11 @@ public enum MonotonicClock {
         _ = clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1_000
     }
+}
+
+extension HostTime {
+    /// Now, on CLOCK_MONOTONIC: for the daemon's loop, the one place that reads it.
+    public static func now() -> HostTime { HostTime(microseconds: MonotonicClock.now()) }
 }
 
 /// CLOCK_REALTIME seconds, for naming files that were moved aside (never for deadlines).

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// An errno value as a typed error: every system call pencild makes turns failure into one
+/// An errno value as a typed error, its common values named as swift-system names them: every system call pencild makes turns failure into one
 /// of these, in the few files of this module, so nothing above sees a bare -1.
 public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: Int32
@@ -25,6 +25,16 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let addressInUse = Errno(rawValue: EADDRINUSE)
     public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
     public static let invalidArgument = Errno(rawValue: EINVAL)
+    public static let badFileDescriptor = Errno(rawValue: EBADF)
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let tooManySymbolicLinkLevels = Errno(rawValue: ELOOP)
+    public static let fileExists = Errno(rawValue: EEXIST)
+    public static let noMemory = Errno(rawValue: ENOMEM)
+    public static let ioError = Errno(rawValue: EIO)
+    public static let fileNameTooLong = Errno(rawValue: ENAMETOOLONG)
+    public static let connectionAbort = Errno(rawValue: ECONNABORTED)
+    public static let outOfRange = Errno(rawValue: ERANGE)
+    public static let inappropriateIOCTLForDevice = Errno(rawValue: ENOTTY)
 
     public var description: String {
         guard let text = strerror(rawValue) else { return "errno \(rawValue)" }

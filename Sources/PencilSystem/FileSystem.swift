@@ -37,7 +37,7 @@ public enum FileSystem {
             prefix += "/" + component
             if mkdir(prefix, permissions) != 0 {
                 let error = Errno.current
-                if error == Errno(rawValue: EEXIST) { continue }
+                if error == .fileExists { continue }
                 throw error
             }
             _ = try retryingOnInterrupt { chmod(prefix, permissions) }
@@ -82,7 +82,7 @@ public enum FileSystem {
             }.get()
             result.removeLast(chunk - count)
             if count == 0 { return result }
-            if result.count > maximumBytes { throw Errno(rawValue: EFBIG) }
+            if result.count > maximumBytes { throw .fileTooLarge }
             chunk = min(max(chunk, result.count), 64 << 20)
         }
     }
@@ -110,10 +110,10 @@ public enum FileSystem {
                 created = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow, .closeOnExec], permissions: permissions)
                 break
             } catch {
-                guard error == Errno(rawValue: EEXIST) else { throw error }
+                guard error == .fileExists else { throw error }
             }
         }
-        guard let fd = created else { throw Errno(rawValue: EEXIST) }
+        guard let fd = created else { throw .fileExists }
         do throws(Errno) {
             _ = try retryingOnInterrupt { fchmod(fd.rawValue, permissions) }
             try fd.writeAll(bytes)
@@ -149,9 +149,9 @@ public enum FileSystem {
                 return candidate
             }
             let error = Errno.current
-            guard error == Errno(rawValue: EEXIST) else { throw error }
+            guard error == .fileExists else { throw error }
         }
-        throw Errno(rawValue: EEXIST)
+        throw .fileExists
     }
 
     public static func setPermissions(_ path: String, _ permissions: mode_t) throws(Errno) {

@@ -32,7 +32,7 @@ public enum UnixSocket {
         var bytes = Array(path.utf8)
         let abstract = bytes.first == UInt8(ascii: "@")
         if abstract { bytes[0] = 0 }
-        guard !bytes.isEmpty, bytes.count <= maximumPathLength else { throw Errno(rawValue: ENAMETOOLONG) }
+        guard !bytes.isEmpty, bytes.count <= maximumPathLength else { throw .fileNameTooLong }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
         }
@@ -73,7 +73,7 @@ public enum UnixSocket {
             switch error {
             case .interrupted: continue
             // The peer gave up before we accepted: nothing to do, try the next one.
-            case .wouldBlock, Errno(rawValue: ECONNABORTED): return error == .wouldBlock ? nil : try accept(from: listener)
+            case .wouldBlock, .connectionAbort: return error == .wouldBlock ? nil : try accept(from: listener)
             default: throw error
             }
         }
@@ -136,7 +136,7 @@ public enum UnixSocket {
                 break
             }
             let error = Errno.current
-            guard error == Errno(rawValue: ERANGE), Int(groupsLength) > groups.count * MemoryLayout<gid_t>.size else { throw error }
+            guard error == .outOfRange, Int(groupsLength) > groups.count * MemoryLayout<gid_t>.size else { throw error }
             groups = [gid_t](repeating: 0, count: Int(groupsLength) / MemoryLayout<gid_t>.size + 1)
         }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, groups: Array(groups.prefix(known)))

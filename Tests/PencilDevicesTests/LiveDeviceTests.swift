@@ -36,7 +36,7 @@ struct LiveDeviceTests {
                 Issue.record("/dev/null opened as an input device")
             } catch {
                 // libevdev's EVIOCGBIT ioctl on a character device that is not evdev: ENOTTY.
-                #expect(error == Errno(rawValue: ENOTTY))
+                #expect(error == .inappropriateIOCTLForDevice)
             }
         }
         #expect(openDescriptorCount() - before < attempts / 4)
@@ -65,7 +65,10 @@ struct LiveDeviceTests {
 
     static func drain(_ script: Script, limit: Int = 100, dropped: inout Int) throws(Errno) -> ([SourceItem], SourceStatus) {
         var items: [SourceItem] = []
-        let status = try LiveDevice.drain(limit: limit, droppedCount: &dropped, next: script.next) { items.append($0) }
+        let status = try LiveDevice.drain(limit: limit, next: script.next) { item in
+            if item == .resynchronisation { dropped += 1 }
+            items.append(item)
+        }
         return (items, status)
     }
 
@@ -142,8 +145,7 @@ struct LiveDeviceTests {
         ])
         var pipeline = PenPipeline(description: pen, id: "event7")
         var events: [PencilProtocol.Event] = []
-        var dropped = 0
-        _ = try LiveDevice.drain(limit: 100, droppedCount: &dropped, next: script.next) { item in
+        _ = try LiveDevice.drain(limit: 100, next: script.next) { item in
             switch item {
             case .event(let event):
                 pipeline.feed(event, into: &events)

@@ -184,7 +184,7 @@ struct EvemuRecordingTests {
             _ = try EvemuRecording.load(path: "/nonexistent/pen.events")
             Issue.record("a missing file loaded")
         } catch {
-            #expect(error.kind == .unreadable(.noSuchFile))
+            #expect(error.kind == .unreadable)
             #expect(error.exitCode == 66)
             #expect(error.description == "/nonexistent/pen.events: cannot open: No such file or directory")
         }

@@ -1,11 +1,10 @@
-import PencilSystem
-
 /// A recording could not be used. `description` reads `file:line: what is wrong`, as a
 /// compiler reports; `exitCode` is the sysexits code a command exits with.
 public struct RecordingError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
-        /// The file is missing or cannot be read (EX_NOINPUT).
-        case unreadable(Errno)
+        /// The file is missing or cannot be read (EX_NOINPUT). Why is in `reason`: the file
+        /// is read by PencilDevices, and nothing decides on the system's error.
+        case unreadable
         /// The file was read but is not a usable evemu recording (EX_DATAERR).
         case malformed
     }

@@ -1,5 +1,6 @@
+// memchr alone, not the rest of Glibc: this module makes no system call.
 #if canImport(Glibc)
-import Glibc
+import func Glibc.memchr
 #endif
 
 // What the header's reader and the events' decoder share: finding lines, reading their

@@ -8,6 +8,9 @@
 ///   reader sets evdev's clock to CLOCK_MONOTONIC (`HostTime(sameInstantAs:)` says so where it
 ///   is relied on). A replay's is the recording's: `RecordingPlayer` converts, at its speed.
 ///
+/// Reading the clock (`HostTime.now()`) is PencilSystem's: this module makes no system call, so
+/// the pure modules that use these types cannot read a clock.
+///
 /// Both count microseconds in an Int64. `InputEvent.time` and `Event.time` stay plain integers
 /// (they are what a file or the wire carries); they are device times (`DeviceTime(of:)`).
 public protocol ClockTime: Comparable, Hashable, Sendable, CustomStringConvertible {
@@ -42,9 +45,6 @@ extension ClockTime {
 public struct HostTime: ClockTime {
     public let microseconds: Int64
     public init(microseconds: Int64) { self.microseconds = microseconds }
-
-    /// Now, on CLOCK_MONOTONIC: for the daemon's loop, the one place that reads it.
-    public static func now() -> HostTime { HostTime(microseconds: MonotonicClock.now()) }
 
     /// The host time of a live device's moment: evdev stamps a live device's frames with
     /// CLOCK_MONOTONIC (the reader asks it to), so the two clocks are one.
