@@ -84,6 +84,8 @@ struct pencil_error;
 /* Names                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names, up to the end marker: do not edit. */
+
 /** The type of an event (docs/protocol.md, Event). */
 enum pencil_event_type {
 	PENCIL_EVENT_UNKNOWN = -1, /**< a type this library does not know */
@@ -172,9 +174,9 @@ enum pencil_action {
 enum pencil_focus {
 	PENCIL_FOCUS_UNKNOWN = -1,
 	PENCIL_FOCUS_UNSET = 0, /**< the event carries no focus (another type, or an older daemon) */
-	PENCIL_FOCUS_THIS,      /**< "this": the receiving process holds the user's focus */
-	PENCIL_FOCUS_OTHER,     /**< "other": another process of the user does */
-	PENCIL_FOCUS_NOBODY,    /**< "none": nobody claimed it */
+	PENCIL_FOCUS_THIS, /**< "this": the receiving process holds the user's focus */
+	PENCIL_FOCUS_OTHER, /**< "other": another process of the user does */
+	PENCIL_FOCUS_NOBODY, /**< "none": nobody claimed it */
 };
 
 /** The button a gesture listens to (Preferences.tapButton and squeezeButton). */
@@ -185,8 +187,8 @@ enum pencil_gesture_button {
 	PENCIL_GESTURE_BUTTON_STYLUS2,
 	PENCIL_GESTURE_BUTTON_STYLUS3,
 	PENCIL_GESTURE_BUTTON_LONG_PRESS, /**< "longPress": squeezeButton only */
-	PENCIL_GESTURE_BUTTON_OFF,        /**< "none": the gesture is off */
-	PENCIL_GESTURE_BUTTON_ERASER,     /**< "eraser": the eraser button of a pen whose eraser is one */
+	PENCIL_GESTURE_BUTTON_OFF, /**< "none": the gesture is off */
+	PENCIL_GESTURE_BUTTON_ERASER, /**< "eraser": the eraser button of a pen whose eraser is one */
 };
 
 /** Preferences.eraserButton: what the eraser button of an AES or MPP pen is. */
@@ -200,7 +202,7 @@ enum pencil_eraser_button {
 /** What kind of stylus libwacom says a tool is (Stylus.kind). */
 enum pencil_stylus_kind {
 	PENCIL_STYLUS_KIND_UNKNOWN = -1, /**< a name this library does not know */
-	PENCIL_STYLUS_KIND_NONE = 0,     /**< the event carries no stylus */
+	PENCIL_STYLUS_KIND_NONE = 0, /**< the event carries no stylus */
 	PENCIL_STYLUS_KIND_GENERAL,
 	PENCIL_STYLUS_KIND_INKING,
 	PENCIL_STYLUS_KIND_AIRBRUSH,
@@ -216,10 +218,12 @@ enum pencil_stylus_kind {
 enum pencil_eraser_kind {
 	PENCIL_ERASER_KIND_UNKNOWN = -1,
 	PENCIL_ERASER_KIND_UNSET = 0,
-	PENCIL_ERASER_KIND_NONE,   /**< "none" */
+	PENCIL_ERASER_KIND_NONE, /**< "none" */
 	PENCIL_ERASER_KIND_INVERT, /**< "invert": the other end */
 	PENCIL_ERASER_KIND_BUTTON, /**< "button": a button the firmware reports as the eraser tool */
 };
+
+/* End of the generated names. */
 
 /**
  * The protocol's name of a value ("deviceAdded", "stylus2", "none", ...), or NULL for
