@@ -9,7 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 files="interfaces/org.pencild.Pen.varlink scripts/embed-interface scripts/generate-client-names
 Sources/PencilDaemon/PenInterfaceDescription.swift Sources/PencilProtocol/PenInterfaceNames.swift
 Sources/PencilClient/Names.swift clients/python/src/pencild/_names.py clients/c/src/names.c
-clients/c/include/pencil.h"
+clients/c/src/preference-fields.h clients/c/include/pencil.h"
 failures=0
 fail() {
     echo "generated-names: FAIL: $*" >&2
@@ -59,6 +59,9 @@ expect clients/python/src/pencild/_names.py '    prefers_quiet_clicks: Optional[
 expect clients/python/src/pencild/_names.py '    ("prefers_quiet_clicks", "prefersQuietClicks", bool),'
 expect clients/c/src/names.c 'TABLE(tool_table, "pen", "eraser", "brush", "pencil", "airbrush", "mouse", "lens", "quill");'
 expect clients/c/include/pencil.h '	PENCIL_TOOL_QUILL,'
+expect clients/c/include/pencil.h 'int pencil_preferences_get_prefers_quiet_clicks(const struct pencil_preferences *preferences);'
+expect clients/c/include/pencil.h 'int pencil_preferences_set_prefers_quiet_clicks(struct pencil_preferences *preferences, bool value);'
+expect clients/c/src/preference-fields.h '	FLAG(prefers_quiet_clicks, "prefersQuietClicks")'
 expect Sources/PencilProtocol/PenInterfaceNames.swift '        case pressChord = "PressChord"'
 expect Sources/PencilProtocol/PenInterfaceNames.swift '        case chordRejected = "ChordRejected"'
 grep -A1 -xF '	PENCIL_TOOL_LENS,' "$copy/clients/c/include/pencil.h" | grep -qxF '	PENCIL_TOOL_QUILL,' ||
