@@ -8,7 +8,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 files="interfaces/org.pencild.Pen.varlink scripts/embed-interface scripts/generate-client-names
 Sources/PencilDaemon/PenInterfaceDescription.swift Sources/PencilProtocol/PenInterfaceNames.swift
-Sources/PencilClient/Names.swift clients/python/src/pencild/_names.py clients/c/src/names.c
+Sources/PencilClient/Names.swift Sources/PencilClient/PreferenceFields.swift clients/python/src/pencild/_names.py clients/c/src/names.c
 clients/c/src/preference-fields.h clients/c/include/pencil.h"
 failures=0
 fail() {
@@ -62,6 +62,8 @@ expect clients/c/include/pencil.h '	PENCIL_TOOL_QUILL,'
 expect clients/c/include/pencil.h 'int pencil_preferences_get_prefers_quiet_clicks(const struct pencil_preferences *preferences);'
 expect clients/c/include/pencil.h 'int pencil_preferences_set_prefers_quiet_clicks(struct pencil_preferences *preferences, bool value);'
 expect clients/c/src/preference-fields.h '	FLAG(prefers_quiet_clicks, "prefersQuietClicks")'
+expect Sources/PencilClient/PreferenceFields.swift '    public var prefersQuietClicks: Bool'
+expect Sources/PencilClient/PreferenceFields.swift '        add("prefersQuietClicks", prefersQuietClicks.map { .bool($0) })'
 expect Sources/PencilProtocol/PenInterfaceNames.swift '        case pressChord = "PressChord"'
 expect Sources/PencilProtocol/PenInterfaceNames.swift '        case chordRejected = "ChordRejected"'
 grep -A1 -xF '	PENCIL_TOOL_LENS,' "$copy/clients/c/include/pencil.h" | grep -qxF '	PENCIL_TOOL_QUILL,' ||
