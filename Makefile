@@ -78,7 +78,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita test-settings test-focus \
+.PHONY: build build-debug run deps deps-test test test-generated test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita test-settings test-focus \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -132,7 +132,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-focus test-client-c test-fuzz test-boot test-kernel
+test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-focus test-client-c test-fuzz test-boot test-kernel
 	@echo "make test: all passed"
 
 # The pure core (PencilInput, GestureRecognizer, PencilProtocol, JSON, ...) cannot read the
@@ -140,6 +140,11 @@ test: deps-test build-debug test-purity test-swift test-sanitizers test-packagin
 # the daemon. Against the debug build's modules; a few seconds.
 test-purity: build-debug
 	PURE_CORE_MODULES="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/Modules" scripts/check-pure-core.sh
+
+# The files generated from interfaces/org.pencild.Pen.varlink (scripts/embed-interface) are up
+# to date, and the check that says so fails on a stale copy.
+test-generated:
+	tests/interface/generated-names.sh
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
 TEST_ENV = PENCILD_TEST_PYTHON=$$(scripts/varlink-venv.sh)

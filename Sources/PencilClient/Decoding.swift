@@ -59,46 +59,6 @@ extension PencilDevice {
     }
 }
 
-extension PencilPreferences {
-    /// Fields the reply leaves out (a daemon's replies carry all of them) keep the defaults.
-    package init(json: JSONValue) throws(PencilClientError) {
-        guard json.objectValue != nil else { throw .protocolViolation("preferences must be an object, not \(json.kindName)") }
-        self.init()
-        if let value = PencilAction(json: json["doubleTapAction"]) { doubleTapAction = value }
-        if let value = PencilAction(json: json["squeezeAction"]) { squeezeAction = value }
-        if let value = PencilTapButton(json: json["tapButton"]) { tapButton = value }
-        if let value = PencilSqueezeButton(json: json["squeezeButton"]) { squeezeButton = value }
-        if let value = json["tapMaxDuration"]?.intValue { tapMaxDuration = Int(truncatingIfNeeded: value) }
-        if let value = json["doubleTapInterval"]?.intValue { doubleTapInterval = Int(truncatingIfNeeded: value) }
-        if let value = json["longPressDuration"]?.intValue { longPressDuration = Int(truncatingIfNeeded: value) }
-        if let value = json["doubleTapSlop"]?.doubleValue { doubleTapSlop = value }
-        if let value = json["withholdGestureClicks"]?.boolValue { withholdGestureClicks = value }
-        if let value = PencilEraserButtonMode(json: json["eraserButton"]) { eraserButton = value }
-        if let value = json["prefersPencilOnlyDrawing"]?.boolValue { prefersPencilOnlyDrawing = value }
-        if let value = json["prefersHoverToolPreview"]?.boolValue { prefersHoverToolPreview = value }
-    }
-}
-
-extension PencilPreferences.Change {
-    /// The `preferences` parameter of `SetPreferences`: only the fields that are set.
-    package var jsonValue: JSONValue {
-        var members: [(String, JSONValue)] = []
-        func add(_ name: String, _ value: JSONValue?) { if let value { members.append((name, value)) } }
-        add("doubleTapAction", doubleTapAction.map { .string($0.rawValue) })
-        add("squeezeAction", squeezeAction.map { .string($0.rawValue) })
-        add("tapButton", tapButton.map { .string($0.rawValue) })
-        add("squeezeButton", squeezeButton.map { .string($0.rawValue) })
-        add("tapMaxDuration", tapMaxDuration.map { .int(Int64($0)) })
-        add("doubleTapInterval", doubleTapInterval.map { .int(Int64($0)) })
-        add("longPressDuration", longPressDuration.map { .int(Int64($0)) })
-        add("doubleTapSlop", doubleTapSlop.map { .double($0) })
-        add("withholdGestureClicks", withholdGestureClicks.map { .bool($0) })
-        add("eraserButton", eraserButton.map { .string($0.rawValue) })
-        add("prefersPencilOnlyDrawing", prefersPencilOnlyDrawing.map { .bool($0) })
-        add("prefersHoverToolPreview", prefersHoverToolPreview.map { .bool($0) })
-        return .object(members)
-    }
-}
 
 extension PencilEvent {
     package init(json: JSONValue) throws(PencilClientError) {
@@ -168,30 +128,6 @@ extension PencilEvent {
     }
 }
 
-extension PencilPreferences {
-    /// The package's own `Preferences`; nil when a name is unknown to it.
-    package var protocolPreferences: Preferences? {
-        guard let doubleTap = PreferredAction(rawValue: doubleTapAction.rawValue),
-              let squeeze = PreferredAction(rawValue: squeezeAction.rawValue),
-              let tap = TapButton(rawValue: tapButton.rawValue),
-              let squeezeButton = SqueezeButton(rawValue: squeezeButton.rawValue),
-              let eraserButton = EraserButtonMode(rawValue: eraserButton.rawValue) else { return nil }
-        var result = Preferences()
-        result.doubleTapAction = doubleTap
-        result.squeezeAction = squeeze
-        result.tapButton = tap
-        result.squeezeButton = squeezeButton
-        result.tapMaxDuration = tapMaxDuration
-        result.doubleTapInterval = doubleTapInterval
-        result.longPressDuration = longPressDuration
-        result.doubleTapSlop = doubleTapSlop
-        result.withholdGestureClicks = withholdGestureClicks
-        result.eraserButton = eraserButton
-        result.prefersPencilOnlyDrawing = prefersPencilOnlyDrawing
-        result.prefersHoverToolPreview = prefersHoverToolPreview
-        return result
-    }
-}
 
 extension Array where Element: ProtocolName {
     func protocolNames<T: RawRepresentable>(_ type: T.Type) -> [T]? where T.RawValue == String {

@@ -1,42 +1,37 @@
-/// The protocol's names (event types, tools, buttons, phases, actions...) are strings so that
-/// the interface can grow: a newer pencild may send a name this library does not know yet.
-/// Every such name is an enum here with a last case, `unknown(String)`, that keeps the name
-/// as it came; decoding never fails on a name.
-public protocol ProtocolName: Hashable, Sendable, RawRepresentable, CustomStringConvertible where RawValue == String {
-    /// Every name this version of the library knows, in the protocol's order.
-    static var known: [Self] { get }
-    /// A name this version of the library does not know.
-    static func unknown(_ name: String) -> Self
-}
-
-extension ProtocolName {
-    /// The value for `rawValue`: a known case, or `.unknown(rawValue)`. Never nil.
-    public init(rawValue: String) {
-        self = Self.known.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
-    }
-
-    /// False for a name this version of the library does not know.
-    public var isKnown: Bool { Self.known.contains(self) }
-
-    public var description: String { rawValue }
-}
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names: do not edit.
+// The protocol's names as open enums (see ProtocolName).
 
 /// The kind of an event (docs/protocol.md "Event").
 public enum PencilEventType: ProtocolName {
-    case deviceAdded, deviceRemoved
-    case proximityIn, proximityOut
-    case tipDown, tipUp
+    case deviceAdded
+    case deviceRemoved
+    case proximityIn
+    case proximityOut
+    case tipDown
+    case tipUp
     case motion
     case hover
-    case buttonDown, buttonUp
+    case buttonDown
+    case buttonUp
     case doubleTap
     case squeeze
     case preferencesChanged
     case unknown(String)
 
     public static let known: [Self] = [
-        .deviceAdded, .deviceRemoved, .proximityIn, .proximityOut, .tipDown, .tipUp, .motion, .hover,
-        .buttonDown, .buttonUp, .doubleTap, .squeeze, .preferencesChanged,
+        .deviceAdded,
+        .deviceRemoved,
+        .proximityIn,
+        .proximityOut,
+        .tipDown,
+        .tipUp,
+        .motion,
+        .hover,
+        .buttonDown,
+        .buttonUp,
+        .doubleTap,
+        .squeeze,
+        .preferencesChanged,
     ]
 
     public var rawValue: String {
@@ -61,10 +56,24 @@ public enum PencilEventType: ProtocolName {
 
 /// A tool's type, as in a device's `tools`.
 public enum PencilToolType: ProtocolName {
-    case pen, eraser, brush, pencil, airbrush, mouse, lens
+    case pen
+    case eraser
+    case brush
+    case pencil
+    case airbrush
+    case mouse
+    case lens
     case unknown(String)
 
-    public static let known: [Self] = [.pen, .eraser, .brush, .pencil, .airbrush, .mouse, .lens]
+    public static let known: [Self] = [
+        .pen,
+        .eraser,
+        .brush,
+        .pencil,
+        .airbrush,
+        .mouse,
+        .lens,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -82,10 +91,22 @@ public enum PencilToolType: ProtocolName {
 
 /// An axis a device reports, as in a device's `axes`.
 public enum PencilAxis: ProtocolName {
-    case pressure, distance, tilt, rotation, slider, wheel
+    case pressure
+    case distance
+    case tilt
+    case rotation
+    case slider
+    case wheel
     case unknown(String)
 
-    public static let known: [Self] = [.pressure, .distance, .tilt, .rotation, .slider, .wheel]
+    public static let known: [Self] = [
+        .pressure,
+        .distance,
+        .tilt,
+        .rotation,
+        .slider,
+        .wheel,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -102,11 +123,19 @@ public enum PencilAxis: ProtocolName {
 
 /// A barrel button.
 public enum PencilButton: ProtocolName {
-    /// `eraser`: the button of a pen whose eraser is a button, under `eraserButton` `button`.
-    case stylus, stylus2, stylus3, eraser
+    case stylus
+    case stylus2
+    case stylus3
+    /// The button of a pen whose eraser is a button, under `eraserButton` `button`.
+    case eraser
     case unknown(String)
 
-    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .eraser]
+    public static let known: [Self] = [
+        .stylus,
+        .stylus2,
+        .stylus3,
+        .eraser,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -121,10 +150,18 @@ public enum PencilButton: ProtocolName {
 
 /// The phase of a hover or a squeeze.
 public enum PencilPhase: ProtocolName {
-    case began, changed, ended, cancelled
+    case began
+    case changed
+    case ended
+    case cancelled
     case unknown(String)
 
-    public static let known: [Self] = [.began, .changed, .ended, .cancelled]
+    public static let known: [Self] = [
+        .began,
+        .changed,
+        .ended,
+        .cancelled,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -139,11 +176,23 @@ public enum PencilPhase: ProtocolName {
 
 /// What the user wants a double-tap or a squeeze to do (Apple's UIPencilPreferredAction).
 public enum PencilAction: ProtocolName {
-    case ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
+    case ignore
+    case switchEraser
+    case switchPrevious
+    case showColorPalette
+    case showInkAttributes
+    case showContextualPalette
+    case runSystemShortcut
     case unknown(String)
 
     public static let known: [Self] = [
-        .ignore, .switchEraser, .switchPrevious, .showColorPalette, .showInkAttributes, .showContextualPalette, .runSystemShortcut,
+        .ignore,
+        .switchEraser,
+        .switchPrevious,
+        .showColorPalette,
+        .showInkAttributes,
+        .showContextualPalette,
+        .runSystemShortcut,
     ]
 
     public var rawValue: String {
@@ -171,7 +220,11 @@ public enum PencilFocus: ProtocolName {
     case nobody
     case unknown(String)
 
-    public static let known: [Self] = [.this, .other, .nobody]
+    public static let known: [Self] = [
+        .this,
+        .other,
+        .nobody,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -185,10 +238,20 @@ public enum PencilFocus: ProtocolName {
 
 /// The button whose double-click is a double-tap (preference `tapButton`).
 public enum PencilTapButton: ProtocolName {
-    case stylus, stylus2, stylus3, eraser, none
+    case stylus
+    case stylus2
+    case stylus3
+    case eraser
+    case none
     case unknown(String)
 
-    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .eraser, .none]
+    public static let known: [Self] = [
+        .stylus,
+        .stylus2,
+        .stylus3,
+        .eraser,
+        .none,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -205,10 +268,22 @@ public enum PencilTapButton: ProtocolName {
 /// What makes a squeeze (preference `squeezeButton`): holding a button, or a long press of
 /// the tap button.
 public enum PencilSqueezeButton: ProtocolName {
-    case stylus, stylus2, stylus3, eraser, longPress, none
+    case stylus
+    case stylus2
+    case stylus3
+    case eraser
+    case longPress
+    case none
     case unknown(String)
 
-    public static let known: [Self] = [.stylus, .stylus2, .stylus3, .eraser, .longPress, .none]
+    public static let known: [Self] = [
+        .stylus,
+        .stylus2,
+        .stylus3,
+        .eraser,
+        .longPress,
+        .none,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -226,10 +301,14 @@ public enum PencilSqueezeButton: ProtocolName {
 /// On a pen whose eraser is a button: the eraser tool, or a barrel button named `eraser`
 /// (preference `eraserButton`).
 public enum PencilEraserButtonMode: ProtocolName {
-    case eraser, button
+    case eraser
+    case button
     case unknown(String)
 
-    public static let known: [Self] = [.eraser, .button]
+    public static let known: [Self] = [
+        .eraser,
+        .button,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -242,12 +321,29 @@ public enum PencilEraserButtonMode: ProtocolName {
 
 /// What kind of stylus libwacom says a tool is.
 public enum PencilStylusKind: ProtocolName {
-    case general, inking, airbrush, classic, marker, stroke, puck, mobile
+    case general
+    case inking
+    case airbrush
+    case classic
+    case marker
+    case stroke
+    case puck
+    case mobile
     /// libwacom's own "unknown" (`unknown` on the wire), not a name this library lacks.
     case unknownKind
     case unknown(String)
 
-    public static let known: [Self] = [.general, .inking, .airbrush, .classic, .marker, .stroke, .puck, .mobile, .unknownKind]
+    public static let known: [Self] = [
+        .general,
+        .inking,
+        .airbrush,
+        .classic,
+        .marker,
+        .stroke,
+        .puck,
+        .mobile,
+        .unknownKind,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -268,10 +364,16 @@ public enum PencilStylusKind: ProtocolName {
 /// What a stylus has for an eraser: none, the other end (`invert`), or a button the firmware
 /// reports as the eraser tool.
 public enum PencilEraserKind: ProtocolName {
-    case none, invert, button
+    case none
+    case invert
+    case button
     case unknown(String)
 
-    public static let known: [Self] = [.none, .invert, .button]
+    public static let known: [Self] = [
+        .none,
+        .invert,
+        .button,
+    ]
 
     public var rawValue: String {
         switch self {

@@ -4,14 +4,19 @@ extension InterfaceDescriptions {
     # Pen and gesture events from tablet pens, and each user's gesture preferences.
     #
     # Names of tools, axes, buttons, event types, phases and actions are strings so that the
-    # interface can grow new ones that old clients ignore; their values today are listed below.
+    # interface can grow new ones that old clients ignore; their values today are listed below,
+    # each kind on one line "# <kind> names: <name>, <name>, ..." (a note in parentheses may
+    # follow a name). A list grows at its end only.
     interface org.pencild.Pen
 
     # A pen device. id is stable while the device is attached: the kernel name (event7) or
     # replay0, replay1... for recordings played by the daemon.
-    # tools: pen, eraser, brush, pencil, airbrush, mouse, lens
-    # axes: pressure, distance, tilt, rotation, slider, wheel
-    # buttons: stylus, stylus2, stylus3, and eraser on a pen whose eraser is a button
+    # tools, and Tool.type: the tool names.
+    # tool names: pen, eraser, brush, pencil, airbrush, mouse, lens
+    # axes: the axis names.
+    # axis names: pressure, distance, tilt, rotation, slider, wheel
+    # buttons, and Event.button: the button names.
+    # button names: stylus, stylus2, stylus3, eraser (on a pen whose eraser is a button)
     # model: the tablet's name in libwacom, left out when libwacom does not know it.
     # styli (ListDevices only): the styli that came into proximity since the device was attached.
     # mirror: the kernel name (event12) of the device apps read while the pen's gesture clicks
@@ -42,9 +47,9 @@ extension InterfaceDescriptions {
 
     # Which pen a tool is, as libwacom names it ("Pro Pen 2"); only on proximityIn, and only
     # when libwacom knows the tool's id.
-    # kind: general, inking, airbrush, classic, marker, stroke, puck, mobile, unknown
-    # buttons: its barrel buttons. eraser: none, invert (the other end), button (a button that
-    # the firmware reports as the eraser tool).
+    # stylusKind names: general, inking, airbrush, classic, marker, stroke, puck, mobile, unknown (libwacom does not say)
+    # buttons: its barrel buttons.
+    # stylusEraser names: none, invert (the other end), button (a button that the firmware reports as the eraser tool)
     type Stylus (
       name: string,
       kind: string,
@@ -73,13 +78,14 @@ extension InterfaceDescriptions {
 
     # A user's gesture preferences. Replies carry every field; SetPreferences takes any of them
     # and keeps the others.
-    # actions: ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes,
-    #          showContextualPalette, runSystemShortcut
-    # tapButton: stylus, stylus2, stylus3, eraser, none
-    # squeezeButton: stylus, stylus2, stylus3, eraser, longPress, none
+    # doubleTapAction and squeezeAction: the action names.
+    # action names: ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
+    # tapButton names: stylus, stylus2, stylus3, eraser, none
+    # squeezeButton names: stylus, stylus2, stylus3, eraser, longPress, none
     # durations in milliseconds, doubleTapSlop in millimetres.
     # withholdGestureClicks: apps do not receive the clicks that make a gesture (default false).
-    # eraserButton: eraser, button: what a pen's eraser button is (default eraser).
+    # eraserButton: what a pen's eraser button is (default eraser).
+    # eraserButton names: eraser, button
     # prefersPencilOnlyDrawing (default false), prefersHoverToolPreview (default true): Apple's
     # preferences, stored and reported for apps to follow.
     type Preferences (
@@ -97,14 +103,13 @@ extension InterfaceDescriptions {
       prefersHoverToolPreview: ?bool
     )
 
-    # One event. type: deviceAdded, deviceRemoved, proximityIn, proximityOut, tipDown, tipUp,
-    # motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged.
+    # One event. type: the eventType names.
+    # eventType names: deviceAdded, deviceRemoved, proximityIn, proximityOut, tipDown, tipUp, motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged
     # time: microseconds, CLOCK_MONOTONIC for live devices, the recorded time in a replay.
-    # phase: began, changed, ended, cancelled. button: stylus, stylus2, stylus3, eraser.
+    # phase names: began, changed, ended, cancelled
     # stylus: on proximityIn, which pen the tool is (when libwacom knows it).
-    # focus (doubleTap and squeeze): this (the receiving process holds its user's focus), other
-    # (another process of that user does), none (nobody claimed it); a squeeze keeps the focus it
-    # began with until it ends.
+    # focus (doubleTap and squeeze); a squeeze keeps the focus it began with until it ends.
+    # focus names: this (the receiving process holds its user's focus), other (another process of that user does), none (nobody claimed it)
     type Event (
       type: string,
       time: int,

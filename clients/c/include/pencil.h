@@ -84,6 +84,8 @@ struct pencil_error;
 /* Names                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names, up to the end marker: do not edit. */
+
 /** The type of an event (docs/protocol.md, Event). */
 enum pencil_event_type {
 	PENCIL_EVENT_UNKNOWN = -1, /**< a type this library does not know */
@@ -172,9 +174,9 @@ enum pencil_action {
 enum pencil_focus {
 	PENCIL_FOCUS_UNKNOWN = -1,
 	PENCIL_FOCUS_UNSET = 0, /**< the event carries no focus (another type, or an older daemon) */
-	PENCIL_FOCUS_THIS,      /**< "this": the receiving process holds the user's focus */
-	PENCIL_FOCUS_OTHER,     /**< "other": another process of the user does */
-	PENCIL_FOCUS_NOBODY,    /**< "none": nobody claimed it */
+	PENCIL_FOCUS_THIS, /**< "this": the receiving process holds the user's focus */
+	PENCIL_FOCUS_OTHER, /**< "other": another process of the user does */
+	PENCIL_FOCUS_NOBODY, /**< "none": nobody claimed it */
 };
 
 /** The button a gesture listens to (Preferences.tapButton and squeezeButton). */
@@ -185,8 +187,8 @@ enum pencil_gesture_button {
 	PENCIL_GESTURE_BUTTON_STYLUS2,
 	PENCIL_GESTURE_BUTTON_STYLUS3,
 	PENCIL_GESTURE_BUTTON_LONG_PRESS, /**< "longPress": squeezeButton only */
-	PENCIL_GESTURE_BUTTON_OFF,        /**< "none": the gesture is off */
-	PENCIL_GESTURE_BUTTON_ERASER,     /**< "eraser": the eraser button of a pen whose eraser is one */
+	PENCIL_GESTURE_BUTTON_OFF, /**< "none": the gesture is off */
+	PENCIL_GESTURE_BUTTON_ERASER, /**< "eraser": the eraser button of a pen whose eraser is one */
 };
 
 /** Preferences.eraserButton: what the eraser button of an AES or MPP pen is. */
@@ -200,7 +202,7 @@ enum pencil_eraser_button {
 /** What kind of stylus libwacom says a tool is (Stylus.kind). */
 enum pencil_stylus_kind {
 	PENCIL_STYLUS_KIND_UNKNOWN = -1, /**< a name this library does not know */
-	PENCIL_STYLUS_KIND_NONE = 0,     /**< the event carries no stylus */
+	PENCIL_STYLUS_KIND_NONE = 0, /**< the event carries no stylus */
 	PENCIL_STYLUS_KIND_GENERAL,
 	PENCIL_STYLUS_KIND_INKING,
 	PENCIL_STYLUS_KIND_AIRBRUSH,
@@ -216,10 +218,12 @@ enum pencil_stylus_kind {
 enum pencil_eraser_kind {
 	PENCIL_ERASER_KIND_UNKNOWN = -1,
 	PENCIL_ERASER_KIND_UNSET = 0,
-	PENCIL_ERASER_KIND_NONE,   /**< "none" */
+	PENCIL_ERASER_KIND_NONE, /**< "none" */
 	PENCIL_ERASER_KIND_INVERT, /**< "invert": the other end */
 	PENCIL_ERASER_KIND_BUTTON, /**< "button": a button the firmware reports as the eraser tool */
 };
+
+/* End of the generated names. */
 
 /**
  * The protocol's name of a value ("deviceAdded", "stylus2", "none", ...), or NULL for
@@ -596,57 +600,57 @@ bool pencil_device_has_button(const struct pencil_device *device, enum pencil_bu
 struct pencil_preferences *pencil_preferences_new(void);
 void pencil_preferences_destroy(struct pencil_preferences *preferences);
 
+/*
+ * Then, for each field of the protocol's Preferences in its order, its functions:
+ * - a named field (doubleTapAction and squeezeAction: actions; tapButton and squeezeButton:
+ *   gesture buttons; eraserButton): get and set by enum, and by name. The *_name setters
+ *   take the protocol's text, for values newer than this library; the daemon checks them.
+ * - a whole number (tapMaxDuration, doubleTapInterval, longPressDuration: milliseconds):
+ *   the getter returns -1 when the field is not set.
+ * - a number (doubleTapSlop: millimetres): has_* says whether it is set.
+ * - a yes-or-no field (withholdGestureClicks: apps do not receive a gesture's clicks;
+ *   prefersPencilOnlyDrawing and prefersHoverToolPreview: Apple's, for apps to follow): the
+ *   getter returns 1 or 0, or -1 when the field is not set.
+ * Each setter returns 0, or -EINVAL for UNKNOWN / UNSET values, a negative whole number or a
+ * number that is not finite (the daemon checks ranges and answers InvalidPreferences).
+ */
+/* The preferences' functions: generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names, up to the end marker: do not edit. */
 enum pencil_action pencil_preferences_get_double_tap_action(const struct pencil_preferences *preferences);
 const char *pencil_preferences_get_double_tap_action_name(const struct pencil_preferences *preferences);
+int pencil_preferences_set_double_tap_action(struct pencil_preferences *preferences, enum pencil_action value);
+int pencil_preferences_set_double_tap_action_name(struct pencil_preferences *preferences, const char *name);
 enum pencil_action pencil_preferences_get_squeeze_action(const struct pencil_preferences *preferences);
 const char *pencil_preferences_get_squeeze_action_name(const struct pencil_preferences *preferences);
+int pencil_preferences_set_squeeze_action(struct pencil_preferences *preferences, enum pencil_action value);
+int pencil_preferences_set_squeeze_action_name(struct pencil_preferences *preferences, const char *name);
 enum pencil_gesture_button pencil_preferences_get_tap_button(const struct pencil_preferences *preferences);
 const char *pencil_preferences_get_tap_button_name(const struct pencil_preferences *preferences);
+int pencil_preferences_set_tap_button(struct pencil_preferences *preferences, enum pencil_gesture_button value);
+int pencil_preferences_set_tap_button_name(struct pencil_preferences *preferences, const char *name);
 enum pencil_gesture_button pencil_preferences_get_squeeze_button(const struct pencil_preferences *preferences);
 const char *pencil_preferences_get_squeeze_button_name(const struct pencil_preferences *preferences);
-/** Durations in milliseconds; -1 when not set. */
-int pencil_preferences_get_tap_max_duration(const struct pencil_preferences *preferences);
-int pencil_preferences_get_double_tap_interval(const struct pencil_preferences *preferences);
-int pencil_preferences_get_long_press_duration(const struct pencil_preferences *preferences);
-bool pencil_preferences_has_double_tap_slop(const struct pencil_preferences *preferences);
-/** Millimetres. */
-double pencil_preferences_get_double_tap_slop(const struct pencil_preferences *preferences);
-
-/*
- * Setters: each returns 0, or -EINVAL for UNKNOWN / UNSET values, a negative duration
- * or a slop that is not finite (the daemon checks ranges and answers
- * InvalidPreferences). The *_name setters take the protocol's text, for values newer
- * than this library; the daemon checks them.
- */
-int pencil_preferences_set_double_tap_action(struct pencil_preferences *preferences, enum pencil_action action);
-int pencil_preferences_set_double_tap_action_name(struct pencil_preferences *preferences, const char *name);
-int pencil_preferences_set_squeeze_action(struct pencil_preferences *preferences, enum pencil_action action);
-int pencil_preferences_set_squeeze_action_name(struct pencil_preferences *preferences, const char *name);
-int pencil_preferences_set_tap_button(struct pencil_preferences *preferences, enum pencil_gesture_button button);
-int pencil_preferences_set_tap_button_name(struct pencil_preferences *preferences, const char *name);
-int pencil_preferences_set_squeeze_button(struct pencil_preferences *preferences, enum pencil_gesture_button button);
+int pencil_preferences_set_squeeze_button(struct pencil_preferences *preferences, enum pencil_gesture_button value);
 int pencil_preferences_set_squeeze_button_name(struct pencil_preferences *preferences, const char *name);
-int pencil_preferences_set_tap_max_duration(struct pencil_preferences *preferences, int milliseconds);
-int pencil_preferences_set_double_tap_interval(struct pencil_preferences *preferences, int milliseconds);
-int pencil_preferences_set_long_press_duration(struct pencil_preferences *preferences, int milliseconds);
-int pencil_preferences_set_double_tap_slop(struct pencil_preferences *preferences, double millimetres);
-
-/**
- * The yes-or-no preferences: withholdGestureClicks (apps do not receive a gesture's clicks),
- * prefersPencilOnlyDrawing and prefersHoverToolPreview (Apple's, for apps to follow).
- * The getters return 1 or 0, or -1 when the field is not set.
- */
+int pencil_preferences_get_tap_max_duration(const struct pencil_preferences *preferences);
+int pencil_preferences_set_tap_max_duration(struct pencil_preferences *preferences, int value);
+int pencil_preferences_get_double_tap_interval(const struct pencil_preferences *preferences);
+int pencil_preferences_set_double_tap_interval(struct pencil_preferences *preferences, int value);
+int pencil_preferences_get_long_press_duration(const struct pencil_preferences *preferences);
+int pencil_preferences_set_long_press_duration(struct pencil_preferences *preferences, int value);
+bool pencil_preferences_has_double_tap_slop(const struct pencil_preferences *preferences);
+double pencil_preferences_get_double_tap_slop(const struct pencil_preferences *preferences);
+int pencil_preferences_set_double_tap_slop(struct pencil_preferences *preferences, double value);
 int pencil_preferences_get_withhold_gesture_clicks(const struct pencil_preferences *preferences);
 int pencil_preferences_set_withhold_gesture_clicks(struct pencil_preferences *preferences, bool value);
-int pencil_preferences_get_prefers_pencil_only_drawing(const struct pencil_preferences *preferences);
-int pencil_preferences_set_prefers_pencil_only_drawing(struct pencil_preferences *preferences, bool value);
-int pencil_preferences_get_prefers_hover_tool_preview(const struct pencil_preferences *preferences);
-int pencil_preferences_set_prefers_hover_tool_preview(struct pencil_preferences *preferences, bool value);
-/** eraserButton: by enum and by name, as the other named preferences. */
 enum pencil_eraser_button pencil_preferences_get_eraser_button(const struct pencil_preferences *preferences);
 const char *pencil_preferences_get_eraser_button_name(const struct pencil_preferences *preferences);
 int pencil_preferences_set_eraser_button(struct pencil_preferences *preferences, enum pencil_eraser_button value);
 int pencil_preferences_set_eraser_button_name(struct pencil_preferences *preferences, const char *name);
+int pencil_preferences_get_prefers_pencil_only_drawing(const struct pencil_preferences *preferences);
+int pencil_preferences_set_prefers_pencil_only_drawing(struct pencil_preferences *preferences, bool value);
+int pencil_preferences_get_prefers_hover_tool_preview(const struct pencil_preferences *preferences);
+int pencil_preferences_set_prefers_hover_tool_preview(struct pencil_preferences *preferences, bool value);
+/* End of the generated preferences' functions. */
 
 #ifdef __cplusplus
 }

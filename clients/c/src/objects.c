@@ -382,25 +382,26 @@ PENCIL_EXPORT void pencil_device_list_free(struct pencil_device **devices, size_
 
 /* ---- preferences ---- */
 
+#define IGNORE_NAME(field, key, type, table)
+#define IGNORE_FIELD(field, key)
+#define UNSET_FIELD(field, key) preferences->field = -1;
+
 PENCIL_EXPORT struct pencil_preferences *pencil_preferences_new(void)
 {
 	struct pencil_preferences *preferences = calloc(1, sizeof(*preferences));
-	if (preferences)
-		preferences->tap_max_duration = preferences->double_tap_interval =
-			preferences->long_press_duration = preferences->withhold_gesture_clicks =
-				preferences->prefers_pencil_only_drawing = preferences->prefers_hover_tool_preview = -1;
+	if (preferences) {
+		PREFERENCE_FIELDS(IGNORE_NAME, UNSET_FIELD, IGNORE_FIELD, UNSET_FIELD)
+	}
 	return preferences;
 }
+
+#define CLEAR_NAME(field, key, type, table) name_clear(&preferences->field);
 
 PENCIL_EXPORT void pencil_preferences_destroy(struct pencil_preferences *preferences)
 {
 	if (!preferences)
 		return;
-	name_clear(&preferences->double_tap_action);
-	name_clear(&preferences->squeeze_action);
-	name_clear(&preferences->tap_button);
-	name_clear(&preferences->squeeze_button);
-	name_clear(&preferences->eraser_button);
+	PREFERENCE_FIELDS(CLEAR_NAME, IGNORE_FIELD, IGNORE_FIELD, IGNORE_FIELD)
 	free(preferences);
 }
 
@@ -431,6 +432,27 @@ static int required_name_decode(struct json_object *object, const char *key, con
 	return found < 0 ? found : name->value == 0 ? -EBADMSG : 0;
 }
 
+static int number_decode(struct json_object *object, const char *key, bool *has, double *out)
+{
+	if (json_double_field(object, key, out) != 1)
+		return -EBADMSG;
+	*has = true;
+	return 0;
+}
+
+#define DECODE_NAME(field, key, type, table)                                                       \
+	if ((result = required_name_decode(object, key, &table, &preferences->field)) < 0)          \
+		goto fail;
+#define DECODE_INTEGER(field, key)                                                                 \
+	if ((result = duration_decode(object, key, &preferences->field)) < 0)                       \
+		goto fail;
+#define DECODE_NUMBER(field, key)                                                                  \
+	if ((result = number_decode(object, key, &preferences->has_##field, &preferences->field)) < 0) \
+		goto fail;
+#define DECODE_FLAG(field, key)                                                                    \
+	if ((result = flag_decode(object, key, &preferences->field)) < 0)                           \
+		goto fail;
+
 int preferences_decode(struct json_object *object, struct pencil_preferences **out)
 {
 	int result = -EBADMSG;
@@ -439,24 +461,7 @@ int preferences_decode(struct json_object *object, struct pencil_preferences **o
 	struct pencil_preferences *preferences = pencil_preferences_new();
 	if (!preferences)
 		return -ENOMEM;
-	if ((result = required_name_decode(object, "doubleTapAction", &action_table, &preferences->double_tap_action)) < 0 ||
-	    (result = required_name_decode(object, "squeezeAction", &action_table, &preferences->squeeze_action)) < 0 ||
-	    (result = required_name_decode(object, "tapButton", &gesture_button_table, &preferences->tap_button)) < 0 ||
-	    (result = required_name_decode(object, "squeezeButton", &gesture_button_table, &preferences->squeeze_button)) < 0 ||
-	    (result = duration_decode(object, "tapMaxDuration", &preferences->tap_max_duration)) < 0 ||
-	    (result = duration_decode(object, "doubleTapInterval", &preferences->double_tap_interval)) < 0 ||
-	    (result = duration_decode(object, "longPressDuration", &preferences->long_press_duration)) < 0 ||
-	    (result = required_name_decode(object, "eraserButton", &eraser_button_table, &preferences->eraser_button)) < 0 ||
-	    (result = flag_decode(object, "withholdGestureClicks", &preferences->withhold_gesture_clicks)) < 0 ||
-	    (result = flag_decode(object, "prefersPencilOnlyDrawing", &preferences->prefers_pencil_only_drawing)) < 0 ||
-	    (result = flag_decode(object, "prefersHoverToolPreview", &preferences->prefers_hover_tool_preview)) < 0)
-		goto fail;
-	result = json_double_field(object, "doubleTapSlop", &preferences->double_tap_slop);
-	if (result != 1) {
-		result = -EBADMSG;
-		goto fail;
-	}
-	preferences->has_double_tap_slop = result == 1;
+	PREFERENCE_FIELDS(DECODE_NAME, DECODE_INTEGER, DECODE_NUMBER, DECODE_FLAG)
 	*out = preferences;
 	return 0;
 fail:
@@ -490,28 +495,33 @@ static int add_int(struct json_object *object, const char *key, int value)
 	return number && json_object_object_add(object, key, number) == 0 ? 0 : -ENOMEM;
 }
 
+static int add_number(struct json_object *object, const char *key, bool has, double value)
+{
+	if (!has)
+		return 0;
+	struct json_object *number = json_object_new_double(value);
+	return number && json_object_object_add(object, key, number) == 0 ? 0 : -ENOMEM;
+}
+
+#define ENCODE_NAME(field, key, type, table)                                                       \
+	if (add_name(object, key, &preferences->field, &table) < 0)                                 \
+		goto fail;
+#define ENCODE_INTEGER(field, key)                                                                 \
+	if (add_int(object, key, preferences->field) < 0)                                           \
+		goto fail;
+#define ENCODE_NUMBER(field, key)                                                                  \
+	if (add_number(object, key, preferences->has_##field, preferences->field) < 0)              \
+		goto fail;
+#define ENCODE_FLAG(field, key)                                                                    \
+	if (add_flag(object, key, preferences->field) < 0)                                          \
+		goto fail;
+
 struct json_object *preferences_encode(const struct pencil_preferences *preferences)
 {
 	struct json_object *object = json_object_new_object();
 	if (!object)
 		return NULL;
-	if (add_name(object, "doubleTapAction", &preferences->double_tap_action, &action_table) < 0 ||
-	    add_name(object, "squeezeAction", &preferences->squeeze_action, &action_table) < 0 ||
-	    add_name(object, "tapButton", &preferences->tap_button, &gesture_button_table) < 0 ||
-	    add_name(object, "squeezeButton", &preferences->squeeze_button, &gesture_button_table) < 0 ||
-	    add_int(object, "tapMaxDuration", preferences->tap_max_duration) < 0 ||
-	    add_int(object, "doubleTapInterval", preferences->double_tap_interval) < 0 ||
-	    add_int(object, "longPressDuration", preferences->long_press_duration) < 0 ||
-	    add_name(object, "eraserButton", &preferences->eraser_button, &eraser_button_table) < 0 ||
-	    add_flag(object, "withholdGestureClicks", preferences->withhold_gesture_clicks) < 0 ||
-	    add_flag(object, "prefersPencilOnlyDrawing", preferences->prefers_pencil_only_drawing) < 0 ||
-	    add_flag(object, "prefersHoverToolPreview", preferences->prefers_hover_tool_preview) < 0)
-		goto fail;
-	if (preferences->has_double_tap_slop) {
-		struct json_object *slop = json_object_new_double(preferences->double_tap_slop);
-		if (!slop || json_object_object_add(object, "doubleTapSlop", slop) != 0)
-			goto fail;
-	}
+	PREFERENCE_FIELDS(ENCODE_NAME, ENCODE_INTEGER, ENCODE_NUMBER, ENCODE_FLAG)
 	return object;
 fail:
 	json_object_put(object);
@@ -545,11 +555,6 @@ fail:
 		return name_set(&preferences->field, &table, name);                                 \
 	}
 
-PREFERENCE_NAME(double_tap_action, enum pencil_action, action_table)
-PREFERENCE_NAME(squeeze_action, enum pencil_action, action_table)
-PREFERENCE_NAME(tap_button, enum pencil_gesture_button, gesture_button_table)
-PREFERENCE_NAME(squeeze_button, enum pencil_gesture_button, gesture_button_table)
-PREFERENCE_NAME(eraser_button, enum pencil_eraser_button, eraser_button_table)
 
 #define PREFERENCE_FLAG(field)                                                                     \
 	PENCIL_EXPORT int pencil_preferences_get_##field(const struct pencil_preferences *preferences) \
@@ -562,9 +567,6 @@ PREFERENCE_NAME(eraser_button, enum pencil_eraser_button, eraser_button_table)
 		return 0;                                                                          \
 	}
 
-PREFERENCE_FLAG(withhold_gesture_clicks)
-PREFERENCE_FLAG(prefers_pencil_only_drawing)
-PREFERENCE_FLAG(prefers_hover_tool_preview)
 
 #define PREFERENCE_DURATION(field)                                                                 \
 	PENCIL_EXPORT int pencil_preferences_get_##field(const struct pencil_preferences *preferences) \
@@ -580,28 +582,30 @@ PREFERENCE_FLAG(prefers_hover_tool_preview)
 		return 0;                                                                          \
 	}
 
-PREFERENCE_DURATION(tap_max_duration)
-PREFERENCE_DURATION(double_tap_interval)
-PREFERENCE_DURATION(long_press_duration)
+#define PREFERENCE_NUMBER(field)                                                                   \
+	PENCIL_EXPORT bool pencil_preferences_has_##field(const struct pencil_preferences *preferences) \
+	{                                                                                          \
+		return preferences->has_##field;                                                    \
+	}                                                                                          \
+	PENCIL_EXPORT double pencil_preferences_get_##field(const struct pencil_preferences *preferences) \
+	{                                                                                          \
+		return preferences->has_##field ? preferences->field : 0;                           \
+	}                                                                                          \
+	PENCIL_EXPORT int pencil_preferences_set_##field(struct pencil_preferences *preferences, double value) \
+	{                                                                                          \
+		if (!isfinite(value))                                                              \
+			return -EINVAL;                                                             \
+		preferences->field = value;                                                         \
+		preferences->has_##field = true;                                                    \
+		return 0;                                                                          \
+	}
 
-PENCIL_EXPORT bool pencil_preferences_has_double_tap_slop(const struct pencil_preferences *preferences)
-{
-	return preferences->has_double_tap_slop;
-}
-
-PENCIL_EXPORT double pencil_preferences_get_double_tap_slop(const struct pencil_preferences *preferences)
-{
-	return preferences->has_double_tap_slop ? preferences->double_tap_slop : 0;
-}
-
-PENCIL_EXPORT int pencil_preferences_set_double_tap_slop(struct pencil_preferences *preferences, double millimetres)
-{
-	if (!isfinite(millimetres))
-		return -EINVAL;
-	preferences->double_tap_slop = millimetres;
-	preferences->has_double_tap_slop = true;
-	return 0;
-}
+#define PREFERENCE_ACCESSORS_NAME(field, key, type, table) PREFERENCE_NAME(field, type, table)
+#define PREFERENCE_ACCESSORS_INTEGER(field, key) PREFERENCE_DURATION(field)
+#define PREFERENCE_ACCESSORS_NUMBER(field, key) PREFERENCE_NUMBER(field)
+#define PREFERENCE_ACCESSORS_FLAG(field, key) PREFERENCE_FLAG(field)
+PREFERENCE_FIELDS(PREFERENCE_ACCESSORS_NAME, PREFERENCE_ACCESSORS_INTEGER, PREFERENCE_ACCESSORS_NUMBER,
+		  PREFERENCE_ACCESSORS_FLAG)
 
 /* ---- errors ---- */
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pencil.h"
+#include "preference-fields.h"
 
 /* Public functions; the version script (libpencil.map) versions them. */
 #define PENCIL_EXPORT __attribute__((visibility("default")))
@@ -122,13 +123,14 @@ struct pencil_device {
 	size_t stylus_count;
 };
 
+/* A whole number or a flag is -1 when not set; a name is unset when its value is 0. */
+#define PREFERENCE_NAME_MEMBER(field, key, type, table) struct name field;
+#define PREFERENCE_INTEGER_MEMBER(field, key) int field;
+#define PREFERENCE_NUMBER_MEMBER(field, key) bool has_##field; double field;
+#define PREFERENCE_FLAG_MEMBER(field, key) int field;
 struct pencil_preferences {
-	struct name double_tap_action, squeeze_action, tap_button, squeeze_button;
-	int tap_max_duration, double_tap_interval, long_press_duration; /* -1: not set */
-	bool has_double_tap_slop;
-	double double_tap_slop;
-	struct name eraser_button;
-	int withhold_gesture_clicks, prefers_pencil_only_drawing, prefers_hover_tool_preview; /* -1: not set */
+	PREFERENCE_FIELDS(PREFERENCE_NAME_MEMBER, PREFERENCE_INTEGER_MEMBER, PREFERENCE_NUMBER_MEMBER,
+			  PREFERENCE_FLAG_MEMBER)
 };
 
 struct pencil_error {

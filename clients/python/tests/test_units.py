@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import tempfile
 import threading
@@ -49,12 +50,12 @@ class Names(unittest.TestCase):
         with open(interface, encoding="utf-8") as file:
             text = file.read()
         lists: List[Tuple[Type[pencild.WireName], str]] = [
-            (EventType, "# One event. type:"), (pencild.ToolType, "# tools:"), (pencild.Axis, "# axes:"),
-            (pencild.Action, "# actions:")]
-        for kind, marker in lists:
+            (EventType, "eventType"), (pencild.ToolType, "tool"), (pencild.Axis, "axis"), (pencild.Action, "action")]
+        for kind, key in lists:
+            marker = f"\n# {key} names: "
             start = text.index(marker) + len(marker)
-            listed = text[start:text.index("\n#", start) if kind is not EventType else text.index("# time:", start)]
-            names = [n.strip(" .,#\n") for n in listed.replace("\n", ",").split(",")]
+            listed = text[start:text.index("\n", start)]
+            names = [re.sub(r"\(.*\)", "", n).strip() for n in listed.split(",")]
             for name in filter(None, names):
                 self.assertTrue(kind(name).is_known, f"{kind.__name__} lacks {name}")
 

@@ -31,10 +31,11 @@ from ._errors import (
     PencildError, PermissionDenied, PreferencesNotSaved, ProtocolError, RemoteError, TooManyClients,
 )
 from ._monitor import Monitor
-from ._types import (
-    Action, Axis, Button, Device, EraserButtonMode, EraserKind, Event, EventType, Focus, GestureButton, Phase, Pose,
-    Preferences, Stylus, StylusKind, Tool, ToolType, WireName,
+from ._names import (
+    Action, Axis, Button, EraserButtonMode, EraserKind, EventType, Focus, GestureButton, Phase, StylusKind, ToolType,
 )
+from ._types import Device, Event, Pose, Preferences, Stylus, Tool
+from ._wirename import WireName
 from ._wire import DEFAULT_MAX_MESSAGE_SIZE, SYSTEM_SOCKET, default_socket_path
 
 __version__ = "0.1.0"

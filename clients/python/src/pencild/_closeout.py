@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Dict, FrozenSet, List, Optional
 
-from ._types import Button, Event, EventType, Focus, Phase, Pose, Tool
+from ._names import Button, EventType, Focus, Phase
+from ._types import Event, Pose, Tool
 
 # The same bounds in every library (docs/protocol.md): a stream that names more opens nothing more.
 _MAX_DEVICES = 64

@@ -13,7 +13,8 @@ from typing import Any, AsyncIterator, Callable, Deque, Dict, FrozenSet, Iterabl
 
 from ._closeout import CloseOut, subscription
 from ._errors import DaemonUnavailable, Disconnected, PencildError
-from ._types import Event, EventType
+from ._names import EventType
+from ._types import Event
 from ._wire import (
     DEFAULT_MAX_MESSAGE_SIZE, Framer, Reply, connect, decode_message, default_socket_path, encode_call, send_refused,
 )

@@ -13,150 +13,16 @@ from enum import Enum
 from typing import Any, Dict, Mapping, Optional, Tuple, Type, TypeVar
 
 from ._errors import ProtocolError
+from ._names import (
+    PREFERENCE_FIELDS as _PREFERENCE_FIELDS, Action, PreferenceFields, Axis, Button, EraserButtonMode, EraserKind, EventType, Focus,
+    GestureButton, Phase, StylusKind, ToolType,
+)
+from ._wirename import WireName
 
-__all__ = [
-    "Action", "Axis", "Button", "Device", "Event", "EventType", "Focus", "GestureButton",
-    "Phase", "Pose", "Preferences", "Tool", "ToolType", "WireName",
-]
+__all__ = ["Device", "Event", "Pose", "Preferences", "Stylus", "Tool"]
 
 _MAX_STRING = 4096
 _MAX_LIST = 64
-
-
-class WireName(str, Enum):
-    """A name of the protocol. ``Kind("newName")`` never fails for a string: a name this
-    library does not know is an unknown member (``is_known`` false, ``name`` UNKNOWN)
-    whose ``value`` is the text as sent."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> Any:
-        if not isinstance(value, str):
-            return None
-        member = str.__new__(cls, value)
-        member._name_ = "UNKNOWN"
-        member._value_ = value
-        return member
-
-    @property
-    def is_known(self) -> bool:
-        return self._value_ in type(self)._value2member_map_
-
-    def __str__(self) -> str:
-        return str(self._value_)
-
-
-class EventType(WireName):
-    DEVICE_ADDED = "deviceAdded"
-    DEVICE_REMOVED = "deviceRemoved"
-    PROXIMITY_IN = "proximityIn"
-    PROXIMITY_OUT = "proximityOut"
-    TIP_DOWN = "tipDown"
-    TIP_UP = "tipUp"
-    MOTION = "motion"
-    HOVER = "hover"
-    BUTTON_DOWN = "buttonDown"
-    BUTTON_UP = "buttonUp"
-    DOUBLE_TAP = "doubleTap"
-    SQUEEZE = "squeeze"
-    PREFERENCES_CHANGED = "preferencesChanged"
-
-
-class ToolType(WireName):
-    PEN = "pen"
-    ERASER = "eraser"
-    BRUSH = "brush"
-    PENCIL = "pencil"
-    AIRBRUSH = "airbrush"
-    MOUSE = "mouse"
-    LENS = "lens"
-
-
-class Axis(WireName):
-    PRESSURE = "pressure"
-    DISTANCE = "distance"
-    TILT = "tilt"
-    ROTATION = "rotation"
-    SLIDER = "slider"
-    WHEEL = "wheel"
-
-
-class Button(WireName):
-    """A barrel button, as events and devices name it."""
-
-    STYLUS = "stylus"
-    STYLUS2 = "stylus2"
-    STYLUS3 = "stylus3"
-    #: The button of a pen whose eraser is a button, under ``eraserButton`` ``button``.
-    ERASER = "eraser"
-
-
-class GestureButton(WireName):
-    """What triggers a gesture (the tapButton and squeezeButton preferences)."""
-
-    STYLUS = "stylus"
-    STYLUS2 = "stylus2"
-    STYLUS3 = "stylus3"
-    ERASER = "eraser"
-    LONG_PRESS = "longPress"
-    NONE = "none"
-
-
-class EraserButtonMode(WireName):
-    """On a pen whose eraser is a button: the eraser tool, or a barrel button ``eraser``."""
-
-    ERASER = "eraser"
-    BUTTON = "button"
-
-
-class StylusKind(WireName):
-    """What kind of stylus libwacom says a tool is."""
-
-    GENERAL = "general"
-    INKING = "inking"
-    AIRBRUSH = "airbrush"
-    CLASSIC = "classic"
-    MARKER = "marker"
-    STROKE = "stroke"
-    PUCK = "puck"
-    MOBILE = "mobile"
-    UNKNOWN_KIND = "unknown"
-
-
-class EraserKind(WireName):
-    """A stylus's eraser: none, the other end (``invert``), or a button the firmware reports as
-    the eraser tool."""
-
-    NONE = "none"
-    INVERT = "invert"
-    BUTTON = "button"
-
-
-class Phase(WireName):
-    BEGAN = "began"
-    CHANGED = "changed"
-    ENDED = "ended"
-    CANCELLED = "cancelled"
-
-
-class Action(WireName):
-    """A preferred action, as Apple's UIPencilPreferredAction."""
-
-    IGNORE = "ignore"
-    SWITCH_ERASER = "switchEraser"
-    SWITCH_PREVIOUS = "switchPrevious"
-    SHOW_COLOR_PALETTE = "showColorPalette"
-    SHOW_INK_ATTRIBUTES = "showInkAttributes"
-    SHOW_CONTEXTUAL_PALETTE = "showContextualPalette"
-    RUN_SYSTEM_SHORTCUT = "runSystemShortcut"
-
-
-class Focus(WireName):
-    """Who acts on a gesture (docs/protocol.md, "Which app acts"): an app that claimed focus acts
-    on THIS (and on NONE if it wishes); no app acts on OTHER."""
-
-    THIS = "this"
-    OTHER = "other"
-    NONE = "none"
 
 
 # --- readers: each checks the kind of what it reads ------------------------------------
@@ -371,43 +237,14 @@ class Pose:
         )
 
 
-# Preferences' fields: (attribute, wire name, kind).
-_PREFERENCE_FIELDS: Tuple[Tuple[str, str, object], ...] = (
-    ("double_tap_action", "doubleTapAction", Action),
-    ("squeeze_action", "squeezeAction", Action),
-    ("tap_button", "tapButton", GestureButton),
-    ("squeeze_button", "squeezeButton", GestureButton),
-    ("tap_max_duration", "tapMaxDuration", int),
-    ("double_tap_interval", "doubleTapInterval", int),
-    ("long_press_duration", "longPressDuration", int),
-    ("double_tap_slop", "doubleTapSlop", float),
-    ("withhold_gesture_clicks", "withholdGestureClicks", bool),
-    ("eraser_button", "eraserButton", EraserButtonMode),
-    ("prefers_pencil_only_drawing", "prefersPencilOnlyDrawing", bool),
-    ("prefers_hover_tool_preview", "prefersHoverToolPreview", bool),
-)
-
-
 @dataclass(frozen=True)
-class Preferences:
+class Preferences(PreferenceFields):
     """A user's gesture preferences. Replies carry every field; to ``set_preferences`` a field
-    left None keeps its value. Durations in milliseconds, ``double_tap_slop`` in millimetres."""
-
-    double_tap_action: Optional[Action] = None
-    squeeze_action: Optional[Action] = None
-    tap_button: Optional[GestureButton] = None
-    squeeze_button: Optional[GestureButton] = None
-    tap_max_duration: Optional[int] = None
-    double_tap_interval: Optional[int] = None
-    long_press_duration: Optional[int] = None
-    double_tap_slop: Optional[float] = None
-    #: Apps do not receive the clicks that make a gesture.
-    withhold_gesture_clicks: Optional[bool] = None
-    eraser_button: Optional[EraserButtonMode] = None
-    #: Apple's preferences, for apps to follow: draw only with the pen (fingers scroll), and
-    #: preview the tool under a hovering pen.
-    prefers_pencil_only_drawing: Optional[bool] = None
-    prefers_hover_tool_preview: Optional[bool] = None
+    left None keeps its value. Durations in milliseconds, ``double_tap_slop`` in millimetres.
+    ``withhold_gesture_clicks``: apps do not receive the clicks that make a gesture.
+    ``prefers_pencil_only_drawing`` and ``prefers_hover_tool_preview``: Apple's preferences, for
+    apps to follow: draw only with the pen (fingers scroll), and preview the tool under a
+    hovering pen."""
 
     @classmethod
     def from_json(cls, value: object, path: str = "preferences") -> Preferences:
@@ -424,6 +261,8 @@ class Preferences:
                 values[attribute] = _int(raw, where)
             elif kind is float:
                 values[attribute] = _float(raw, where)
+            elif kind is str:
+                values[attribute] = _string(raw, where)
             else:
                 assert isinstance(kind, type) and issubclass(kind, WireName)
                 values[attribute] = _name(kind, raw, where)

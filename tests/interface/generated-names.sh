@@ -1,0 +1,73 @@
+#!/bin/sh
+# The files generated from interfaces/org.pencild.Pen.varlink are up to date, and the check that
+# says so is not vacuous: on a scratch copy of what the generation reads and writes, it fails for
+# a generated file edited by hand and for an interface edited without regenerating; after a
+# regeneration a new name, preference, method and error reach every client, and the C client's
+# numbers stay as they were.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+files="interfaces/org.pencild.Pen.varlink scripts/embed-interface scripts/generate-client-names
+Sources/PencilDaemon/PenInterfaceDescription.swift Sources/PencilProtocol/PenInterfaceNames.swift
+Sources/PencilClient/Names.swift Sources/PencilClient/PreferenceFields.swift clients/python/src/pencild/_names.py clients/c/src/names.c
+clients/c/src/preference-fields.h clients/c/include/pencil.h"
+failures=0
+fail() {
+    echo "generated-names: FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+"$top/scripts/embed-interface" --check || fail "the tree's generated files are stale"
+
+copy=$(mktemp -d)
+trap 'rm -rf "$copy"' EXIT
+fresh_copy() {
+    rm -rf "$copy"/*
+    for file in $files; do
+        mkdir -p "$copy/$(dirname "$file")"
+        cp "$top/$file" "$copy/$file"
+    done
+}
+quietly() { "$@" >/dev/null 2>&1; }
+
+fresh_copy
+quietly "$copy/scripts/embed-interface" --check || fail "the check fails on an unchanged copy"
+
+sed -i '/case .lens: "lens"/d' "$copy/Sources/PencilClient/Names.swift"
+quietly "$copy/scripts/embed-interface" --check && fail "the check passes with a hand-edited Names.swift"
+
+fresh_copy
+sed -i 's/"lens");/"lens", "quill");/' "$copy/clients/c/src/names.c"
+quietly "$copy/scripts/embed-interface" --check && fail "the check passes with a hand-edited names.c"
+
+# A tool inserted mid-list (the C client appends it), a boolean preference, a method and an
+# error with parameters, as an engineer adds them to the interface alone.
+fresh_copy
+interface="$copy/interfaces/org.pencild.Pen.varlink"
+sed -i 's/^# tool names: pen, eraser,/# tool names: pen, quill, eraser,/' "$interface"
+sed -i 's/^  prefersHoverToolPreview: ?bool$/  prefersHoverToolPreview: ?bool,\n  prefersQuietClicks: ?bool/' "$interface"
+printf '%s\n' '' 'method PressChord(chord: string) -> ()' 'error ChordRejected (chord: string, reason: string)' >> "$interface"
+quietly "$copy/scripts/embed-interface" --check && fail "the check passes with an interface newer than the generated files"
+"$copy/scripts/embed-interface"
+quietly "$copy/scripts/embed-interface" --check || fail "the check fails right after a regeneration"
+
+expect() { # FILE TEXT: FILE holds the line TEXT
+    grep -qxF -- "$2" "$copy/$1" || fail "$1 lacks: $2"
+}
+expect Sources/PencilClient/Names.swift '        case .quill: "quill"'
+expect clients/python/src/pencild/_names.py '    QUILL = "quill"'
+expect clients/python/src/pencild/_names.py '    prefers_quiet_clicks: Optional[bool] = None'
+expect clients/python/src/pencild/_names.py '    ("prefers_quiet_clicks", "prefersQuietClicks", bool),'
+expect clients/c/src/names.c 'TABLE(tool_table, "pen", "eraser", "brush", "pencil", "airbrush", "mouse", "lens", "quill");'
+expect clients/c/include/pencil.h '	PENCIL_TOOL_QUILL,'
+expect clients/c/include/pencil.h 'int pencil_preferences_get_prefers_quiet_clicks(const struct pencil_preferences *preferences);'
+expect clients/c/include/pencil.h 'int pencil_preferences_set_prefers_quiet_clicks(struct pencil_preferences *preferences, bool value);'
+expect clients/c/src/preference-fields.h '	FLAG(prefers_quiet_clicks, "prefersQuietClicks")'
+expect Sources/PencilClient/PreferenceFields.swift '    public var prefersQuietClicks: Bool'
+expect Sources/PencilClient/PreferenceFields.swift '        add("prefersQuietClicks", prefersQuietClicks.map { .bool($0) })'
+expect Sources/PencilProtocol/PenInterfaceNames.swift '        case pressChord = "PressChord"'
+expect Sources/PencilProtocol/PenInterfaceNames.swift '        case chordRejected = "ChordRejected"'
+grep -A1 -xF '	PENCIL_TOOL_LENS,' "$copy/clients/c/include/pencil.h" | grep -qxF '	PENCIL_TOOL_QUILL,' ||
+    fail "pencil.h: PENCIL_TOOL_QUILL does not follow PENCIL_TOOL_LENS"
+
+[ "$failures" = 0 ] || exit 1
+echo "generated-names: up to date; the check fails on stale files and regeneration reaches every client"
