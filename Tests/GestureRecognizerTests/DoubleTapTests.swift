@@ -129,6 +129,11 @@ import Testing
         pen.wait(ms: 20)
         pen.press(.stylus)
         #expect(pen.summary == [])
+        // Positive control: that press was the first of a new sequence, so the next one is a double-tap.
+        pen.release(.stylus)
+        pen.wait(ms: 50)
+        pen.press(.stylus)
+        #expect(pen.summary == ["doubleTap switchEraser"])
     }
 
     @Test func anotherToolBetweenTheClicksForgetsTheSequence() throws {
@@ -140,6 +145,13 @@ import Testing
         pen.wait(ms: 20)
         pen.press(.stylus)
         #expect(pen.summary == [])
+        // Positive control: the same clicks, 40 ms apart, without the other tool.
+        var same = try FrameHarness()
+        same.approach()
+        same.click(.stylus)
+        same.wait(ms: 40)
+        same.press(.stylus)
+        #expect(same.summary == ["doubleTap switchEraser"])
     }
 
     @Test func droppedEventsForgetThePendingSequence() throws {
@@ -151,6 +163,11 @@ import Testing
         pen.wait(ms: 20)
         pen.press(.stylus)
         #expect(pen.summary == [])
+        // Positive control: that press began a new sequence, and its second press completes it.
+        pen.release(.stylus)
+        pen.wait(ms: 50)
+        pen.press(.stylus)
+        #expect(pen.summary == ["doubleTap switchEraser"])
     }
 
     @Test func aButtonFirstSeenDownAfterDroppedEventsWaitsForItsRelease() throws {
@@ -163,6 +180,11 @@ import Testing
         pen.press(.stylus)  // the first press of a sequence: the one before had no known time
         #expect(pen.summary == [])
         #expect(pen.recognizer.bugs.isEmpty)
+        // Positive control: its second press is a double-tap.
+        pen.release(.stylus)
+        pen.wait(ms: 50)
+        pen.press(.stylus)
+        #expect(pen.summary == ["doubleTap switchEraser"])
     }
 
     @Test func theTipDoesNotMatter() throws {

@@ -219,8 +219,8 @@ import Testing
         #expect(try mirror(pen) == pen.events)
     }
 
-    @Test func theRecordedPensButtonEventsAreTheContracts() throws {
-        try #require(try Prerequisite.check([.recordings]))
+    @Test(.requires(.recordings))
+    func theRecordedPensButtonEventsAreTheContracts() throws {
         // Derived from the recordings' README and the contract, with default preferences:
         // every BTN_STYLUS2 event is the squeeze button's (withheld); the Cintiq's 16 stylus
         // clicks include one double-tap, so 14 clicks (28 events) reach apps; the Dell

@@ -226,6 +226,8 @@ import Testing
         pen.wait(ms: 800)
         pen.release(.stylus)
         #expect(try gestures(pen, preferences { $0.squeezeButton = .none }) == [])
+        // Positive control: the same script with the default preferences has its squeezes.
+        #expect(try gestures(pen).contains { $0.hasPrefix("squeeze") })
     }
 
     // MARK: Long press

@@ -142,6 +142,17 @@ import Testing
         twoButtons.click(.stylus2)
         #expect(pen.summary == [])
         #expect(twoButtons.summary == [])
+        // Positive control: the same presses with the default squeeze button squeeze.
+        var defaults = try FrameHarness(device: FrameHarness.oneButton)
+        defaults.approach()
+        defaults.press(.stylus)
+        defaults.wait(ms: 2000)
+        defaults.release(.stylus)
+        var twoDefaults = try FrameHarness()
+        twoDefaults.approach()
+        twoDefaults.click(.stylus2)
+        #expect(defaults.summary.last == "squeeze ended showContextualPalette", "\(defaults.summary)")
+        #expect(twoDefaults.summary == ["squeeze began", "squeeze ended showContextualPalette"])
     }
 
     @Test func aNewSubscriberLearnsOfTheSqueezeInProgress() throws {
@@ -167,5 +178,9 @@ import Testing
         pen.release(.stylus2)
         #expect(pen.summary == [])
         #expect(pen.recognizer.bugs.isEmpty)
+        // Positive control: the next press, seen going down, squeezes.
+        pen.wait(ms: 30)
+        pen.click(.stylus2)
+        #expect(pen.summary == ["squeeze began", "squeeze ended showContextualPalette"])
     }
 }
