@@ -19,8 +19,9 @@ struct LocalAttackerTests {
     /// A group only the attacker's processes carry, given to the daemon as its access group.
     static let accessGroup: UInt32 = 4243
 
-    /// logind's state for one seat whose active session belongs to `active` (uids 1000, 1001).
-    static func writeSessions(in directory: String, active: UInt32) throws {
+    /// logind's state for one seat whose active session belongs to `active`, each of `users`
+    /// having one session on it.
+    static func writeSessions(in directory: String, active: UInt32, users: [UInt32] = [1000, 1001]) throws {
         let fm = FileManager.default
         for folder in ["sessions", "users", "seats", "machines"] {
             try fm.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
@@ -30,12 +31,14 @@ struct LocalAttackerTests {
             try text.write(toFile: "\(directory)/\(path).new", atomically: false, encoding: .utf8)
             #expect(rename("\(directory)/\(path).new", "\(directory)/\(path)") == 0)
         }
-        for (uid, session) in [(UInt32(1000), "c1"), (1001, "c2")] {
+        let sessions = users.indices.map { "c\($0 + 1)" }
+        for (uid, session) in zip(users, sessions) {
             let isActive = uid == active
             try put("UID=\(uid)\nUSER=user\(uid)\nACTIVE=\(isActive ? 1 : 0)\nSTATE=\(isActive ? "active" : "online")\nREMOTE=0\nSEAT=seat0\nTYPE=x11\nCLASS=user\n", "sessions/\(session)")
             try put("NAME=user\(uid)\nSTATE=\(isActive ? "active" : "online")\nSESSIONS=\(session)\nONLINE_SESSIONS=\(session)\nACTIVE_SESSIONS=\(isActive ? session : "")\n", "users/\(uid)")
         }
-        try put("ACTIVE=\(active == 1000 ? "c1" : "c2")\nSESSIONS=c1 c2\n", "seats/seat0")
+        let activeSession = users.firstIndex(of: active).map { sessions[$0] } ?? ""
+        try put("ACTIVE=\(activeSession)\nACTIVE_UID=\(active)\nSESSIONS=\(sessions.joined(separator: " "))\n", "seats/seat0")
     }
 
     /// pencild in a mount namespace of its own where `sessions` is /run/systemd.

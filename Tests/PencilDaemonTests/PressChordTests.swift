@@ -13,20 +13,7 @@ struct PressChordTests {
 
     /// seat0's active session belongs to `active`; uids 0 and 1000 have a session each.
     static func writeSeat(in directory: String, active: UInt32) throws {
-        let fm = FileManager.default
-        for folder in ["sessions", "users", "seats", "machines"] {
-            try fm.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
-        }
-        func put(_ text: String, _ path: String) throws {
-            try text.write(toFile: "\(directory)/\(path).new", atomically: false, encoding: .utf8)
-            #expect(rename("\(directory)/\(path).new", "\(directory)/\(path)") == 0)
-        }
-        for (uid, session) in [(UInt32(0), "c0"), (1000, "c1")] {
-            let isActive = uid == active
-            try put("UID=\(uid)\nUSER=user\(uid)\nACTIVE=\(isActive ? 1 : 0)\nSTATE=\(isActive ? "active" : "online")\nREMOTE=0\nSEAT=seat0\nTYPE=x11\nCLASS=user\n", "sessions/\(session)")
-            try put("NAME=user\(uid)\nSTATE=\(isActive ? "active" : "online")\nSESSIONS=\(session)\nONLINE_SESSIONS=\(session)\nACTIVE_SESSIONS=\(isActive ? session : "")\n", "users/\(uid)")
-        }
-        try put("ACTIVE=\(active == 0 ? "c0" : "c1")\nACTIVE_UID=\(active)\nSESSIONS=c0 c1\n", "seats/seat0")
+        try LocalAttackerTests.writeSessions(in: directory, active: active, users: [0, 1000])
     }
 
     static let call = """
