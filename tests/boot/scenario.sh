@@ -396,7 +396,8 @@ if wait_for 60 bash -c '[ -n "$(loginctl list-sessions --no-legend | awk '\''$3 
     first=$(press_chord seated leftctrl z)
     check chord-pressed "seated (active on seat0) PressChord(leftctrl z): ${first:-no reply}; keyboard $(keyboard_node || echo missing)" \
         bash -c '[[ "$1" == *parameters* && "$1" != *error* ]]' _ "$first"
-    keyboard=$(wait_for 20 keyboard_node && keyboard_node)
+    wait_for 20 keyboard_node >/dev/null
+    keyboard=$(keyboard_node)
     # A reader of the keyboard prints "code value" for each key change, as it happens; it
     # appends, so that emptying the file between steps leaves no hole before its next line.
     python3 -u -c '
