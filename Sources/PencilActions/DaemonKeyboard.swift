@@ -8,8 +8,8 @@ public enum DaemonChordOutcome: Equatable, Sendable {
     /// pencild will not press it (a key it never sends, or the caller does not hold the seat):
     /// no other keyboard should press it either.
     case refused(String)
-    /// pencild has no keyboard (a user's daemon without /dev/uinput, an older pencild, pencild
-    /// away): another keyboard may.
+    /// pencild has no keyboard (a user's pencild, an older pencild, pencild away): another
+    /// keyboard may.
     case unavailable(String)
 }
 

@@ -163,8 +163,8 @@ extension InterfaceDescriptions {
     error TooManyClients (limit: int, perUser: bool)
     # The preferences could not be stored (state directory unwritable or full); nothing changed.
     error PreferencesNotSaved (reason: string)
-    # PressChord: this daemon cannot press keys (why: no /dev/uinput, a user's daemon that
-    # another user's session displaced, too many chords waiting).
+    # PressChord: this daemon cannot press keys (why: no /dev/uinput, a user's pencild, which
+    # has none, a device on another seat, too many chords waiting).
     error KeyboardUnavailable (reason: string)
     # PressChord: a key that is unknown or that the keyboard never sends, and why.
     error KeyNotAllowed (key: string, reason: string)

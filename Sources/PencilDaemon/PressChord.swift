@@ -57,6 +57,7 @@ extension PenService {
             replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName))
             return
         case .noKeyboard(let reason):
+            clientLog.log(.debug, uid: uid, now: now, "\(connection.label): chord \(chord) not pressed: \(reason)")
             replyError(connection, call, Self.keyboardUnavailable(reason))
             return
         }
@@ -82,19 +83,16 @@ extension PenService {
         case noKeyboard(String)
     }
 
-    /// Whether `uid` may have keys pressed on `seat`: in system mode only the user of the
-    /// seat's active session, and nobody where logind keeps no seats (nobody is known to be
-    /// there); in user mode only the daemon's own user, while it holds the seat.
+    /// Whether `uid` may have keys pressed on `seat`: only the user of the seat's active
+    /// session, and nobody where logind keeps no seats (nobody is known to be there). Only the
+    /// system service has a keyboard: a user's pencild would hold /dev/uinput with no more
+    /// right than its user's own programs, so it leaves chords to them.
     func keyAccess(uid: UInt32, seat: String) -> KeyAccess {
-        switch configuration.mode {
-        case .system:
-            guard SeatSessions.areTracked else { return .noKeyboard("logind keeps no seats here: nobody is known to be at \(seat)") }
-            return SeatSessions.activeUser(onSeat: seat) == uid ? .allowed : .denied
-        case .user:
-            let owner = ProcessIdentity.userID
-            guard uid == owner else { return .noKeyboard("this pencild is uid \(owner)'s: its keyboard is for that user alone") }
-            return SeatSessions.userHolds(seat: seat, uid: uid) ? .allowed : .denied
+        guard configuration.mode == .system else {
+            return .noKeyboard("a user's pencild has no keyboard: the system service presses chords for the seat's active user")
         }
+        guard SeatSessions.areTracked else { return .noKeyboard("logind keeps no seats here: nobody is known to be at \(seat)") }
+        return SeatSessions.activeUser(onSeat: seat) == uid ? .allowed : .denied
     }
 
     func mayPressKeys(uid: UInt32, seat: String) -> Bool { keyAccess(uid: uid, seat: seat) == .allowed }

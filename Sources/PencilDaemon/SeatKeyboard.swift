@@ -112,7 +112,7 @@ final class SeatKeyboard {
     static func explain(_ error: Errno) -> String {
         switch error {
         case .permissionDenied, .notPermitted:
-            return "no write access to /dev/uinput (\(error)): the system service has it through the group pencild-uinput; a user's pencild only where an administrator gave that user /dev/uinput"
+            return "no write access to /dev/uinput (\(error)): the service has it through the group pencild-uinput (DeviceAllow=/dev/uinput rw)"
         case .noSuchFile, .noDevice:
             return "there is no /dev/uinput (the uinput module is not loaded)"
         default:
