@@ -11,7 +11,7 @@ import Testing
         pen.wait(ms: 20)
         pen.click(.stylus, holdingMs: 80)
         pen.wait(ms: 100)
-        pen.move(x: 0.501, y: 0.5)
+        pen.move(toX: 0.501, y: 0.5)
         let secondPress = pen.time
         pen.press(.stylus)
         #expect(pen.summary == ["doubleTap switchEraser"])
@@ -53,7 +53,7 @@ import Testing
         pen.click(.stylus)
         pen.wait(ms: 50)
         // Exactly 4 mm is not exactly representable after normalising: stay a hair inside.
-        pen.move(byMillimeters: distance == 4.0 ? 3.999999 : distance)
+        pen.move(byMillimetersX: distance == 4.0 ? 3.999999 : distance)
         pen.press(.stylus)
         #expect(pen.summary == (recognised ? ["doubleTap switchEraser"] : []))
     }
@@ -65,7 +65,7 @@ import Testing
         pen.approach(x: 0.25, y: 0.5, mm: false)
         pen.click(.stylus)
         pen.wait(ms: 50)
-        pen.move(x: 0.25 + dx, y: 0.5, mm: false)
+        pen.move(toX: 0.25 + dx, y: 0.5, mm: false)
         pen.press(.stylus)
         #expect(pen.summary == (recognised ? ["doubleTap switchEraser"] : []))
     }
@@ -74,7 +74,7 @@ import Testing
         var pen = try FrameHarness(preferences: preferences { $0.doubleTapSlop = 10 })
         pen.approach(x: 0.25, y: 0.5)
         pen.click(.stylus)
-        pen.move(byMillimeters: 9.5)
+        pen.move(byMillimetersX: 9.5)
         pen.press(.stylus)
         #expect(pen.summary == ["doubleTap switchEraser"])
     }

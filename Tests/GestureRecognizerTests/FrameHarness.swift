@@ -44,12 +44,12 @@ struct FrameHarness {
         frame { $0.tool = tool; $0.pose = Self.pose(x: x, y: y, mm: mm) }
     }
 
-    mutating func move(x: Double, y: Double, mm: Bool = true) {
+    mutating func move(toX x: Double, y: Double, mm: Bool = true) {
         frame { $0.pose = Self.pose(x: x, y: y, mm: mm) }
     }
 
     /// Moves along X by a distance in millimetres (on the 480 mm wide surface).
-    mutating func move(byMillimeters dx: Double) {
+    mutating func move(byMillimetersX dx: Double) {
         let x = pen.pose.x + dx / 480
         frame { $0.pose = Self.pose(x: x, y: $0.pose.y, mm: $0.pose.xMillimeters != nil) }
     }

@@ -55,7 +55,7 @@ import Testing
         pen.release(.stylus)
         pen.wait(ms: 500)
         pen.click(.stylus)
-        pen.move(byMillimeters: 0.01)
+        pen.move(byMillimetersX: 0.01)
         pen.press(.stylus)  // a hundredth of a millimetre away
         #expect(pen.summary == ["doubleTap switchEraser"])
     }

@@ -66,7 +66,7 @@ import Testing
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
-            pen.move(byMillimeters: 5)
+            pen.move(byMillimetersX: 5)
             pen.release(.stylus)
             return (pen, [])
         case .tapFirstPressLongPress, .tapSqueezeChanged, .tapSqueezeEnded:
@@ -74,7 +74,7 @@ import Testing
             pen.approach()
             pen.press(.stylus)
             pen.wait(ms: 500)
-            pen.move(byMillimeters: 5)
+            pen.move(byMillimetersX: 5)
             pen.release(.stylus)
             return (pen, ["squeeze began", "squeeze changed", "squeeze ended showContextualPalette"])
         case .tapFirstPressForgotten:
@@ -95,7 +95,7 @@ import Testing
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
-            pen.move(byMillimeters: 5)
+            pen.move(byMillimetersX: 5)
             pen.wait(ms: 900)
             pen.release(.stylus)
             return (pen, [])
@@ -103,14 +103,14 @@ import Testing
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
-            pen.move(byMillimeters: 5)
+            pen.move(byMillimetersX: 5)
             pen.flip(to: FrameHarness.eraser)
             return (pen, [])
         case .tapMovedReset:
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
-            pen.move(byMillimeters: 5)
+            pen.move(byMillimetersX: 5)
             pen.dropEvents()
             return (pen, [])
         case .tapDoubleTap, .tapHeldForgotten:
@@ -159,7 +159,7 @@ import Testing
             var pen = try FrameHarness()
             pen.approach()
             pen.press(.stylus2)
-            pen.move(x: 0.6, y: 0.6)
+            pen.move(toX: 0.6, y: 0.6)
             pen.release(.stylus2)
             return (pen, ["squeeze began", "squeeze changed", "squeeze ended showContextualPalette"])
         case .squeezeIdleReset, .squeezeHeldRelease:
