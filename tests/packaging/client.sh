@@ -21,20 +21,18 @@ for program in "$pencild" "$pencilctl" "$actions"; do
     [ -x "$program" ] || { echo "client: $program is missing: build first" >&2; exit 1; }
 done
 
-failures=0
-pass() { echo "  ok: $*"; }
-fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 cannot() {
     if [ "${CI:-}" = true ]; then fail "cannot check: $*"; else echo "  skipped: $*"; fi
 }
 
 work=$(mktemp -d)
-daemon_pid=""
 stop_daemon() {
-    if [ -n "$daemon_pid" ]; then
-        kill -TERM "$daemon_pid" 2>/dev/null || true
-        wait "$daemon_pid" 2>/dev/null || true
-        daemon_pid=""
+    if [ -n "$pencild_pid" ]; then
+        kill -TERM "$pencild_pid" 2>/dev/null || true
+        wait "$pencild_pid" 2>/dev/null || true
+        pencild_pid=""
     fi
 }
 actions_pid=""
@@ -54,21 +52,11 @@ recording=$work/double-tap.evemu
 
 socket=$work/pencild.sock
 export PENCILD_SOCKET=$socket
-# start_daemon [FLAGS...]: pencild on $socket replaying the recording; waits for its socket.
-# $wrapper, when set, runs pencild (strace, below).
-wrapper=()
+# start_daemon [FLAGS...]: pencild on $socket replaying the recording, once it answers.
+# $pencild_wrapper, when set, runs pencild (strace, below).
 start_daemon() {
-    "${wrapper[@]}" "$pencild" --socket "$socket" --state-dir "$work/state" --no-udev --replay "$recording" "$@" \
-        2>>"$work/pencild.log" &
-    daemon_pid=$!
-    for _ in $(seq 100); do
-        [ -S "$socket" ] && return 0
-        kill -0 "$daemon_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    echo "client: pencild did not start; its log:" >&2
-    cat "$work/pencild.log" >&2
-    exit 1
+    start_pencild "$socket" "$work/pencild.log" --state-dir "$work/state" --no-udev --replay "$recording" "$@" ||
+        { echo "client: pencild did not start" >&2; exit 1; }
 }
 mkdir -p "$work/state"
 
@@ -111,8 +99,8 @@ stop_daemon
 start_daemon --speed max --exit-after-replay
 timeout 20 "$pencilctl" monitor --json --events doubleTap,deviceRemoved >"$work/monitor.json" 2>"$work/monitor.err" &
 monitor_pid=$!
-wait "$daemon_pid" || true
-daemon_pid=""
+wait "$pencild_pid" || true
+pencild_pid=""
 sleep 0.3
 kill -INT "$monitor_pid" 2>/dev/null || true
 wait "$monitor_pid" || true
@@ -132,8 +120,8 @@ fi
 start_daemon --speed max --exit-after-replay
 timeout 20 "$pencilctl" monitor >"$work/monitor.txt" 2>/dev/null &
 monitor_pid=$!
-wait "$daemon_pid" || true
-daemon_pid=""
+wait "$pencild_pid" || true
+pencild_pid=""
 sleep 0.3
 kill -INT "$monitor_pid" 2>/dev/null || true
 wait "$monitor_pid" || true
@@ -171,8 +159,8 @@ with varlink.Client("unix:$socket") as client:
 PYTHON
     start_daemon --speed max --exit-after-replay
     timeout 20 "$venv/bin/python" "$work/example.py" >"$work/python.out" 2>"$work/python.err" || true
-    wait "$daemon_pid" || true
-    daemon_pid=""
+    wait "$pencild_pid" || true
+    pencild_pid=""
     if grep -q '^replay0 Client Test Pen$' "$work/python.out" && grep -q '^doubleTap  showColorPalette$' "$work/python.out"; then
         pass "the varlink package lists the pen and prints the double-tap"
     else
@@ -219,14 +207,8 @@ else
 fi
 
 echo "client: pencil-actions against pencild"
-# wait_for FILE PATTERN: until a line of FILE matches (at most 20 s).
-wait_for() {
-    for _ in $(seq 200); do
-        grep -q -- "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
+# has_line FILE PATTERN: a line of FILE matches.
+has_line() { grep -q -- "$2" "$1" 2>/dev/null; }
 config=$work/config/pencild/actions.conf
 mkdir -p "$(dirname "$config")"
 # The user's doubleTapAction is showColorPalette (set above). The command gets the event in
@@ -240,7 +222,7 @@ EOF
 start_daemon   # the replay starts at the first Monitor: pencil-actions'
 XDG_CONFIG_HOME=$work/config "$actions" --verbose 2>"$work/actions.log" &
 actions_pid=$!
-if wait_for "$work/ran.txt" . && [ "$(cat "$work/ran.txt")" = "doubleTap showColorPalette none replay0" ]; then
+if wait_for 20 has_line "$work/ran.txt" . && [ "$(cat "$work/ran.txt")" = "doubleTap showColorPalette none replay0" ]; then
     pass "pencil-actions ran the command binding once for the double-tap, with the event in its environment"
 else
     fail "pencil-actions: ran.txt holds '$(cat "$work/ran.txt" 2>/dev/null)'; its log: $(cat "$work/actions.log")"
@@ -282,7 +264,7 @@ else
 fi
 # A broken file: the error names the file and line, and the bindings in force stay.
 printf '[showColorPalette]\nkey = shift+nosuchkey\n' >"$config"
-if wait_for "$work/actions.log" "$config:2: key = shift+nosuchkey: unknown key 'nosuchkey'.*the bindings in force stay"; then
+if wait_for 20 has_line "$work/actions.log" "$config:2: key = shift+nosuchkey: unknown key 'nosuchkey'.*the bindings in force stay"; then
     pass "a broken actions.conf is reported by file and line; the last good bindings stay"
 else
     fail "no report of the broken file: $(cat "$work/actions.log")"
@@ -302,15 +284,15 @@ unit=$repo/systemd/system/pencild.service.in
 if ! command -v strace >/dev/null || ! command -v systemd-analyze >/dev/null; then
     cannot "strace and systemd-analyze are needed (apt-get install strace systemd)"
 else
-    wrapper=(strace -f -qq -o "$work/strace.txt")
+    pencild_wrapper=(strace -f -qq -o "$work/strace.txt")
     start_daemon --speed max --exit-after-replay
-    wrapper=()
+    pencild_wrapper=()
     "$pencilctl" devices >/dev/null
     "$pencilctl" prefs set tapMaxDuration=250 >/dev/null
     timeout 20 "$pencilctl" monitor >/dev/null 2>&1 &
     monitor_pid=$!
-    wait "$daemon_pid" || true
-    daemon_pid=""
+    wait "$pencild_pid" || true
+    pencild_pid=""
     kill -INT "$monitor_pid" 2>/dev/null || true
     wait "$monitor_pid" || true
     sed -E 's/^[0-9]+ +//; s/\(.*//' "$work/strace.txt" | grep -E '^[a-z_0-9]+$' | sort -u >"$work/used.txt"
@@ -335,9 +317,8 @@ else
     fi
 fi
 
-if [ "$failures" -gt 0 ]; then
-    echo "client: $failures check(s) failed (pencild's log: below)"
+if [ "$failed" -gt 0 ]; then
+    echo "client: pencild's log:"
     cat "$work/pencild.log"
-    exit 1
 fi
-echo "client: all checks passed"
+summary

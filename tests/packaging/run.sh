@@ -19,9 +19,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 
-failures=0
-pass() { echo "  ok: $*"; }
-fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 cannot() {
     if [ "${CI:-}" = true ]; then fail "cannot check: $*"; else echo "  skipped: $*"; fi
 }
@@ -345,6 +344,7 @@ check_clients() {
     bin=$(swift build --show-bin-path)
     if tests/packaging/client.sh "$bin" >"$work/client.log" 2>&1; then
         grep -E '^  (ok|skipped):' "$work/client.log"
+        passed=$((passed + $(grep -c '^  ok:' "$work/client.log")))
     else
         grep -vE '^<[0-9]>' "$work/client.log" | sed 's/^/  /' | head -n 60
         fail "tests/packaging/client.sh (pencild's log is in its output above)"
@@ -410,8 +410,4 @@ check_install /usr
 check_man_pages
 check_clients
 
-if [ "$failures" -gt 0 ]; then
-    echo "packaging: $failures check(s) failed"
-    exit 1
-fi
-echo "packaging: all checks passed"
+summary
