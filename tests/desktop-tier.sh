@@ -4,10 +4,11 @@
 #   cannot WHY          a prerequisite is missing: fails under CI=true, skips elsewhere
 #   begin_scratch       makes $work (removed at exit) and $pids: the processes the tier
 #                       started, ended at exit by their ids, and only those
-#   wait_for WHAT SECONDS COMMAND...
-#                       polls COMMAND until it succeeds, or fails the wait at the deadline
+# and what tests/lib.sh gives (wait_for, pass, fail, check, summary, start_pencild).
 
 : "${tier:?set tier to the name of the tier before sourcing desktop-tier.sh}"
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cannot() {
     if [ "${CI:-}" = true ]; then echo "$tier: FAIL: cannot run: $*" >&2; exit 1; fi
@@ -28,17 +29,4 @@ end_scratch() {
         wait "$pid" 2>/dev/null || true
     done
     rm -rf "$work"
-}
-
-wait_for() {
-    local what=$1 seconds=$2 deadline
-    shift 2
-    deadline=$((SECONDS + seconds))
-    until "$@"; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "$tier: FAIL: no $what within $seconds s" >&2
-            return 1
-        fi
-        sleep 0.1
-    done
 }

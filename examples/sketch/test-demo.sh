@@ -34,7 +34,7 @@ for attempt in 1 2 3 4 5 6; do
     candidate=$((40 + ($$ + attempt * 7) % 50))
     gtk4-broadwayd ":$candidate" >"$work/broadwayd.log" 2>&1 &
     broadway_pid=$!
-    if wait_for "broadwayd's socket" 10 test -S "$XDG_RUNTIME_DIR/broadway$((candidate + 1)).socket" 2>/dev/null &&
+    if wait_for 10 test -S "$XDG_RUNTIME_DIR/broadway$((candidate + 1)).socket" 2>/dev/null &&
         kill -0 "$broadway_pid" 2>/dev/null; then
         pids+=("$broadway_pid")
         display=$candidate
@@ -46,7 +46,6 @@ done
 [ -n "$display" ] || { echo "test-demo: FAIL: gtk4-broadwayd did not start: $(cat "$work/broadwayd.log")" >&2; exit 1; }
 echo "test-demo: broadwayd on :$display"
 
-failures=0
 # run_demo NAME [--wait-monitors N]: pencild replaying the recording on a fresh socket and the
 # demo on the display; returns once the demo's log is complete (pencild has left). The demo
 # stays running; its pid is $sketch_pid, its log $log.
@@ -59,11 +58,11 @@ run_demo() {
     "$bin/pencild" --socket "$socket" --state-dir "$work/$name-state" --no-udev --replay "$recording" \
         --speed max --exit-after-replay "$@" 2>"$work/$name-pencild.log" &
     pids+=("$!")
-    wait_for "pencild socket" 20 test -S "$socket"
+    wait_for 20 test -S "$socket"
     # The daemon answers once it has loaded the recording (a call that does not subscribe
     # leaves the replay waiting).
     answers() { PENCILD_SOCKET=$socket "$bin/pencilctl" devices 2>/dev/null | grep -q '^replay0'; }
-    wait_for "pencild's answer" 60 answers
+    wait_for 60 answers
     GDK_BACKEND=broadway BROADWAY_DISPLAY=":$display" "$python" "$here/sketch.py" --socket "$socket" --log "$log" \
         >"$work/$name.out" 2>&1 &
     sketch_pid=$!
@@ -72,31 +71,21 @@ run_demo() {
 # finish NAME: waits for the end of the replay in the demo's log (deviceRemoved).
 finish() {
     gone() { grep -q 'pen: replay0 gone' "$log" 2>/dev/null; }
-    if ! wait_for "end of the replay in the demo's log ($1)" 90 gone; then
+    if ! wait_for 90 gone; then
         echo "--- the demo's log:" >&2; cat "$log" >&2 || true
         echo "--- its output:" >&2; cat "$work/$1.out" >&2
         exit 1
     fi
 }
-check() {
-    if grep -q -- "$1" "$log"; then echo "  ok: $2"; else echo "  FAIL: $2"; failures=$((failures + 1)); fi
-}
-check_not() {
-    if grep -q -- "$1" "$log"; then echo "  FAIL: $2"; failures=$((failures + 1)); else echo "  ok: $2"; fi
-}
-running() {
-    if kill -0 "$sketch_pid" 2>/dev/null; then
-        echo "  ok: the demo is still running"
-    else
-        echo "  FAIL: the demo exited"
-        failures=$((failures + 1))
-    fi
-}
+# logged PATTERN NAME / not_logged PATTERN NAME: the demo's log has (or lacks) PATTERN.
+logged() { check "$2" grep -q -- "$1" "$log"; }
+not_logged() { if grep -q -- "$1" "$log"; then fail "$2"; else pass "$2"; fi; }
+running() { check "the demo is still running" kill -0 "$sketch_pid" 2>/dev/null; }
 
 # wait_claimed: waits until the demo's window has claimed the focus.
 wait_claimed() {
     claimed() { grep -q 'focus: claimed' "$log" 2>/dev/null; }
-    if ! wait_for "the demo's focus claim" 30 claimed; then
+    if ! wait_for 30 claimed; then
         cat "$log" "$work"/*.out >&2
         exit 1
     fi
@@ -110,14 +99,14 @@ wait_claimed
 PENCILD_SOCKET=$socket "$bin/pencilctl" monitor --events doubleTap >"$work/watcher.out" 2>&1 &
 pids+=("$!")
 finish alone
-check 'window: shown' "the window opened on the Broadway display"
-check 'focus: claimed (window active)' "the active window claimed the pen's focus"
-check 'pen: Wacom Cintiq 22HDT Pen' "the demo saw the replayed pen"
-check 'preferences: doubleTapAction=switchEraser' "the demo shows the user's preferences"
-check 'hover: preview shown' "hover events preview the brush"
-check 'palette: shown (squeeze showContextualPalette, focus this)' "a squeeze showed the palette"
-check_not 'focus none' "no gesture came without the focus"
-check 'tool: eraser (doubleTap switchEraser, focus this)' "the double-tap switched to the eraser"
+logged 'window: shown' "the window opened on the Broadway display"
+logged 'focus: claimed (window active)' "the active window claimed the pen's focus"
+logged 'pen: Wacom Cintiq 22HDT Pen' "the demo saw the replayed pen"
+logged 'preferences: doubleTapAction=switchEraser' "the demo shows the user's preferences"
+logged 'hover: preview shown' "hover events preview the brush"
+logged 'palette: shown (squeeze showContextualPalette, focus this)' "a squeeze showed the palette"
+not_logged 'focus none' "no gesture came without the focus"
+logged 'tool: eraser (doubleTap switchEraser, focus this)' "the double-tap switched to the eraser"
 running
 alone_log=$log
 
@@ -135,21 +124,20 @@ for event in client.monitor(events=["doubleTap"], reconnect=False):
 ' >"$work/claimer.out" 2>&1 &
 pids+=("$!")
 finish other
-check 'ignored: doubleTap switchEraser (focus other)' "the double-tap was ignored: another app has the focus"
-check 'ignored: squeeze showContextualPalette (focus other)' "so were the squeezes"
-check_not 'tool: eraser' "the tool did not switch"
-check_not 'palette: shown' "the palette stayed hidden"
+logged 'ignored: doubleTap switchEraser (focus other)' "the double-tap was ignored: another app has the focus"
+logged 'ignored: squeeze showContextualPalette (focus other)' "so were the squeezes"
+not_logged 'tool: eraser' "the tool did not switch"
+not_logged 'palette: shown' "the palette stayed hidden"
 if grep -q '^other app: doubleTap this$' "$work/claimer.out"; then
-    echo "  ok: the other app had the double-tap with focus this"
+    pass "the other app had the double-tap with focus this"
 else
-    echo "  FAIL: the other app's view: $(cat "$work/claimer.out")"
-    failures=$((failures + 1))
+    fail "the other app's view" "$(cat "$work/claimer.out")"
 fi
 running
 
-if [ "$failures" -gt 0 ]; then
+if [ "$failed" -gt 0 ]; then
     for file in "$alone_log" "$log" "$work"/*.out; do echo "--- $file"; cat "$file"; done
-    exit 1
+else
+    grep -v -e 'hover: preview' "$alone_log" "$log"
 fi
-echo "test-demo: passed"
-grep -v -e 'hover: preview' "$alone_log" "$log"
+summary

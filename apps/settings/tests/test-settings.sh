@@ -44,35 +44,31 @@ fi
 
 started=$SECONDS
 begin_scratch
-
-
-passed=0
-failed=0
-ok() { echo "  ok: $1"; passed=$((passed + 1)); }
-bad() { echo "  FAIL: $1"; failed=$((failed + 1)); }
+pencild=$bin/pencild
+pencilctl=$bin/pencilctl
 
 echo "test-settings: the desktop file and the scripts"
 if output=$(desktop-file-validate "$app_dir/org.pencild.Settings.desktop" 2>&1) && [ -z "$output" ]; then
-    ok "desktop-file-validate: org.pencild.Settings.desktop"
+    pass "desktop-file-validate: org.pencild.Settings.desktop"
 else
-    bad "desktop-file-validate: $output"
+    fail "desktop-file-validate: $output"
 fi
 if grep -qx 'Categories=Settings;HardwareSettings;GTK;' "$app_dir/org.pencild.Settings.desktop"; then
-    ok "the app is in the Settings category"
+    pass "the app is in the Settings category"
 else
-    bad "the desktop file's Categories"
+    fail "the desktop file's Categories"
 fi
 if command -v shellcheck >/dev/null; then
     # From the top of the tree, with the library it sources (shellcheck follows a source
     # given beside it).
-    if (cd "$repo" && shellcheck --severity=warning apps/settings/tests/*.sh tests/desktop-tier.sh); then ok "shellcheck: the test's scripts"; else bad "shellcheck"; fi
+    if (cd "$repo" && shellcheck --severity=warning apps/settings/tests/*.sh tests/desktop-tier.sh tests/lib.sh); then pass "shellcheck: the test's scripts"; else fail "shellcheck"; fi
 fi
 if command -v mypy >/dev/null; then
     if MYPYPATH=$repo/clients/python/src mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
         --scripts-are-modules "$app_dir/pencil-settings" "$here"/*.py; then
-        ok "mypy: the app and the test's Python"
+        pass "mypy: the app and the test's Python"
     else
-        bad "mypy"
+        fail "mypy"
     fi
 fi
 # make install's part: the program runs from where it is installed, with its own copy of the
@@ -81,13 +77,13 @@ if make --no-print-directory -s -C "$repo" install-settings DESTDIR="$work/root"
     "$python" "$work/root/usr/local/bin/pencil-settings" --help >/dev/null 2>>"$work/install.log" &&
     desktop-file-validate "$work/root/usr/local/share/applications/org.pencild.Settings.desktop" >>"$work/install.log" 2>&1 &&
     [ -f "$work/root/usr/local/share/icons/hicolor/scalable/apps/$(sed -n 's/^Icon=//p' "$app_dir/org.pencild.Settings.desktop").svg" ]; then
-    ok "make install-settings: the program runs where it is installed; its desktop entry and icon are in place"
+    pass "make install-settings: the program runs where it is installed; its desktop entry and icon are in place"
 else
-    bad "make install-settings: $(cat "$work/install.log")"
+    fail "make install-settings: $(cat "$work/install.log")"
 fi
 make --no-print-directory -s -C "$repo" uninstall-settings DESTDIR="$work/root" PREFIX=/usr/local >/dev/null 2>&1 || true
 left=$(find "$work/root" -type f 2>/dev/null)
-if [ -z "$left" ]; then ok "make uninstall-settings removes all of it"; else bad "left after uninstall-settings: $left"; fi
+if [ -z "$left" ]; then pass "make uninstall-settings removes all of it"; else fail "left after uninstall-settings: $left"; fi
 
 export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config HOME=$work/home
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
@@ -101,7 +97,7 @@ export WINDOW_SIZE=860x860
 Xvfb -displayfd 3 -screen 0 1024x900x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
 pids+=("$!")
 has_display() { [ -s "$work/display" ]; }
-wait_for "X display" 20 has_display
+wait_for 20 has_display
 DISPLAY=:$(head -n 1 "$work/display")
 export DISPLAY
 "$launcher" --launch-immediately >"$work/at-spi.log" 2>&1 &
@@ -113,13 +109,12 @@ echo "test-settings: Xvfb on $DISPLAY"
 "$bin/pencil-test-recordings" --client-pen >"$work/header.evemu"
 "$python" "$here/write-pen.py" "$work/header.evemu" 300 >"$work/try.evemu"
 
-pencild_pid=""
-start_pencild() {
-    "$bin/pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --no-udev "$@" 2>>"$work/pencild.log" &
-    pencild_pid=$!
+# run_pencild ARGS...: pencild on the test's socket, once it answers.
+run_pencild() {
+    local status=0
+    start_pencild "$PENCILD_SOCKET" "$work/pencild.log" --state-dir "$work/state" --no-udev "$@" || status=$?
     pids+=("$pencild_pid")
-    answers() { "$bin/pencilctl" prefs get >/dev/null 2>&1; }
-    wait_for "answer from pencild" 30 answers
+    return "$status"
 }
 stop_pencild() {
     kill -TERM "$pencild_pid"
@@ -150,33 +145,33 @@ drive() {
 }
 
 # The replay starts when the window subscribes, and plays at real speed (5.5 s of gestures).
-start_pencild --replay "$work/try.evemu" --wait-monitors 1
+run_pencild --replay "$work/try.evemu" --wait-monitors 1
 start_app
 drive gestures
 drive shots-light
 drive settings
 stop_pencild
 drive absent
-start_pencild
+run_pencild
 drive back
 stop_app
 # The dark style, with the test pen replayed again for its screenshots.
 stop_pencild
-start_pencild --replay "$work/try.evemu" --wait-monitors 1
+run_pencild --replay "$work/try.evemu" --wait-monitors 1
 start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark
 drive shots-dark
 stop_app
-if kill -0 "$pencild_pid" 2>/dev/null; then ok "pencild is still running"; else bad "pencild exited"; fi
+if kill -0 "$pencild_pid" 2>/dev/null; then pass "pencild is still running"; else fail "pencild exited"; fi
 if grep -q -e Traceback -e CRITICAL "$work/app.log"; then
-    bad "the app's output has errors: $(cat "$work/app.log")"
+    fail "the app's output has errors: $(cat "$work/app.log")"
 else
-    ok "the app wrote no Python traceback or GTK critical"
+    pass "the app wrote no Python traceback or GTK critical"
 fi
 
 echo "test-settings: screenshots in $SCREENSHOTS"
-echo "test-settings: $passed passed, $failed failed ($((SECONDS - started)) s)"
+echo "test-settings: took $((SECONDS - started)) s"
 if [ "$failed" -gt 0 ]; then
     echo "--- pencild's log"; cat "$work/pencild.log"
     echo "--- the app's output"; cat "$work/app.log"
-    exit 1
 fi
+summary
