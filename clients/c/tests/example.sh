@@ -39,7 +39,7 @@ daemon_pid=""
 # pencild has sent everything and left; the example keeps running (it waits for pencild
 # to come back) and is stopped once it has printed as many lines as expected.
 has_all() { [ "$(wc -l <"$work/example.txt")" -ge "$(wc -l <"$work/expected.txt")" ]; }
-wait_for "the example's lines" 10 has_all
+wait_for 10 has_all
 kill "$example_pid"
 wait "$example_pid" 2>/dev/null || true
 background_pids=()  # read by cleanup

@@ -29,9 +29,9 @@ status=0
 expect_focus() {
     local count
     if count=$(all_focus "$1" "$2"); then
-        echo "ok: $3: $count gestures, each with focus $2"
+        pass "$3" "$count gestures, each with focus $2"
     else
-        echo "FAIL: $3: $count"
+        fail "$3" "$count"
         status=1
     fi
 }

@@ -9,9 +9,8 @@ repo=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$repo"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-failures=0
-pass() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 
 prefix=/usr/local
 make --no-print-directory -s install-client-c DESTDIR="$root" PREFIX="$prefix" >"$root.log" 2>&1 ||
@@ -85,4 +84,4 @@ rm -f "$root/declared" "$root/exported" "$root/program.c" "$root/program" "$root
 make --no-print-directory -s uninstall-client-c DESTDIR="$root" PREFIX="$prefix"
 left=$(cd "$root" && find . \( -type f -o -type l \) | sort)
 [ -z "$left" ] && pass "make uninstall-client-c removed every file" || fail "left after uninstall: $left"
-[ "$failures" -eq 0 ]
+summary

@@ -3,6 +3,10 @@
 # cannot run here (under CI=true it fails; elsewhere the test is skipped, status 77,
 # and says why).
 set -euo pipefail
+# wait_for and the results' format are the other tiers' (tests/lib.sh); start_pencild is
+# these tests' own, below.
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../tests/lib.sh"
 
 cannot() {
     if [ "${CI:-}" = true ]; then
@@ -45,6 +49,9 @@ stop_pencild() {
     fi
 }
 cleanup() {
+    local status=$?
+    # A test that fails shows what pencild said.
+    if [ "$status" -ne 0 ] && [ "$status" -ne 77 ] && [ -s "$work/pencild.log" ]; then sed 's/^/pencild: /' "$work/pencild.log" >&2; fi
     stop_pencild
     for pid in "${background_pids[@]}"; do
         kill "$pid" 2>/dev/null || true
@@ -55,8 +62,9 @@ cleanup() {
 trap cleanup EXIT
 
 # start_pencild ARGS...: pencild on $PENCILD_SOCKET with its state in $work/state;
-# returns once the socket is there. A subscriber under valgrind on a busy machine may fall
-# seconds behind (the demo pen sends 400 events a second), which the daemon must not
+# returns once the socket is there. (Not tests/lib.sh's, which waits for an answer: here a
+# short replay with --exit-after-replay may be over before the first call.) A subscriber
+# under valgrind on a busy machine may fall seconds behind (the demo pen sends 400 events a second), which the daemon must not
 # punish here by disconnecting it: its output bound and lag timeout are raised.
 # $extra_limits: more lines for the [Limits] section.
 start_pencild() {
@@ -68,7 +76,7 @@ start_pencild() {
     "$pencild" --socket "$PENCILD_SOCKET" --state-dir "$work/state" --config "$work/patient.conf" --no-udev "$@" \
         </dev/null 2>>"$work/pencild.log" &
     daemon_pid=$!
-    wait_for "pencild's socket" 10 pencild_listened "$listened"
+    wait_for 10 pencild_listened "$listened"
 }
 
 # How many times a pencild of this test said it listens (the log is shared by them all).
@@ -79,27 +87,15 @@ listened_count() {
 }
 
 # pencild_listened COUNT: the socket is there, or the newest pencild listened and has already
-# gone (a short replay with --exit-after-replay may end before the first look).
-pencild_listened() { test -S "$PENCILD_SOCKET" || [ "$(listened_count)" -gt "$1" ]; }
-
-# wait_for WHAT SECONDS COMMAND...: polls COMMAND until it succeeds, at most SECONDS.
-wait_for() {
-    local what=$1 seconds=$2
-    shift 2
-    local deadline=$((SECONDS + seconds))
-    until "$@"; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "FAIL: waited ${seconds}s for $what" >&2
-            [ -f "$work/pencild.log" ] && sed 's/^/pencild: /' "$work/pencild.log" >&2
-            exit 1
-        fi
-        if [ -n "$daemon_pid" ] && ! kill -0 "$daemon_pid" 2>/dev/null && [ "$what" = "pencild's socket" ]; then
-            echo "FAIL: pencild exited before its socket appeared" >&2
-            sed 's/^/pencild: /' "$work/pencild.log" >&2
-            exit 1
-        fi
-        sleep 0.05
-    done
+# gone (a short replay with --exit-after-replay may end before the first look). It ends the
+# test when pencild has gone without listening.
+pencild_listened() {
+    test -S "$PENCILD_SOCKET" && return 0
+    [ "$(listened_count)" -gt "$1" ] && return 0
+    kill -0 "$daemon_pid" 2>/dev/null && return 1
+    [ "$(listened_count)" -gt "$1" ] && return 0
+    echo "FAIL: pencild exited before its socket appeared" >&2
+    exit 1
 }
 
 # The recordings: every *.events and *.evemu file, each with the .desc it needs (a

@@ -8,7 +8,7 @@ pencil_events=${1:?usage: $0 PENCIL_EVENTS COMPARE}
 compare=${2:?usage: $0 PENCIL_EVENTS COMPARE}
 
 recordings >"$work/recordings.list"
-failures=0 count=0
+count=0
 while IFS=$'\t' read -r recording desc; do
     name=$(basename "$recording")
     replay=(--replay "$recording")
@@ -20,20 +20,17 @@ while IFS=$'\t' read -r recording desc; do
     "$pencilctl" events "${offline[@]}" >"$work/expected.json"
     start_pencild "${replay[@]}" --speed max --exit-after-replay
     if ! client "$pencil_events" --no-reconnect </dev/null >"$work/actual.json" 2>"$work/client.err"; then
-        echo "FAIL: $name: pencil-events failed: $(cat "$work/client.err")"
-        failures=$((failures + 1))
+        fail "$name" "pencil-events failed: $(cat "$work/client.err")"
     elif result=$(python3 "$compare" "$work/expected.json" "$work/actual.json"); then
-        echo "ok: $name: $result"
+        pass "$name" "$result"
     else
-        echo "FAIL: $name:"
-        echo "$result" | sed 's/^/    /'
-        failures=$((failures + 1))
+        fail "$name" $'\n'"$(sed 's/^/    /' <<<"$result")"
     fi
-    wait "$daemon_pid" || { echo "FAIL: $name: pencild exited with $?"; failures=$((failures + 1)); }
+    wait "$daemon_pid" || fail "$name" "pencild exited with $?"
     daemon_pid=""
     count=$((count + 1))
 done <"$work/recordings.list"
 
 [ "$count" -gt 0 ] || { echo "FAIL: no recordings were compared"; exit 1; }
-echo "$count recordings, $failures failed"
-[ "$failures" -eq 0 ]
+echo "$count recordings"
+summary

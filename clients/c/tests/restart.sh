@@ -41,7 +41,7 @@ kill_pencild_during() {
         # What was sent before the stop reaches the subscribers: wait until they have read
         # and printed all of it (under valgrind on a busy machine they lag far behind, and
         # what they have seen is what counts).
-        wait_for "the subscribers to read what pencild sent" 60 both_idle
+        wait_for 60 both_idle
         if [ "$(python3 "$checker" state "$work/all.json")" = "$wanted" ]; then
             kill -KILL "$daemon_pid"
             wait "$daemon_pid" 2>/dev/null || true
@@ -59,17 +59,17 @@ kill_pencild_during() {
 at_least() { [ "$(grep -c -- "$2" "$1")" -ge "$3" ]; }
 closeout='"type":"deviceRemoved".*"synthesized":true'
 
-wait_for "the demo pen's double-tap" 20 grep -q '"type":"doubleTap"' "$work/all.json"
+wait_for 20 grep -q '"type":"doubleTap"' "$work/all.json"
 kill_pencild_during stroke
-wait_for "the library's close-out" 10 at_least "$work/all.json" "$closeout" 1
-wait_for "the filtered close-out" 10 at_least "$work/some.json" "$closeout" 1
+wait_for 10 at_least "$work/all.json" "$closeout" 1
+wait_for 10 at_least "$work/some.json" "$closeout" 1
 
 start_pencild --demo
-wait_for "the library to reconnect" 20 at_least "$work/all.json" '"type":"deviceAdded"' 2
-wait_for "the filtered subscriber to reconnect" 20 at_least "$work/some.json" '"type":"deviceAdded"' 2
+wait_for 20 at_least "$work/all.json" '"type":"deviceAdded"' 2
+wait_for 20 at_least "$work/some.json" '"type":"deviceAdded"' 2
 kill_pencild_during squeeze
-wait_for "the second close-out" 10 at_least "$work/all.json" "$closeout" 2
-wait_for "the second filtered close-out" 10 at_least "$work/some.json" "$closeout" 2
+wait_for 10 at_least "$work/all.json" "$closeout" 2
+wait_for 10 at_least "$work/some.json" "$closeout" 2
 
 RECORDING_NAME="Restart Test Pen" write_recording "$work/pen.evemu"
 start_pencild --replay "$work/pen.evemu" --speed max --exit-after-replay --wait-monitors 2
