@@ -16,11 +16,11 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# wait_for from tests/lib.sh: the VM runs over this machine's filesystem, the repository
+# included. This script's fail ends it at the first failure.
+# shellcheck source=tests/lib.sh
+. "$here/../lib.sh"
 fail() { echo "check-libinput: FAIL: $*" >&2; exit 1; }
-wait_for() {  # wait_for SECONDS COMMAND...: poll until COMMAND succeeds
-    local n=$(( $1 * 10 )); shift
-    until "$@"; do n=$((n - 1)); [ "$n" -gt 0 ] || return 1; sleep 0.1; done
-}
 
 command -v libinput >/dev/null || fail "libinput not installed (Debian package libinput-tools)"
 libinput --version | sed 's/^/check-libinput: libinput /'

@@ -15,14 +15,11 @@ trap 'rm -rf "$work"' EXIT
 
 t0=$(date +%s.%N)
 step() { awk -v now="$(date +%s.%N)" -v t0="$t0" -v msg="$*" 'BEGIN { printf "smoke: [%5.2fs] %s\n", now - t0, msg }'; }
+# wait_for from tests/lib.sh: the VM runs over this machine's filesystem, the repository
+# included. This script's fail ends it at the first failure.
+# shellcheck source=tests/lib.sh
+. "$here/../lib.sh"
 fail() { echo "smoke: FAIL: $*" >&2; exit 1; }
-
-# Wait up to $2 seconds for file $1 to exist.
-wait_for_file() {
-    local i
-    for ((i = 0; i < $2 * 20; i++)); do [ -e "$1" ] && return 0; sleep 0.05; done
-    return 1
-}
 
 [ -c /dev/uinput ] || fail "/dev/uinput is not a character device"
 step "/dev/uinput present"
@@ -34,7 +31,7 @@ python3 "$pen_py" pen --name "Smoke Test Pen" --node-file "$out/node" \
     <"$work/pen.fifo" >"$out/pen.log" 2>&1 &
 pen_pid=$!
 exec 3>"$work/pen.fifo"
-wait_for_file "$out/node" 10 || { cat "$out/pen.log" >&2; fail "pen device was not created"; }
+wait_for 10 test -e "$out/node" || { cat "$out/pen.log" >&2; fail "pen device was not created"; }
 node=$(cat "$out/node")
 step "uinput pen created: $node"
 
@@ -50,7 +47,7 @@ step "udev: $(grep -E '^(ID_INPUT|ID_INPUT_TABLET|DEVNAME)=' "$out/udev.txt" | t
 python3 "$pen_py" read "$node" --ready-file "$work/reader.ready" --until-key 0x14b --timeout 20 \
     >"$out/events.txt" 2>"$out/reader.err" &
 reader_pid=$!
-wait_for_file "$work/reader.ready" 10 || fail "event reader did not start"
+wait_for 10 test -e "$work/reader.ready" || fail "event reader did not start"
 echo stroke >&3
 echo stylus >&3
 wait "$reader_pid" || { cat "$out/reader.err" >&2; fail "did not read the expected events from $node"; }
