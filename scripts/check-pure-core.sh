@@ -23,9 +23,8 @@ pure_modules=(JSON PencilProtocol PencilTime PencilInput GestureRecognizer Penci
 # Modules that may read the clock: the daemon, and the OS layer itself.
 control_modules=(PencilDaemon)
 
-failures=0
-pass() { echo "  ok: $*"; }
-fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 
 modules=${PURE_CORE_MODULES:-$(swift build --show-bin-path)/Modules}
 if [ ! -f "$modules/PencilSystem.swiftmodule" ]; then
@@ -168,9 +167,5 @@ for module in "${pure_modules[@]}"; do
     done
 done
 
-if [ "$controls_compile" = true ] && [ "$failures" -eq 0 ]; then
-    echo "pure core: all passed"
-else
-    echo "pure core: $failures failed"
-    exit 1
-fi
+# A control that does not compile has failed already; it is checked again all the same.
+summary && [ "$controls_compile" = true ]
