@@ -11,12 +11,12 @@ bin=${1:?usage: $0 BIN_DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 python=${PYTHON:-python3}
 venv=$repo/.build/pencild-python-venv
-failures=0
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 
 cannot() {
     if [ "${CI:-}" = true ]; then
-        echo "test-client-python: FAIL: cannot check: $*" >&2
-        failures=$((failures + 1))
+        fail "cannot check" "$*" >&2
     else
         echo "test-client-python: skipped: $*" >&2
     fi
@@ -24,7 +24,7 @@ cannot() {
 
 if ! command -v "$python" >/dev/null; then
     cannot "$python is not installed (apt-get install python3 python3-venv)"
-    exit "$((failures > 0))"
+    exit "$((failed > 0))"
 fi
 
 echo "test-client-python: pip install ./clients/python into a venv"
@@ -33,7 +33,7 @@ run_python=()
 if "$python" -m venv "$venv" >/dev/null 2>&1 &&
     "$venv/bin/pip" install -q --disable-pip-version-check "$repo/clients/python" >"$repo/.build/pencild-python-pip.log" 2>&1; then
     run_python=("$venv/bin/python")
-    echo "  ok: $("$venv/bin/python" -c 'import pencild; print("pencild", pencild.__version__, "from", pencild.__file__)' | sed "s|$repo/||")"
+    pass "pip install ./clients/python" "$("$venv/bin/python" -c 'import pencild; print("pencild", pencild.__version__, "from", pencild.__file__)' | sed "s|$repo/||")"
 else
     cannot "pip install ./clients/python failed: $(tail -n 3 "$repo/.build/pencild-python-pip.log" 2>/dev/null)"
     run_python=(env "PYTHONPATH=$repo/clients/python/src" "$python")
@@ -44,13 +44,17 @@ if command -v mypy >/dev/null; then
     if MYPYPATH=$repo/clients/python/src:$repo/clients/python/tests \
         mypy --strict --cache-dir "$repo/.build/mypy-cache" \
         "$repo/clients/python/src/pencild" "$repo/clients/python/tests" "$repo/examples/python"; then
-        :
+        pass "mypy --strict: the library, its tests and the Python example"
     else
-        failures=$((failures + 1))
+        fail "mypy --strict: the library, its tests and the Python example"
     fi
     # The demo uses PyGObject, which has no type hints: its own code is checked all the same.
-    MYPYPATH=$repo/clients/python/src mypy --strict --ignore-missing-imports --cache-dir "$repo/.build/mypy-cache" \
-        "$repo/examples/sketch/sketch.py" || failures=$((failures + 1))
+    if MYPYPATH=$repo/clients/python/src mypy --strict --ignore-missing-imports --cache-dir "$repo/.build/mypy-cache" \
+        "$repo/examples/sketch/sketch.py"; then
+        pass "mypy --strict: the sketch demo"
+    else
+        fail "mypy --strict: the sketch demo"
+    fi
 else
     cannot "mypy is not installed (apt-get install mypy)"
 fi
@@ -58,13 +62,9 @@ fi
 echo "test-client-python: unittest"
 if (cd "$repo/clients/python/tests" &&
     PENCILD_BIN_DIR=$bin PENCILD_REPOSITORY=$repo "${run_python[@]}" -m unittest discover -s . -t . -v); then
-    :
+    pass "unittest"
 else
-    failures=$((failures + 1))
+    fail "unittest"
 fi
 
-if [ "$failures" -gt 0 ]; then
-    echo "test-client-python: $failures part(s) failed" >&2
-    exit 1
-fi
-echo "test-client-python: all passed"
+summary
