@@ -43,16 +43,15 @@ public final class ActionPerformer {
         sessionActive = active
         if active {
             log.notice("this session is the active one again: gestures are performed")
-            if pendingKeys == nil, keyboard == nil, !bindings.keys.isEmpty { pendingKeys = bindings.keys }
             if player.isIdle { remakeKeyboard() }
         } else {
             log.notice("this session is no longer the active one: no gesture is performed until it is, every key is let go")
             releaseAll()
-            if let keyboard {
-                pendingKeys = keyboard.keys
-                keyboard.close()
-                self.keyboard = nil
-            }
+            keyboard?.close()
+            keyboard = nil
+            // The bindings' keys, not the closed keyboard's: a change may have been waiting
+            // for the chord to end.
+            pendingKeys = bindings.keys.isEmpty ? nil : bindings.keys
         }
     }
 

@@ -78,4 +78,22 @@ struct SeatKeyboardTests {
         performer.perform(GestureRequest(action: .switchEraser, event: nil), now: 0)
         #expect(asked.chords.count == 1)
     }
+
+    @Test("no own keyboard is made while the session is inactive; back, it is made for the bindings then in force")
+    func ownKeyboardFollowsTheSession() throws {
+        let asked = Asked()
+        let performer = ActionPerformer(keyInterval: 10_000, maximumCommands: 2, log: ActionsLog(verbose: false),
+                                        daemonKeyboard: { _, _ in .unavailable("none") },
+                                        makeKeyboard: { keys throws(Errno) in
+                                            asked.chords.append(keys.sorted().map(KeyNames.name(of:)).joined(separator: ","))
+                                            throw Errno.permissionDenied
+                                        })
+        performer.use(try ActionsConfig.parse("[switchEraser]\nkey = e", file: "f"))
+        #expect(asked.chords == ["e"])
+        performer.sessionChanged(active: false)
+        performer.use(try ActionsConfig.parse("[switchEraser]\nkey = f6", file: "f"))
+        #expect(asked.chords == ["e"], "a keyboard was made while another session held the seat")
+        performer.sessionChanged(active: true)
+        #expect(asked.chords == ["e", "f6"])
+    }
 }
