@@ -82,13 +82,12 @@ final class PenService {
     func admit(peer: PeerCredentials, now: HostTime) -> Admission {
         if let refusal = access.refusal(for: peer) {
             clientLog.log(.notice, uid: peer.uid, now: now, "a client (uid \(peer.uid), pid \(peer.pid)) may not use pencild: \(refusal); it gets PermissionDenied")
-            return .refused(reply: encodedError(VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName)))
+            return .refused(reply: encodedError(PenError.permissionDenied))
         }
         if case .full(let limit, let perUser) = clients.admission(for: peer, limits: configuration.limits) {
             let whose = perUser ? "uid \(peer.uid) already has \(limit) clients" : "already \(clients.count) clients"
             clientLog.log(.warning, uid: peer.uid, now: now, "refusing a client (uid \(peer.uid), pid \(peer.pid)): \(whose), the limit")
-            return .refused(reply: encodedError(VarlinkError(name: PenInterface.ErrorName.tooManyClients.qualifiedName,
-                                                             parameters: .object([("limit", .int(Int64(limit))), ("perUser", .bool(perUser))]))))
+            return .refused(reply: encodedError(PenError.tooManyClients(limit: limit, perUser: perUser)))
         }
         let connection = clients.insert(peer: peer, limits: configuration.limits.connection, now: now)
         clientLog.log(.debug, uid: peer.uid, now: now, "\(connection.label) connected")
@@ -116,7 +115,7 @@ final class PenService {
         // The seat's active user may be another: their preferences decide the mirrors now.
         devices.refreshSeatAccess(now: now)
         devices.refreshMirrors()
-        keyboard.sessionsChanged { mayPressKeys(uid: $0, seat: SeatKeyboard.seat) }
+        keyboard.sessionsChanged(stillHolds: mayPressKeys(uid:))
         for connection in Array(clients.connections) where !connection.closeAfterFlush {
             guard let refusal = access.refusal(for: connection.peer) else { continue }
             clientLog.log(.notice, uid: connection.peer.uid, now: now, "\(connection.label) may no longer use pencild: \(refusal); it is closed")
@@ -127,7 +126,7 @@ final class PenService {
     /// PermissionDenied as the connection's last reply; nothing more is read from it.
     private func deny(_ connection: Connection) {
         endMonitor(of: connection)
-        queueError(connection, VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName))
+        queueError(connection, PenError.permissionDenied)
         finish(connection)
     }
 
@@ -278,7 +277,7 @@ final class PenService {
             for element in list {
                 guard let id = element.stringValue else { replyError(connection, call, .invalidParameter("devices")); return }
                 guard devices.contains(id) else {
-                    replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.noSuchDevice.qualifiedName, parameters: .object([("device", .string(id))])))
+                    replyError(connection, call, PenError.noSuchDevice(id))
                     return
                 }
                 ids.insert(id)
@@ -345,7 +344,7 @@ final class PenService {
             do {
                 current = try preferences.preferencesToUpdate(for: uid)
             } catch {
-                replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.preferencesNotSaved.qualifiedName, parameters: .object([("reason", .string("cannot read the stored preferences: \(error)"))])))
+                replyError(connection, call, PenError.preferencesNotSaved("cannot read the stored preferences: \(error)"))
                 return
             }
         }
@@ -353,7 +352,7 @@ final class PenService {
         do {
             updated = try current.merging(given)
         } catch {
-            replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.invalidPreferences.qualifiedName, parameters: .object([("field", .string(error.field)), ("reason", .string(error.reason))])))
+            replyError(connection, call, PenError.invalidPreferences(field: error.field, reason: error.reason))
             return
         }
         let waiter = call.oneway ? nil : connection
@@ -384,7 +383,7 @@ final class PenService {
             logger.error("cannot store the preferences of uid \(uid) in \(configuration.stateDirectory): \(error)")
             for waiter in waiters {
                 resume(waiter, now: now) {
-                    self.queueError(waiter, VarlinkError(name: PenInterface.ErrorName.preferencesNotSaved.qualifiedName, parameters: .object([("reason", .string("cannot write \(self.configuration.stateDirectory): \(error)"))])))
+                    self.queueError(waiter, PenError.preferencesNotSaved("cannot write \(self.configuration.stateDirectory): \(error)"))
                 }
             }
             return

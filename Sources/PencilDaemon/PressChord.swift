@@ -28,7 +28,7 @@ extension PenService {
                 return
             }
             guard let deviceSeat = devices.seat(of: id) else {
-                replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.noSuchDevice.qualifiedName, parameters: .object([("device", .string(id))])))
+                replyError(connection, call, PenError.noSuchDevice(id))
                 return
             }
             seat = deviceSeat
@@ -37,28 +37,28 @@ extension PenService {
         switch KeyChord.parse(names.joined(separator: "+")) {
         case .success(let parsed): chord = parsed
         case .failure(let error):
-            replyError(connection, call, Self.keyNotAllowed(key: error.keyName ?? names.joined(separator: "+"), reason: error.description))
+            replyError(connection, call, PenError.keyNotAllowed(key: error.keyName ?? names.joined(separator: "+"), reason: error.description))
             return
         }
         if let refusal = ChordPolicy.refusal(of: chord) {
             clientLog.log(.info, uid: connection.peer.uid, now: now, "\(connection.label): chord \(chord) refused: \(refusal)")
-            replyError(connection, call, Self.keyNotAllowed(key: refusal.key, reason: refusal.reason))
+            replyError(connection, call, PenError.keyNotAllowed(key: refusal.key, reason: refusal.reason))
             return
         }
         let uid = connection.peer.uid
         guard seat == SeatKeyboard.seat else {
-            replyError(connection, call, Self.keyboardUnavailable("pencild's keyboard types on \(SeatKeyboard.seat); the device is on \(seat)"))
+            replyError(connection, call, PenError.keyboardUnavailable("pencild's keyboard types on \(SeatKeyboard.seat); the device is on \(seat)"))
             return
         }
-        switch keyAccess(uid: uid, seat: seat) {
+        switch keyAccess(uid: uid) {
         case .allowed: break
         case .denied:
             clientLog.log(.notice, uid: uid, now: now, "\(connection.label): chord \(chord) refused: uid \(uid) does not hold \(seat)")
-            replyError(connection, call, VarlinkError(name: PenInterface.ErrorName.permissionDenied.qualifiedName))
+            replyError(connection, call, PenError.permissionDenied)
             return
         case .noKeyboard(let reason):
             clientLog.log(.debug, uid: uid, now: now, "\(connection.label): chord \(chord) not pressed: \(reason)")
-            replyError(connection, call, Self.keyboardUnavailable(reason))
+            replyError(connection, call, PenError.keyboardUnavailable(reason))
             return
         }
         do {
@@ -67,7 +67,7 @@ extension PenService {
             switch error {
             case .unavailable(let reason):
                 clientLog.log(.warning, uid: uid, now: now, "\(connection.label): chord \(chord) not pressed: \(reason)")
-                replyError(connection, call, Self.keyboardUnavailable(reason))
+                replyError(connection, call, PenError.keyboardUnavailable(reason))
             }
             return
         }
@@ -83,11 +83,12 @@ extension PenService {
         case noKeyboard(String)
     }
 
-    /// Whether `uid` may have keys pressed on `seat`: only the user of the seat's active
-    /// session, and nobody where logind keeps no seats (nobody is known to be there). Only the
-    /// system service has a keyboard: a user's pencild would hold /dev/uinput with no more
-    /// right than its user's own programs, so it leaves chords to them.
-    func keyAccess(uid: UInt32, seat: String) -> KeyAccess {
+    /// Whether `uid` may have keys pressed on the keyboard's seat: only the user of the seat's
+    /// active session, and nobody where logind keeps no seats (nobody is known to be there).
+    /// Only the system service has a keyboard: a user's pencild would hold /dev/uinput with no
+    /// more right than its user's own programs, so it leaves chords to them.
+    func keyAccess(uid: UInt32) -> KeyAccess {
+        let seat = SeatKeyboard.seat
         guard configuration.mode == .system else {
             return .noKeyboard("a user's pencild has no keyboard: the system service presses chords for the seat's active user")
         }
@@ -95,19 +96,10 @@ extension PenService {
         return SeatSessions.activeUser(onSeat: seat) == uid ? .allowed : .denied
     }
 
-    func mayPressKeys(uid: UInt32, seat: String) -> Bool { keyAccess(uid: uid, seat: seat) == .allowed }
+    func mayPressKeys(uid: UInt32) -> Bool { keyAccess(uid: uid) == .allowed }
 
     /// The keyboard's frames due now, each while its owner still holds the seat.
     func playChords(now: HostTime) {
-        keyboard.playDue(now: now) { mayPressKeys(uid: $0, seat: SeatKeyboard.seat) }
-    }
-
-    static func keyNotAllowed(key: String, reason: String) -> VarlinkError {
-        VarlinkError(name: PenInterface.ErrorName.keyNotAllowed.qualifiedName,
-                     parameters: .object([("key", .string(key)), ("reason", .string(reason))]))
-    }
-
-    static func keyboardUnavailable(_ reason: String) -> VarlinkError {
-        VarlinkError(name: PenInterface.ErrorName.keyboardUnavailable.qualifiedName, parameters: .object([("reason", .string(reason))]))
+        keyboard.playDue(now: now, stillHolds: mayPressKeys(uid:))
     }
 }

@@ -32,9 +32,6 @@ final class SeatKeyboard {
         self.logger = logger
     }
 
-    /// The kernel name of the keyboard's node, once it exists.
-    var kernelName: String? { device?.kernelName }
-
     var nextDeadline: HostTime? { player.nextDeadline.map(HostTime.init(microseconds:)) }
 
     /// Queues `chord` for `uid`, whose hold on the seat the caller has just checked; its first
