@@ -26,7 +26,8 @@ cannot() {
 }
 section() { echo "packaging: $*"; }
 
-work=$(mktemp -d)
+# Under /tmp, never under /run: the maintainer scripts run with a private /run (with_private_run).
+work=$(mktemp -d -p /tmp)
 trap 'rm -rf "$work"' EXIT
 
 # The binaries of the debug build are installed: these checks are about the files'
@@ -156,7 +157,7 @@ check_install() {
 }
 
 # udevadm reads rules from fixed directories: the rule is placed in a private mount
-# namespace's /run/udev/rules.d, where udevadm test reports each line it cannot use.
+# namespace's /run/udev/rules.d, on a tmpfs of its own, where udevadm test reports each line it cannot use.
 check_udev_rule() {
     section "udev rules"
     if ! command -v udevadm >/dev/null; then cannot "udevadm is not installed (apt-get install udev)"; return; fi
@@ -168,8 +169,9 @@ check_udev_rule() {
         name=$(basename "$rule")
         output=$(unshare --mount --propagation private bash -c '
             set -e
+            # A fresh /run: nothing of this machine'"'"'s udev is read, and nothing is left behind.
+            mount -t tmpfs tmpfs /run
             mkdir -p /run/udev/rules.d
-            mount -t tmpfs tmpfs /run/udev/rules.d
             cp "$1" /run/udev/rules.d/
             # The group the package makes (sysusers.d/pencild.conf), as on an installed system.
             if ! getent group pencild-uinput >/dev/null; then
@@ -203,7 +205,12 @@ check_maintainer_scripts() {
         fi
     done
     if [ ${#unguarded[@]} -eq 0 ]; then pass "every maintainer script that acts on the system checks DPKG_ROOT"; else fail "no DPKG_ROOT guard: ${unguarded[*]}"; fi
-    if [ ! -d /run/udev ]; then cannot "no /run/udev here: the scripts leave udev alone, as they should"; return; fi
+    # The scripts act only where udev runs (/run/udev exists): each step runs in a private
+    # mount namespace whose /run is a fresh tmpfs, with udev's runtime folder or without it,
+    # so the result never depends on this machine's /run or on what an earlier check left.
+    if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
+        cannot "the maintainer scripts are run in a private /run, which needs root and unshare"; return
+    fi
     # The copies of release_uinput in the maintainer scripts are scripts/release-uinput.sh's.
     local copy block
     block=$(sed -n '/^# --- release_uinput ---$/,/^# --- end ---$/p' scripts/release-uinput.sh)
@@ -225,28 +232,44 @@ check_maintainer_scripts() {
         set -- $step
         rm -f "$calls"
         if [ ! -f "debian/$1" ]; then fail "debian/$1 is missing"; continue; fi
-        PATH="$fake:$PATH" sh "debian/$1" "$2" >/dev/null 2>&1 || fail "debian/$step failed"
+        with_private_run udev env PATH="$fake:$PATH" sh "debian/$1" "$2" >/dev/null 2>&1 || fail "debian/$step failed"
         if grep -qx 'trigger --action=change --sysname-match=uinput' "$calls" 2>/dev/null; then
-            pass "debian/$step replays /dev/uinput"
+            pass "debian/$step replays /dev/uinput where udev runs"
         else
             fail "debian/$step does not replay /dev/uinput (udevadm was asked: $(tr '\n' ';' 2>/dev/null <"$calls"))"
         fi
         rm -f "$calls"
-        DPKG_ROOT="$work/elsewhere" PATH="$fake:$PATH" sh "debian/$1" "$2" >/dev/null 2>&1 || fail "debian/$step under DPKG_ROOT failed"
+        with_private_run no-udev env PATH="$fake:$PATH" sh "debian/$1" "$2" >/dev/null 2>&1 || fail "debian/$step without udev failed"
+        if [ -s "$calls" ]; then fail "debian/$step ran udevadm where udev does not run: $(tr '\n' ';' <"$calls")"; else pass "debian/$step leaves udev alone where udev does not run"; fi
+        rm -f "$calls"
+        with_private_run udev env DPKG_ROOT="$work/elsewhere" PATH="$fake:$PATH" sh "debian/$1" "$2" >/dev/null 2>&1 || fail "debian/$step under DPKG_ROOT failed"
         if [ -s "$calls" ]; then fail "debian/$step under DPKG_ROOT ran udevadm $(tr '\n' ';' <"$calls")"; else pass "debian/$step under DPKG_ROOT leaves udev alone"; fi
     done
     # make uninstall without DESTDIR (here into a scratch PREFIX, so nothing of this
     # machine's goes), then with DESTDIR: only the first is the running system's.
     rm -f "$calls"
-    PATH="$fake:$PATH" make --no-print-directory -s uninstall PREFIX="$work/uninstall-prefix" >/dev/null 2>&1 || fail "make uninstall PREFIX=scratch failed"
+    with_private_run udev env PATH="$fake:$PATH" make --no-print-directory -s uninstall PREFIX="$work/uninstall-prefix" >/dev/null 2>&1 || fail "make uninstall PREFIX=scratch failed"
     if grep -qx 'trigger --action=change --sysname-match=uinput' "$calls" 2>/dev/null; then
         pass "make uninstall replays /dev/uinput"
     else
         fail "make uninstall does not replay /dev/uinput (udevadm was asked: $(tr '\n' ';' 2>/dev/null <"$calls"))"
     fi
     rm -f "$calls"
-    PATH="$fake:$PATH" make --no-print-directory -s uninstall DESTDIR="$work/uninstall-root" PREFIX=/usr/local >/dev/null 2>&1 || fail "make uninstall DESTDIR= failed"
+    with_private_run udev env PATH="$fake:$PATH" make --no-print-directory -s uninstall DESTDIR="$work/uninstall-root" PREFIX=/usr/local >/dev/null 2>&1 || fail "make uninstall DESTDIR= failed"
     if [ -s "$calls" ]; then fail "make uninstall DESTDIR=... ran udevadm: $(tr '\n' ';' <"$calls")"; else pass "make uninstall DESTDIR=... leaves udev alone"; fi
+}
+
+# with_private_run udev|no-udev COMMAND...: COMMAND in a private mount namespace whose /run is
+# an empty tmpfs, holding udev's runtime folder (udev) or not (no-udev).
+with_private_run() {
+    local udev=$1
+    shift
+    unshare --mount --propagation private sh -c '
+        set -e
+        mount -t tmpfs tmpfs /run
+        if [ "$1" = udev ]; then mkdir /run/udev; fi
+        shift
+        exec "$@"' _ "$udev" "$@"
 }
 
 check_shell() {
