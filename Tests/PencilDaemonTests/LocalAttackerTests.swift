@@ -43,12 +43,15 @@ struct LocalAttackerTests {
 
     /// pencild in a mount namespace of its own where `sessions` is /run/systemd.
     static func daemon(sessions: String, directory: String, arguments: [String] = []) throws -> RunningDaemon {
-        if !FileManager.default.fileExists(atPath: "/run/systemd") {
-            try FileManager.default.createDirectory(atPath: "/run/systemd", withIntermediateDirectories: true)
-        }
-        let script = "mount --bind \"$0\" /run/systemd && exec \"$@\""
-        return try RunningDaemon(arguments, directory: directory,
-                                 launcher: [unshare, "--mount", "--propagation", "private", "/bin/sh", "-c", script, sessions])
+        try RunningDaemon(arguments, directory: directory, launcher: logindLauncher(sessions: sessions))
+    }
+
+    /// A launcher that runs its command in a private mount namespace whose /run is a fresh
+    /// tmpfs holding `sessions` as /run/systemd, whatever this machine's /run has, and leaving
+    /// nothing in it; `prefix` goes before the command (a `setpriv`, say).
+    static func logindLauncher(sessions: String, prefix: String = "") -> [String] {
+        let script = "mount -t tmpfs tmpfs /run && mkdir /run/systemd && mount --bind \"$0\" /run/systemd && exec \(prefix) \"$@\""
+        return [unshare, "--mount", "--propagation", "private", "/bin/sh", "-c", script, sessions]
     }
 
     @Test("a user who lost the seat gets PermissionDenied on a connection opened before, and never the next user's pen",

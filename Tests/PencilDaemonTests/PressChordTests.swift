@@ -103,9 +103,8 @@ struct PressChordTests {
         try Self.writeSeat(in: sessions, active: 1000)
         // uid 1000's own pencild (a user's daemon: not root), in the namespace's logind.
         #expect(chown(directory, 1000, 1000) == 0)
-        let script = "mount --bind \"$0\" /run/systemd && exec \(LocalAttackerTests.setpriv) --reuid=1000 --regid=1000 --clear-groups \"$@\""
         let daemon = try RunningDaemon([], directory: directory,
-                                       launcher: [LocalAttackerTests.unshare, "--mount", "--propagation", "private", "/bin/sh", "-c", script, sessions])
+                                       launcher: LocalAttackerTests.logindLauncher(sessions: sessions, prefix: "\(LocalAttackerTests.setpriv) --reuid=1000 --regid=1000 --clear-groups"))
         defer { daemon.stop() }
 
         // Its own user holds the seat (the system service would press this: see above), and
