@@ -147,7 +147,9 @@ test-generated:
 	tests/interface/generated-names.sh
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
-TEST_ENV = PENCILD_TEST_PYTHON=$$(scripts/varlink-venv.sh)
+# A venv that could not be made fails the target, rather than leave the tests whatever python3
+# this machine happens to have.
+TEST_ENV = test_python=$$(scripts/varlink-venv.sh) && PENCILD_TEST_PYTHON=$$test_python
 
 test-swift:
 	@if [ -n "$(PENCILD_RECORDINGS)" ]; then echo "recordings: $(PENCILD_RECORDINGS)"; \

@@ -177,27 +177,10 @@ public enum EmulateCommand: PencilCommand {
     }
 
     /// What to do about a failed uinput creation, for the usual causes.
-    /// The event types a virtual pen keeps; every other type (switches, LEDs, sounds,
-    /// force feedback, key repeat) is left out.
-    static let penEventTypes: Set<UInt16> = [EventCode.EV_SYN, EventCode.EV_KEY, EventCode.EV_REL, EventCode.EV_ABS, EventCode.EV_MSC]
-
-    /// `description` without what a pen does not need and a keyboard would: keys below
-    /// BTN_MISC and from KEY_OK on (letters, Ctrl, Alt, F-keys, SysRq, KEY_POWER, a tablet's
-    /// express keys), and every event type but `penEventTypes`. With how many codes went.
+    /// `description` without what a pen does not need and a keyboard would
+    /// (`DeviceDescription.keepingPenCodesOnly`), with how many codes went.
     static func penOnly(_ description: DeviceDescription) -> (DeviceDescription, removed: Int) {
-        var result = description
-        var removed = 0
-        for (type, codes) in description.codes {
-            if !penEventTypes.contains(type) {
-                removed += codes.count
-                result.codes[type] = nil
-            } else if type == EventCode.EV_KEY {
-                let keyboard = codes.filter { $0 < 0x100 || $0 >= 0x160 }
-                removed += keyboard.count
-                result.codes[type] = codes.subtracting(keyboard)
-            }
-        }
-        return (result, removed)
+        description.keepingPenCodesOnly()
     }
 
     static func uinputHint(_ error: Errno) -> String {

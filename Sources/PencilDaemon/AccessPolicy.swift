@@ -14,11 +14,16 @@ public protocol AccessPolicy {
     var changeNotifier: FileDescriptor? { get }
     /// The notifier was readable: take what it has, before the daemon asks again.
     func acknowledgeChanges()
+    /// Whether `peer` reads every seat's pens; others read only the pens of the seat they
+    /// hold (docs/protocol.md, "Who sees which pen").
+    func seesEverySeat(_ peer: PeerCredentials) -> Bool
 }
 
 extension AccessPolicy {
     public var changeNotifier: FileDescriptor? { nil }
     public func acknowledgeChanges() {}
+    /// A policy that does not tell lets everyone it admits read every seat.
+    public func seesEverySeat(_ peer: PeerCredentials) -> Bool { true }
 }
 
 /// Root, the daemon's own user, members of the access group, and users with an active session
@@ -39,13 +44,16 @@ public struct SystemAccessPolicy: AccessPolicy {
     public var changeNotifier: FileDescriptor? { sessions?.descriptor }
     public func acknowledgeChanges() { sessions?.flush() }
 
+    public func seesEverySeat(_ peer: PeerCredentials) -> Bool {
+        if peer.uid == 0 || peer.uid == daemonUID { return true }
+        // The kernel's answer only: a process that dropped its groups is not a member, and
+        // the user database is never asked on the loop's thread.
+        if let group = accessGroup, peer.gid == group || peer.groups.contains(group) { return true }
+        return false
+    }
+
     public func refusal(for peer: PeerCredentials) -> String? {
-        if peer.uid == 0 || peer.uid == daemonUID { return nil }
-        if let group = accessGroup {
-            // The kernel's answer only: a process that dropped its groups is not a member, and
-            // the user database is never asked on the loop's thread.
-            if peer.gid == group || peer.groups.contains(group) { return nil }
-        }
+        if seesEverySeat(peer) { return nil }
         if Self.hasActiveLocalSession(uid: peer.uid) { return nil }
         let groupText = accessGroup.map { "not in group \($0), " } ?? ""
         return "uid \(peer.uid) is not root, not the daemon's user, \(groupText)and has no active session on a local seat"

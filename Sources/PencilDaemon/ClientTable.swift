@@ -50,7 +50,7 @@ struct ClientTable {
         return .admitted
     }
 
-    mutating func insert(peer: PeerCredentials, limits: ServerConnection.Limits, now: HostTime) -> Connection {
+    mutating func insert(peer: PeerCredentials, seesEverySeat: Bool = true, limits: ServerConnection.Limits, now: HostTime) -> Connection {
         let slot: Int
         if let reused = free.popLast() {
             slot = reused
@@ -60,7 +60,7 @@ struct ClientTable {
             slots.append(nil)
             generations.append(0)
         }
-        let connection = Connection(slot: slot, generation: generations[slot], peer: peer, limits: limits, now: now)
+        let connection = Connection(slot: slot, generation: generations[slot], peer: peer, seesEverySeat: seesEverySeat, limits: limits, now: now)
         slots[slot] = connection
         count += 1
         countByUID[peer.uid, default: 0] += 1

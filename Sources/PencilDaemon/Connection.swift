@@ -12,6 +12,8 @@ final class Connection: ServerConnection {
     /// Tells this connection from earlier ones in the same slot (the loop's token carries it).
     let generation: UInt16
     let peer: PeerCredentials
+    /// Whether it reads every seat's pens, or only those of the seat its uid holds.
+    let seesEverySeat: Bool
     /// The socket, for the daemon's own transport; nil elsewhere.
     var descriptor: FileDescriptor?
     var monitor: MonitorSubscription?
@@ -20,10 +22,11 @@ final class Connection: ServerConnection {
     /// What the daemon's epoll watches for on the socket now.
     var watchedEvents: Epoll.Events = .readable
 
-    init(slot: Int, generation: UInt16, peer: PeerCredentials, limits: ServerConnection.Limits, now: HostTime) {
+    init(slot: Int, generation: UInt16, peer: PeerCredentials, seesEverySeat: Bool = true, limits: ServerConnection.Limits, now: HostTime) {
         self.slot = slot
         self.generation = generation
         self.peer = peer
+        self.seesEverySeat = seesEverySeat
         super.init(limits: limits, now: now)
     }
 

@@ -14,9 +14,9 @@ protocol DeviceHubDelegate: AnyObject {
     /// Whether replays at full speed may go on: not while a monitor is behind, so that they
     /// go at the pace of their slowest reader and every reader gets every event.
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool
-    /// The preferences the mirror of a pen on `seat` follows: the deciding user's, when they
+    /// The mirror a pen on `seat` should have: the deciding user's preferences, when they
     /// have withholdGestureClicks on; nil for no mirror (docs/gestures.md, "The mirror").
-    func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences?
+    func deviceHub(_ hub: DeviceHub, mirrorWishForSeat seat: String) -> MirrorWish?
     /// Whether pens on `seat` may be read now: a user's daemon reads them only while its user
     /// holds the seat (docs/robustness.md, "The seat's keyboard and the seat's input").
     func deviceHub(_ hub: DeviceHub, mayReadSeat seat: String) -> Bool
@@ -46,7 +46,9 @@ final class PenDevice {
     var seat = "seat0"
     /// The mirror while the pen is grabbed, what its deciding user wants, and where it stands.
     var mirror: PenMirror?
-    var wantedMirror: Preferences?
+    var wantedMirror: MirrorWish?
+    /// The user whose wish the mirror in place follows.
+    var mirrorOwner: UInt32?
     /// Why the wish could not be met (said once in the log), until the wish changes.
     var mirrorFailure: String?
 
@@ -153,6 +155,7 @@ final class DeviceHub {
     var count: Int { devices.count }
     var deviceInfos: [DeviceInfo] { devices.map(\.listedInfo) }
     func contains(_ id: String) -> Bool { devices.contains { $0.id == id } }
+    func device(_ id: String) -> PenDevice? { devices.first { $0.id == id } }
     /// The seat of an attached device: udev's for a live one, seat0 for a replay.
     func seat(of id: String) -> String? { devices.first { $0.id == id }?.seat }
     var replaysFinished: Bool { !devices.contains { $0.isReplay } }
@@ -254,17 +257,32 @@ final class DeviceHub {
     }
 
     func catchUpEvents(uid: UInt32, now: HostTime) -> [Event] {
-        var events: [Event] = []
-        for device in devices {
-            // A live device's pose is as of now; a replay's as of its last event.
-            let time = device.live != nil ? DeviceTime(sameInstantAs: now).microseconds : device.lastTime.microseconds
-            events.append(Event(type: .deviceAdded, time: time, device: device.id, deviceInfo: device.info))
-            // The pen as this user's stream has it (an eraser button held is the pen, not the eraser).
-            let state = device.pipeline.stage.presentedState(of: uid) ?? device.pipeline.tracker.state
-            events += state.catchUpEvents(device: device.id, identity: device.identity, at: time)
-            events += device.pipeline.stage.catchUpEvents(of: uid, at: time)
-        }
+        devices.flatMap { catchUpEvents(of: $0, uid: uid, now: now) }
+    }
+
+    /// What brings a new reader of one device to where it stands: its deviceAdded, the pen as
+    /// `uid`'s stream has it, and that user's gestures in progress.
+    func catchUpEvents(of device: PenDevice, uid: UInt32, now: HostTime) -> [Event] {
+        let time = readerTime(of: device, now: now)
+        var events = [Event(type: .deviceAdded, time: time, device: device.id, deviceInfo: device.info)]
+        // The pen as this user's stream has it (an eraser button held is the pen, not the eraser).
+        let state = device.pipeline.stage.presentedState(of: uid) ?? device.pipeline.tracker.state
+        events += state.catchUpEvents(device: device.id, identity: device.identity, at: time)
+        events += device.pipeline.stage.catchUpEvents(of: uid, at: time)
         return events
+    }
+
+    /// What ends one device for a reader who stops seeing it: the pen closed out as `uid`'s
+    /// stream has it, then deviceRemoved.
+    func closeOutEvents(of device: PenDevice, uid: UInt32, now: HostTime) -> [Event] {
+        let time = readerTime(of: device, now: now)
+        let state = device.pipeline.stage.presentedState(of: uid) ?? device.pipeline.tracker.state
+        return state.closeOutEvents(device: device.id, at: time) + [Event(type: .deviceRemoved, time: time, device: device.id)]
+    }
+
+    /// A live device's pose is as of now; a replay's as of its last event.
+    private func readerTime(of device: PenDevice, now: HostTime) -> Int64 {
+        device.live != nil ? DeviceTime(sameInstantAs: now).microseconds : device.lastTime.microseconds
     }
 
     /// Hands each user's events of the last step to their monitors.
@@ -474,7 +492,7 @@ final class DeviceHub {
             return
         }
         // The mirror first, when the pen is idle: deviceAdded then names it.
-        device.wantedMirror = delegate?.deviceHub(self, mirrorPreferencesForSeat: device.seat)
+        device.wantedMirror = delegate?.deviceHub(self, mirrorWishForSeat: device.seat)
         settleMirror(of: device)
         add(device)
     }

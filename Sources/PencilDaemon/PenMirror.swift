@@ -15,8 +15,14 @@ final class PenMirror {
     /// Its input device's sysfs folder, so that discovery never takes it for a pen.
     let syspath: String?
 
+    /// The seat a mirror belongs to: a uinput device has no parent that udev could take an
+    /// `ID_SEAT` from, so its compositor is seat0's whatever the pen's seat.
+    static let seat = "seat0"
+
+    /// Declares the pen's pen codes only: a mirror can never type (a tablet's express keys,
+    /// or any `KEY_*` a pen node declares, stay off it).
     init(of pen: LiveDevice) throws(Errno) {
-        device = try VirtualDevice(description: pen.description, phys: (pen.phys ?? "") + InputNodeFilter.mirrorPhysSuffix)
+        device = try VirtualDevice(description: pen.description.keepingPenCodesOnly().0, phys: (pen.phys ?? "") + InputNodeFilter.mirrorPhysSuffix)
         kernelName = device.kernelName
         syspath = device.syspath
     }
@@ -26,16 +32,27 @@ final class PenMirror {
     func close() { device.close() }
 }
 
+/// What a pen's mirror should follow: the deciding user and their preferences.
+struct MirrorWish: Equatable {
+    var uid: UInt32
+    var preferences: Preferences
+}
+
 extension DeviceHub {
     /// Each live pen's wish, as its deciding user's preferences have it now, settled at once
-    /// where the pen is idle (else after its next frame that leaves it idle).
+    /// where the pen is idle (else after its next frame that leaves it idle). A mirror that
+    /// follows a user who no longer decides goes at once, idle or not: the kernel releases
+    /// what it held, and the next user's wish is met when the pen is next idle.
     func refreshMirrors() {
         for device in devices where device.live != nil {
-            let wanted = delegate?.deviceHub(self, mirrorPreferencesForSeat: device.seat)
+            let wanted = delegate?.deviceHub(self, mirrorWishForSeat: device.seat)
             if wanted != device.wantedMirror {
                 device.wantedMirror = wanted
                 // A new wish gets a new try, even after a failure.
                 device.mirrorFailure = nil
+            }
+            if device.mirror != nil, let owner = device.mirrorOwner, owner != wanted?.uid {
+                stopMirror(of: device, reason: "uid \(owner), whose preferences it followed, no longer decides for \(device.seat)")
             }
             settleMirror(of: device)
         }
@@ -46,7 +63,7 @@ extension DeviceHub {
     func settleMirror(of device: PenDevice) {
         guard let live = device.live else { return }
         let current = device.pipeline.stage.mirrorPreferences
-        guard device.wantedMirror != current else { return }
+        guard device.wantedMirror?.preferences != current || device.wantedMirror?.uid != device.mirrorOwner else { return }
         if device.wantedMirror != nil, device.mirrorFailure != nil { return }
         let state = device.pipeline.tracker.state
         guard state.tool == nil, state.buttons.isEmpty else { return }
@@ -56,13 +73,18 @@ extension DeviceHub {
             return
         }
         if let wanted = device.wantedMirror {
-            startMirror(of: device, live: live, preferences: wanted)
+            guard device.seat == PenMirror.seat else {
+                // Its clicks would move seat0's pointer in seat0's session (or its lock screen).
+                failMirror(of: device, "the pen is on \(device.seat), and a mirror would belong to \(PenMirror.seat)'s compositor: only pens on \(PenMirror.seat) are mirrored")
+                return
+            }
+            startMirror(of: device, live: live, wish: wanted)
         } else {
             stopMirror(of: device, reason: "withholdGestureClicks is off for the pen's deciding user")
         }
     }
 
-    private func startMirror(of device: PenDevice, live: LiveDevice, preferences: Preferences) {
+    private func startMirror(of device: PenDevice, live: LiveDevice, wish: MirrorWish) {
         if device.mirror == nil {
             let mirror: PenMirror
             do {
@@ -96,7 +118,8 @@ extension DeviceHub {
             logger.info("device \(device.id): gesture clicks withheld; apps read the mirror \(mirror.kernelName ?? "?")")
         }
         do {
-            try device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: preferences)
+            try device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: wish.preferences)
+            device.mirrorOwner = wish.uid
         } catch {
             // Stored preferences were validated: a bug, not the user's mistake.
             stopMirror(of: device, reason: "the preferences cannot make a recogniser: \(error)")
@@ -112,6 +135,7 @@ extension DeviceHub {
     /// Ungrabs the pen and destroys its mirror (the kernel releases what the mirror held).
     func stopMirror(of device: PenDevice, reason: String) {
         try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: nil)
+        device.mirrorOwner = nil
         guard let mirror = device.mirror else { return }
         try? device.live?.ungrab()
         mirror.close()

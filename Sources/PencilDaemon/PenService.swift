@@ -36,6 +36,10 @@ final class PenService {
     weak var transport: (any ClientTransport)?
 
     var clients = ClientTable()
+    /// Who reads which seat's pens (system mode).
+    var seatReaders = SeatReaders()
+    /// The seat of the device whose events were delivered last (`seat(of:)`).
+    var seatCache: (device: String, seat: String)?
     var focus = FocusClaims()
     var clientLog: ClientLog
     var writes = PreferencesWrites()
@@ -59,6 +63,7 @@ final class PenService {
     }
 
     func start(now: HostTime) throws(DaemonError) {
+        seatReaders.refresh(mode: configuration.mode)
         try devices.start(now: now)
     }
 
@@ -89,7 +94,7 @@ final class PenService {
             clientLog.log(.warning, uid: peer.uid, now: now, "refusing a client (uid \(peer.uid), pid \(peer.pid)): \(whose), the limit")
             return .refused(reply: encodedError(PenError.tooManyClients(limit: limit, perUser: perUser)))
         }
-        let connection = clients.insert(peer: peer, limits: configuration.limits.connection, now: now)
+        let connection = clients.insert(peer: peer, seesEverySeat: access.seesEverySeat(peer), limits: configuration.limits.connection, now: now)
         clientLog.log(.debug, uid: peer.uid, now: now, "\(connection.label) connected")
         return .accepted(connection)
     }
@@ -115,6 +120,7 @@ final class PenService {
         // The seat's active user may be another: their preferences decide the mirrors now.
         devices.refreshSeatAccess(now: now)
         devices.refreshMirrors()
+        refreshSeatReaders(now: now)
         keyboard.sessionsChanged(stillHolds: mayPressKeys(uid:))
         for connection in Array(clients.connections) where !connection.closeAfterFlush {
             guard let refusal = access.refusal(for: connection.peer) else { continue }
@@ -248,7 +254,7 @@ final class PenService {
         }
         switch method {
         case .listDevices:
-            let infos = devices.deviceInfos
+            let infos = devices.devices.filter { reads($0, connection) }.map(\.listedInfo)
             reply(connection, call) { writer in
                 writer.key("devices"); writer.beginArray()
                 for info in infos { writer.write(info) }
@@ -276,7 +282,7 @@ final class PenService {
             var ids = Set<String>()
             for element in list {
                 guard let id = element.stringValue else { replyError(connection, call, .invalidParameter("devices")); return }
-                guard devices.contains(id) else {
+                guard let device = devices.device(id), reads(device, connection) else {
                     replyError(connection, call, PenError.noSuchDevice(id))
                     return
                 }
@@ -299,8 +305,10 @@ final class PenService {
         let uid = connection.peer.uid
         connection.monitor = subscription
         devices.subscribe(uid: uid, preferences: writes.pending(of: uid) ?? preferences.preferences(for: uid))
-        for event in devices.catchUpEvents(uid: uid, now: now) where subscription.wants(event) {
-            send(event, to: connection, holder: focus.holder(for: event, of: uid), now: now)
+        for device in devices.devices where reads(device, connection) {
+            for event in devices.catchUpEvents(of: device, uid: uid, now: now) where subscription.wants(event) {
+                send(event, to: connection, holder: focus.holder(for: event, of: uid), now: now)
+            }
         }
         monitorCalls += 1
         clientLog.log(.debug, uid: uid, now: now, "\(connection.label) monitors \(subscription.devices.map { $0.sorted().joined(separator: ",") } ?? "every device")")
@@ -527,7 +535,7 @@ final class PenService {
         clients.connections.contains { $0.monitor != nil && $0.isBehind }
     }
 
-    private func send(_ event: Event, to connection: Connection, holder: Int32?, now: HostTime) {
+    func send(_ event: Event, to connection: Connection, holder: Int32?, now: HostTime) {
         var event = event
         if event.focus != nil { event.focus = FocusClaims.focus(holder: holder, receiver: connection.peer.pid) }
         withUnsafePointer(to: &event) { encode($0) }
@@ -577,6 +585,8 @@ final class PenService {
     }
 
     private func deliver(_ eventAddress: UnsafePointer<Event>, toUser uid: UInt32?, now: HostTime) {
+        // Whose seat the event's pen is on, when that decides who reads it.
+        let eventSeat = seatReaders.restricted ? seat(of: eventAddress.pointee) : nil
         // The fields the readers are chosen by, read through the address: the event itself is
         // copied only for a gesture, whose focus is rewritten for each reader.
         if eventAddress.pointee.focus != nil, let uid {
@@ -584,6 +594,7 @@ final class PenService {
             let holder = focus.holder(for: event, of: uid)
             for connection in clients.connections where connection.peer.uid == uid && !connection.closed {
                 guard let monitor = connection.monitor, monitor.wants(event) else { continue }
+                if let eventSeat, !seatReaders.reads(seat: eventSeat, uid: connection.peer.uid, seesEverySeat: connection.seesEverySeat) { continue }
                 send(event, to: connection, holder: holder, now: now)
             }
             return
@@ -596,6 +607,7 @@ final class PenService {
             guard let monitor = connection.monitor, !connection.closed else { continue }
             if let uid, connection.peer.uid != uid { continue }
             guard monitor.wants(type: type, device: device) else { continue }
+            if let eventSeat, !seatReaders.reads(seat: eventSeat, uid: connection.peer.uid, seesEverySeat: connection.seesEverySeat) { continue }
             if !encoded {
                 encode(eventAddress)
                 encoded = true
@@ -626,7 +638,7 @@ extension PenService: DeviceHubDelegate {
     /// Whose preferences decide a pen's mirror: in user mode the daemon's user's, in system
     /// mode those of the user of the active session on the pen's seat (docs/gestures.md, "The
     /// mirror"); nobody's where the administrator forbade grabbing.
-    func deviceHub(_ hub: DeviceHub, mirrorPreferencesForSeat seat: String) -> Preferences? {
+    func deviceHub(_ hub: DeviceHub, mirrorWishForSeat seat: String) -> MirrorWish? {
         guard configuration.allowsGrab else { return nil }
         let uid: UInt32
         switch configuration.mode {
@@ -636,7 +648,7 @@ extension PenService: DeviceHubDelegate {
             uid = active
         }
         let current = writes.pending(of: uid) ?? preferences.preferences(for: uid)
-        return current.withholdGestureClicks ? current : nil
+        return current.withholdGestureClicks ? MirrorWish(uid: uid, preferences: current) : nil
     }
 
     /// The system service reads every seat's pens; a user's daemon only those of a seat its

@@ -27,11 +27,12 @@ extension PenService {
                 replyError(connection, call, .invalidParameter("device"))
                 return
             }
-            guard let deviceSeat = devices.seat(of: id) else {
+            // A pen the caller may not read is no pen of theirs.
+            guard let device = devices.device(id), reads(device, connection) else {
                 replyError(connection, call, PenError.noSuchDevice(id))
                 return
             }
-            seat = deviceSeat
+            seat = device.seat
         }
         let chord: KeyChord
         switch KeyChord.parse(names.joined(separator: "+")) {

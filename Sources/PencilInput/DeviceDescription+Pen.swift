@@ -47,3 +47,30 @@ extension DeviceDescription {
         return Double(info.range) / Double(info.resolution)
     }
 }
+
+extension DeviceDescription {
+    /// The event types a virtual pen keeps; every other type (switches, LEDs, sounds,
+    /// force feedback, key repeat) is left out.
+    public static let penEventTypes: Set<UInt16> = [EventCode.EV_SYN, EventCode.EV_KEY, EventCode.EV_REL, EventCode.EV_ABS, EventCode.EV_MSC]
+
+    /// This description without what a pen does not need and a keyboard would: keys below
+    /// BTN_MISC and from KEY_OK on (letters, Ctrl, Alt, F-keys, SysRq, KEY_POWER, a tablet's
+    /// express keys), and every event type but `penEventTypes`; with how many codes went.
+    /// What a virtual pen (`pencilctl emulate`, a pen's mirror) declares, so that it can never
+    /// type.
+    public func keepingPenCodesOnly() -> (DeviceDescription, removed: Int) {
+        var result = self
+        var removed = 0
+        for (type, codes) in codes {
+            if !Self.penEventTypes.contains(type) {
+                removed += codes.count
+                result.codes[type] = nil
+            } else if type == EventCode.EV_KEY {
+                let keyboard = codes.filter { $0 < 0x100 || $0 >= 0x160 }
+                removed += keyboard.count
+                result.codes[type] = codes.subtracting(keyboard)
+            }
+        }
+        return (result, removed)
+    }
+}

@@ -33,6 +33,23 @@ public struct PenState: Equatable, Sendable {
         }
         return events
     }
+    /// The events that end this state for a reader who stops seeing the pen while it is in
+    /// range, in the order of a device that goes away (docs/gestures.md): tipUp, buttonUp for
+    /// each held button, hover ended, proximityOut; every one with pressure 0.
+    public func closeOutEvents(device id: String, at time: Int64) -> [Event] {
+        guard let tool else { return [] }
+        var pose = pose
+        pose.pressure = 0
+        var events: [Event] = []
+        if tipDown { events.append(Event(type: .tipUp, time: time, device: id, tool: tool, pose: pose)) }
+        for button in buttons.buttons {
+            events.append(Event(type: .buttonUp, time: time, device: id, tool: tool, pose: pose, button: button))
+        }
+        if !tipDown { events.append(Event(type: .hover, time: time, device: id, tool: tool, pose: pose, phase: .ended)) }
+        events.append(Event(type: .proximityOut, time: time, device: id, tool: tool, pose: pose))
+        return events
+    }
+
     /// docs/gestures.md: hovering = a tool in proximity with the tip up.
     public var isHovering: Bool { tool != nil && !tipDown }
 }

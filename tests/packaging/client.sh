@@ -36,10 +36,13 @@ stop_daemon() {
     fi
 }
 actions_pid=""
+# A tmux server of this run's own, without the user's configuration: what capture-pane shows
+# depends on nothing a developer set up.
+tmux() { command tmux -L "pencild-test-$$" -f /dev/null "$@"; }
 cleanup() {
     if [ -n "$actions_pid" ]; then kill -TERM "$actions_pid" 2>/dev/null || true; wait "$actions_pid" 2>/dev/null || true; fi
     stop_daemon
-    if [ -n "${tmux_session:-}" ]; then tmux kill-session -t "$tmux_session" 2>/dev/null || true; fi
+    tmux kill-server 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
