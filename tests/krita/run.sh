@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # run.sh BIN_DIR: `make test-krita`. Debian's Krita on a private Xvfb display with the plugin
 # of integrations/krita enabled in a scratch HOME, and pencild on a private socket:
-#   1. Krita starts while pencild is not running: the plugin's docker says so, Krita runs;
+#   1. Krita starts while pencild is not running: the plugin's docker says so, with the
+#      error's text as it is (the socket's name has a tag in it), and Krita runs;
 #   2. pencild starts, replaying a pen that double-taps then squeezes, with Krita's window
 #      active: the plugin connects, claims the focus, the double-tap turns eraser mode on and
-#      the squeeze shows the pop-up palette, while pencil-actions stands aside;
+#      the squeeze shows the pop-up palette, while pencil-actions stands aside; the docker
+#      shows the pen's name, which has & and a tag in it, as it is;
 #   3. pencild restarts with the same replay: the plugin connects again, eraser mode goes off
 #      and the palette away;
 #   4. another X window is active: Krita gives up the focus and does nothing, pencil-actions
@@ -34,12 +36,12 @@ system_python=/usr/bin/python3
 begin_scratch
 
 # state EXPRESSION: true when the Python EXPRESSION holds for the plugin's state file
-# (`s`, a dict; `g`, its gestures).
+# (`s`, a dict; `g`, its gestures; `os.environ`).
 state_file=$work/state/krita.json
 state() {
     [ -f "$state_file" ] || return 1
     "$system_python" - "$state_file" "$1" <<'PY'
-import json, sys
+import json, os, sys
 with open(sys.argv[1], encoding="utf-8") as file:
     s = json.load(file)
 g = s.get("gestures", [])
@@ -72,7 +74,8 @@ cp -r "$repo/integrations/krita/pencild_krita" "$repo/integrations/krita/pencild
 printf '[python]\nenable_pencild_krita=true\n' >"$home/.config/kritarc"
 export XDG_RUNTIME_DIR=$work/runtime
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
-socket=$work/pencild.sock
+# A name with a tag in it: it reaches the docker in the error's text while pencild is away.
+socket="$work/<i>pencild.sock"
 
 # pencil-actions' bindings: a command that writes what it performed and with which focus.
 performed=$work/performed.txt
@@ -84,7 +87,9 @@ command = sh -c 'echo "\$PENCIL_GESTURE \$PENCIL_ACTION \$PENCIL_FOCUS" >> $perf
 command = sh -c 'echo "\$PENCIL_GESTURE \$PENCIL_ACTION \$PENCIL_FOCUS" >> $performed'
 CONF
 
-"$bin/pencil-test-recordings" --client-pen --squeeze >"$work/pen.events"
+# The pen's name is its maker's text: the docker must show it as it is.
+export PEN_NAME="Client Test Pen & <b>Co</b>"
+"$bin/pencil-test-recordings" --client-pen --squeeze --name "$PEN_NAME" >"$work/pen.events"
 
 echo "test-krita: Krita starts, pencild is not running"
 HOME=$home PENCILD_SOCKET=$socket PENCILD_KRITA_TEST_STATE=$state_file \
@@ -97,7 +102,8 @@ krita_started=$SECONDS
 wait_for 180 state 's["ready"]' || { dump; exit 1; }
 echo "test-krita: Krita ready after $((SECONDS - krita_started)) s"
 check "the plugin reports pencild unreachable" state 's["connection"] == "unreachable"'
-check "its docker says so" state 'any("not reachable" in text for text in s["dockerTexts"])'
+check "its docker says so" state 'any("not reachable" in text for text in s["dockerShown"])'
+check "with the error's text as it is, not read as rich text" state 'any("<i>pencild.sock" in text for text in s["dockerShown"])'
 check "Krita runs, its window shown" state '"KisMainWindow" in s["windows"]'
 check "Krita is still running" krita_runs
 
@@ -139,7 +145,8 @@ echo "test-krita: pencild starts; Krita's window is active"
 connected_checks() {
     check "the plugin connected to the pencild that came after it, and claimed the focus" state "$connected"
     check "the docker says so" state 'any("pencild: connected" in text and "focus: Krita" in text for text in s["dockerTexts"])'
-    check "the docker lists the pen" state 'any("Client Test Pen" in text for text in s["dockerTexts"])'
+    check "the docker lists the pen" state 'any("Client Test Pen" in text for text in s["dockerShown"])'
+    check "by its name as it is, & and tags included" state 'any(os.environ["PEN_NAME"] in text for text in s["dockerShown"])'
     check "the docker shows the user's actions" state 'any("double-tap: switchEraser" in text and "squeeze: showContextualPalette" in text for text in s["dockerTexts"])'
 }
 replay first 2 True connected_checks

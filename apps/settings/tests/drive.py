@@ -6,7 +6,8 @@ AT-SPI gives for them. It checks what the window shows against what pencild says
 (`pencilctl prefs get --json`). One line per check, "  ok: ..." or "  FAIL: ...".
 
 Environment: PENCILCTL (the program), PENCILD_SOCKET, SCREENSHOTS (a folder), WORK (the
-test's scratch folder), XDG_CONFIG_HOME.
+test's scratch folder), XDG_CONFIG_HOME; PEN_NAME, AMPERSAND_PEN_NAME and MARKUP_PEN_NAME,
+the names of the devices replay0, replay1 and replay2.
 
 Phases: gestures (the try-it page after the replay, the pens page, accessible names),
 settings (every setting changed in the window and read back from pencild, and changed
@@ -203,7 +204,24 @@ def phase_gestures(app: Any) -> None:
     check("Grip Pen" in pens, "pens: the stylus seen, by its libwacom name")
     check("Lower button, Upper button" in pens, "pens: the pen's buttons, by their names")
     check("pencild is not running" not in pens, "pens: no 'not running' note while pencild runs")
+    device_names(app)
     accessible_names(app)
+
+
+def device_names(app: Any) -> None:
+    """A device's name is its maker's text, shown as it is: a name with & showed empty, and
+    one with <b> bold, while they were read as markup. The test pen's ordinary name beside
+    them is the control. The tablets libwacom does not know are titled by their names."""
+    ordinary, ampersand, markup = (os.environ[name] for name in ("PEN_NAME", "AMPERSAND_PEN_NAME", "MARKUP_PEN_NAME"))
+    wanted = [f"{ordinary} (replay0)", f"{ampersand} (replay1)", f"{markup} (replay2)", ampersand, markup]
+    shown = wait(lambda: all(text in labels(app) for text in wanted) and labels(app), 5) or labels(app)
+    # Where a name went wrong: the device rows, and the labels that say nothing (GTK names an
+    # empty label GtkLabel).
+    seen = "shown: " + ", ".join(repr(text) for text in shown if "(replay" in text or FALLBACK_NAME.match(text))
+    check(f"{ordinary} (replay0)" in shown, f"pens: the test pen's device row shows its name, {ordinary!r}", seen)
+    for name, device in ((ampersand, "replay1"), (markup, "replay2")):
+        check(f"{name} ({device})" in shown, f"pens: the device row shows the name {name!r} as it is", seen)
+        check(name in shown, f"pens: the tablet libwacom does not know is titled {name!r}, as it is", seen)
 
 
 def phase_settings(app: Any) -> None:

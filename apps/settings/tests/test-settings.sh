@@ -3,7 +3,8 @@
 # (Xvfb) with a private D-Bus session and the accessibility bus, against pencild replaying a
 # test pen that double-taps, misses two double-taps (too slow, too far) and squeezes, and
 # drives the window through AT-SPI (drive.py): the try-it page shows what was recognised and
-# why a double-tap was missed; the pens page names the tablet and the pen; every control has
+# why a double-tap was missed; the pens page names the tablet and the pen, and shows two
+# other tablets' names, one with & and one with markup, as they are; every control has
 # an accessible name; every setting changed in the window reaches pencild, and every change
 # made with pencilctl shows in the window; when pencild stops the window says what to do, and
 # it connects again when pencild comes back. Then a screenshot of each page in the light and
@@ -106,8 +107,17 @@ echo "test-settings: Xvfb on $DISPLAY"
 
 # The test pen: the client tests' tablet (an Intuos5, 200 units a mm) with a Grip Pen; it
 # stays attached for 5 minutes after its last gesture.
-"$bin/pencil-test-recordings" --client-pen >"$work/header.evemu"
+export PEN_NAME="Client Test Pen"
+"$bin/pencil-test-recordings" --client-pen --name "$PEN_NAME" >"$work/header.evemu"
 "$python" "$here/write-pen.py" "$work/header.evemu" 300 >"$work/try.evemu"
+# Beside it, two tablets libwacom does not know, named as anyone who makes a device may name
+# it: the window must show their names as they are, never read them as markup (where a name
+# with & showed empty, and <b> bold).
+export AMPERSAND_PEN_NAME="Pens & Pencils"
+export MARKUP_PEN_NAME='<b>Bold</b> <span size="90000">Giant</span>'
+"$python" "$here/write-pen.py" "$work/header.evemu" 300 --idle "$AMPERSAND_PEN_NAME" >"$work/ampersand.evemu"
+"$python" "$here/write-pen.py" "$work/header.evemu" 300 --idle "$MARKUP_PEN_NAME" >"$work/markup.evemu"
+pens=(--replay "$work/try.evemu" --replay "$work/ampersand.evemu" --replay "$work/markup.evemu")
 
 # run_pencild ARGS...: pencild on the test's socket, once it answers.
 run_pencild() {
@@ -145,7 +155,7 @@ drive() {
 }
 
 # The replay starts when the window subscribes, and plays at real speed (5.5 s of gestures).
-run_pencild --replay "$work/try.evemu" --wait-monitors 1
+run_pencild "${pens[@]}" --wait-monitors 1
 start_app
 drive gestures
 drive shots-light
@@ -155,17 +165,18 @@ drive absent
 run_pencild
 drive back
 stop_app
-# The dark style, with the test pen replayed again for its screenshots.
+# The dark style, with the test pens replayed again for its screenshots.
 stop_pencild
-run_pencild --replay "$work/try.evemu" --wait-monitors 1
+run_pencild "${pens[@]}" --wait-monitors 1
 start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark
 drive shots-dark
 stop_app
 if kill -0 "$pencild_pid" 2>/dev/null; then pass "pencild is still running"; else fail "pencild exited"; fi
-if grep -q -e Traceback -e CRITICAL "$work/app.log"; then
+# "from markup": GTK's warning for a label given text that Pango cannot read as markup.
+if grep -q -e Traceback -e CRITICAL -e 'from markup' "$work/app.log"; then
     fail "the app's output has errors: $(cat "$work/app.log")"
 else
-    pass "the app wrote no Python traceback or GTK critical"
+    pass "the app wrote no Python traceback, GTK critical or text GTK could not read as markup"
 fi
 
 echo "test-settings: screenshots in $SCREENSHOTS"

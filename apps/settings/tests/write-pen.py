@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""write-pen.py HEADER HOLD: prints an evemu recording of a person trying the gestures on the
-test pen whose evemu header (N:, I:, P:, B:, A: lines) is in the file HEADER, a Wacom Grip Pen
-(tool id 0x802) on a tablet with 200 units a millimetre:
+"""write-pen.py HEADER HOLD [--idle NAME]: prints an evemu recording of a person trying the
+gestures on the test pen whose evemu header (N:, I:, P:, B:, A: lines) is in the file HEADER,
+a Wacom Grip Pen (tool id 0x802) on a tablet with 200 units a millimetre:
 
   0.5 s  a double-tap of the lower button: 60 ms presses, the second 120 ms after the first;
   1.5 s  a double-tap that is too slow: the second press 520 ms after the first;
@@ -12,6 +12,10 @@ test pen whose evemu header (N:, I:, P:, B:, A: lines) is in the file HEADER, a 
 
 The pen hovers with a frame at least every 50 ms in between (pencild forces a still pen out of
 range after 500 ms without a frame).
+
+With --idle NAME, the same tablet named NAME and unknown to libwacom (USB ids no tablet has,
+so the window titles it by its name), attached for HOLD seconds and never used: a device
+whose name is not ours to trust.
 """
 
 import sys
@@ -24,11 +28,25 @@ MSC_SERIAL = 0x00
 
 Change = Tuple[int, int, int]
 
+# pid.codes' test vendor and product: libwacom knows no tablet by them.
+UNKNOWN_IDS = "I: 0003 1209 0001 0000"
+
+
+def idle(lines: List[str], hold: float, name: str) -> str:
+    header = [f"N: {name}" if line.startswith("N:") else UNKNOWN_IDS if line.startswith("I:") else line
+              for line in lines]
+    out = ["# EVEMU 1.3", "# the settings window's test: a tablet named by someone else"] + header
+    out += ["E: 0.000000 0000 0000 0", f"E: {hold:.6f} 0004 0000 1", f"E: {hold:.6f} 0000 0000 0"]
+    return "\n".join(out) + "\n"
+
 
 def main() -> int:
     header_file, hold = sys.argv[1], float(sys.argv[2])
     with open(header_file, encoding="utf-8") as header:
         lines = [line.rstrip("\n") for line in header if line[:2] in ("N:", "I:", "P:", "B:", "A:")]
+    if sys.argv[3:4] == ["--idle"] and len(sys.argv) == 5:
+        sys.stdout.write(idle(lines, hold, sys.argv[4]))
+        return 0
     frames: List[Tuple[float, List[Change]]] = []
     x = 22000
     y = 14000

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from krita import DockWidget
+from PyQt5.QtCore import Qt
 from PyQt5.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from . import link as pencil_link
@@ -42,6 +43,9 @@ class PencilDocker(DockWidget):
         layout = QVBoxLayout(body)
         self.label = QLabel(body)
         self.label.setObjectName("pencild_status")
+        # The text carries pens' names and pencild's errors: shown as they are. Left to guess,
+        # Qt reads a text whose first line has a tag as rich text.
+        self.label.setTextFormat(Qt.PlainText)
         self.label.setWordWrap(True)
         layout.addWidget(self.label)
         button = QPushButton("Reconnect", body)

@@ -10,7 +10,8 @@ import os
 from typing import Any, Dict, List
 
 from krita import Krita
-from PyQt5.QtCore import QFileSystemWatcher, QTimer
+from PyQt5.QtCore import QFileSystemWatcher, Qt, QTimer
+from PyQt5.QtGui import QTextDocument
 from PyQt5.QtWidgets import QApplication, QLabel
 
 from . import actions
@@ -18,6 +19,19 @@ from .docker import status_text
 from .link import PencildLink
 
 VARIABLE = "PENCILD_KRITA_TEST_STATE"
+
+
+def shown_text(label: QLabel) -> str:
+    """What a label shows: its text as it is, or, where Qt reads the text as rich text (as
+    Qt.AutoText does when the first line looks like HTML), what is left once the tags are
+    taken as tags."""
+    text = label.text()
+    form = label.textFormat()
+    if form == Qt.RichText or (form == Qt.AutoText and Qt.mightBeRichText(text)):
+        document = QTextDocument()
+        document.setHtml(text)
+        return document.toPlainText()
+    return text
 
 
 class TestHook:
@@ -61,11 +75,12 @@ class TestHook:
         }
 
     def write(self) -> None:
-        dockers = [label.text() for widget in QApplication.topLevelWidgets()
-                   for label in widget.findChildren(QLabel, "pencild_status")]
+        labels = [label for widget in QApplication.topLevelWidgets()
+                  for label in widget.findChildren(QLabel, "pencild_status")]
         state = {
             "ready": True, "connection": self.link.state, "detail": self.link.detail,
-            "status": status_text(self.link), "dockerTexts": dockers,
+            "status": status_text(self.link), "dockerTexts": [label.text() for label in labels],
+            "dockerShown": [shown_text(label) for label in labels],
             "pens": sorted(self.link.devices.values()), "preferences": self.link.preferences,
             "active": self.link.focus_wanted, "focusClaimed": self.link.focus_claimed,
             "gestures": self.gestures, **self.krita_state(),
