@@ -19,6 +19,7 @@ struct pencil_focus_bus {
     int app_valid;
     char app[PENCIL_FOCUS_APP_MAX + 1];
     unsigned long refused;
+    unsigned long forged_signals;
 };
 
 static void set_owner(struct pencil_focus_bus *focus, const char *owner) {
@@ -81,8 +82,16 @@ static int owner_changed(sd_bus_message *message, void *userdata, sd_bus_error *
     struct pencil_focus_bus *focus = userdata;
     const char *name = NULL, *old_owner = NULL, *new_owner = NULL;
     (void)error;
+    /* Any peer may send this signal to pencil-actions directly (the match rule only governs
+     * what the bus broadcasts to it): only the bus itself, whose name no peer can take, is
+     * believed. */
+    const char *sender = sd_bus_message_get_sender(message);
     if (sd_bus_message_read(message, "sss", &name, &old_owner, &new_owner) < 0) return 0;
     if (strcmp(name, focus->desktop_name) != 0) return 0;
+    if (!sender || strcmp(sender, "org.freedesktop.DBus") != 0) {
+        focus->forged_signals++;
+        return 0;
+    }
     set_owner(focus, new_owner);
     /* What the old desktop said is no longer true. */
     focus->known = 0;
@@ -159,6 +168,8 @@ int pencil_focus_bus_take_desktop_arrival(struct pencil_focus_bus *focus) {
 }
 
 unsigned long pencil_focus_bus_refused(struct pencil_focus_bus *focus) { return focus->refused; }
+
+unsigned long pencil_focus_bus_forged_signals(struct pencil_focus_bus *focus) { return focus->forged_signals; }
 
 int pencil_focus_bus_load_kwin_script(struct pencil_focus_bus *focus, const char *path, const char *plugin_name, char *error, size_t error_size) {
     sd_bus_error call_error = SD_BUS_ERROR_NULL;

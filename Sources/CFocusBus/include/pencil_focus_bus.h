@@ -31,6 +31,8 @@ int pencil_focus_bus_desktop_present(struct pencil_focus_bus *bus);
 int pencil_focus_bus_take_desktop_arrival(struct pencil_focus_bus *bus);
 /* Calls refused: from a process that is not the desktop, or of another user. */
 unsigned long pencil_focus_bus_refused(struct pencil_focus_bus *bus);
+/* NameOwnerChanged signals ignored because the bus did not send them. */
+unsigned long pencil_focus_bus_forged_signals(struct pencil_focus_bus *bus);
 /* KWin: loads `path` as the script `plugin_name` over org.kde.kwin.Scripting and starts it. */
 int pencil_focus_bus_load_kwin_script(struct pencil_focus_bus *bus, const char *path, const char *plugin_name, char *error, size_t error_size);
 void pencil_focus_bus_close(struct pencil_focus_bus *bus);

@@ -6,7 +6,7 @@ import PencilSystem
 /// `/org/pencild/Actions`, name `org.pencild.Actions`), from a KWin script that
 /// pencil-actions loads into KWin over D-Bus, or from the GNOME Shell extension the package
 /// installs. Only the desktop's own process (the owner of `org.kde.KWin` or
-/// `org.gnome.Shell`), of this user, is believed.
+/// `org.gnome.Shell` as the bus itself says), of this user, is believed.
 public final class DesktopBusFocusProvider: FocusProvider {
     public enum Desktop: Sendable {
         case kde(script: String)
@@ -32,6 +32,7 @@ public final class DesktopBusFocusProvider: FocusProvider {
     private let log: ActionsLog
     private var connection: OpaquePointer?
     private var refusedSoFar: UInt = 0
+    private var forgedSoFar: UInt = 0
 
     /// `address` nil: the user's session bus.
     public init(_ desktop: Desktop, address: String? = nil, log: ActionsLog) {
@@ -73,6 +74,11 @@ public final class DesktopBusFocusProvider: FocusProvider {
         if refused != refusedSoFar {
             log.warning("refused \(refused - refusedSoFar) focus report(s) from a process that is not \(desktop.busName) of this user")
             refusedSoFar = refused
+        }
+        let forged = UInt(pencil_focus_bus_forged_signals(connection))
+        if forged != forgedSoFar {
+            log.warning("ignored \(forged) NameOwnerChanged signal(s) so far for \(desktop.busName) that did not come from the bus itself")
+            forgedSoFar = forged
         }
         if pencil_focus_bus_known(connection) != 0 {
             state = .following(app: pencil_focus_bus_app(connection).flatMap { AppID.sanitized(String(cString: $0)) })
