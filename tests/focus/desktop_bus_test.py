@@ -10,7 +10,11 @@ Checks, for each desktop: the KWin script is loaded and started over D-Bus (agai
 comes back); each reported app becomes the focused app; a caller that is not the desktop is
 refused and changes nothing, also after it sent pencil-actions a NameOwnerChanged of its own
 that names it the desktop (with the desktop's own call beside it as the control); an
-over-long id is no id; the desktop leaving the bus, or the bus ending, leaves the fallback."""
+over-long id is no id; the desktop leaving the bus, or the bus ending, leaves the fallback.
+Then, for GNOME: the desktop's report as pencil-actions joins the bus is taken; another
+program of the session floods pencil-actions with SetFocusedApp calls, and pencil-actions
+keeps taking the desktop's calls in bounded time and memory, and ends at once on SIGTERM in
+the middle of a flood."""
 import json
 import os
 import signal
@@ -22,6 +26,15 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = sys.argv[1]
 failures = []
+
+# The flood's bounds. The desktop's call is answered behind whatever the flood queued in
+# dbus-daemon before it; pencil-actions reads the bus only between its other descriptors and
+# keeps no queue of its own, so its memory stays where it was give or take its allocator's
+# reuse of the same buffers.
+DESKTOP_REPLY_SECONDS = 5
+RSS_GROWTH_KIB = 16 * 1024
+SIGTERM_EXIT_SECONDS = 5
+
 
 def check(condition, message):
     if not condition:
@@ -41,8 +54,8 @@ def wait_until(condition, what, timeout=30):
 class Desktop:
     """fake_desktop.py: the desktop (`kind`), or with `impostor` another program of the session."""
 
-    def __init__(self, kind, environment, impostor=False):
-        arguments = ["impostor", kind] if impostor else [kind]
+    def __init__(self, kind, environment, impostor=False, arrival_app=None):
+        arguments = ["impostor", kind] if impostor else [kind] + (["--report-on-arrival", arrival_app] if arrival_app else [])
         self.process = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "fake_desktop.py"), *arguments], env=environment,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.lines = []
@@ -99,8 +112,8 @@ class Session:
         self.log_path = os.path.join(self.scratch, "actions.log")
         self.actions = None
 
-    def desktop(self, impostor=False):
-        desktop = Desktop(self.kind, self.environment, impostor)
+    def desktop(self, impostor=False, arrival_app=None):
+        desktop = Desktop(self.kind, self.environment, impostor, arrival_app)
         self.processes.append(desktop.process)
         return desktop
 
@@ -132,6 +145,12 @@ class Session:
         else:
             self.wait_status({"following": False, "reason": "the GNOME Shell extension pencil-actions-focus@pencild.org has not reported "
                               "the focus: is it enabled (gnome-extensions enable pencil-actions-focus@pencild.org)?"}, "the wait for the extension")
+
+    def resident_kib(self):
+        for line in open(f"/proc/{self.actions.pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise AssertionError("no VmRSS in pencil-actions' status")
 
     def close(self):
         for process in reversed(self.processes):
@@ -203,9 +222,61 @@ def run(kind):
         session.close()
 
 
+def flood(kind):
+    session = Session(kind)
+    try:
+        # The desktop reports as soon as pencil-actions is on the bus, before pencil-actions
+        # may have heard from the bus which user the desktop is: the call waits, and is taken.
+        desktop = session.desktop(arrival_app="org.kde.krita")
+        session.start_actions()
+        check(desktop.read_until("reply") == "reply ok", desktop.lines)
+        session.wait_status({"following": True, "app": "org.kde.krita"}, "krita in focus")
+        resident_before = session.resident_kib()
+        flooder = session.desktop(impostor=True)
+        flooder.send("flood 3")
+        flooder.read_until("flooding")
+        # The desktop's call in the middle of the flood is answered, and taken, in bounded time.
+        asked = time.monotonic()
+        reply = desktop.focus("xournalpp")
+        waited_during = time.monotonic() - asked
+        check(reply == "reply ok", f"the desktop's call during the flood: {reply}")
+        check(waited_during < DESKTOP_REPLY_SECONDS, f"the desktop's call during the flood took {waited_during:.1f} s (at most {DESKTOP_REPLY_SECONDS})")
+        session.wait_status({"following": True, "app": "xournalpp"}, "xournalpp in focus during the flood")
+        sent = int(flooder.read_until("flooded").split()[1])
+        # And after it: the flood left nothing behind that delays the desktop.
+        asked = time.monotonic()
+        check(desktop.focus("inkscape") == "reply ok", desktop.lines)
+        waited = time.monotonic() - asked
+        check(waited < DESKTOP_REPLY_SECONDS, f"the desktop's call after the flood took {waited:.1f} s (at most {DESKTOP_REPLY_SECONDS})")
+        session.wait_status({"following": True, "app": "inkscape"}, "inkscape in focus after the flood")
+        resident_after = session.resident_kib()
+        check(resident_after - resident_before < RSS_GROWTH_KIB,
+              f"pencil-actions grew from {resident_before} KiB to {resident_after} KiB with a flood of {sent} calls")
+        # The refusals are logged, but not once per call: the log stays a few lines long.
+        refusals = [line for line in session.log().splitlines() if "focus report" in line and "refused" in line]
+        check(refusals and len(refusals) <= sent.bit_length() + 1, f"{len(refusals)} log lines for {sent} refused calls")
+        print(f"  {sent} calls in 3 s; the desktop answered in {waited_during:.2f} s during the flood, {waited:.2f} s after; "
+              f"pencil-actions {resident_before} KiB before, {resident_after} KiB after; {len(refusals)} log lines")
+        # SIGTERM in the middle of a flood ends pencil-actions at once, and cleanly.
+        flooder.send("flood 60")
+        flooder.read_until("flooding")
+        asked = time.monotonic()
+        session.actions.send_signal(signal.SIGTERM)
+        try:
+            status = session.actions.wait(timeout=SIGTERM_EXIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"pencil-actions still ran {SIGTERM_EXIT_SECONDS} s after SIGTERM in a flood")
+        check(status == 0, f"pencil-actions did not exit 0: {session.log()}")
+        print(f"  SIGTERM in a flood: pencil-actions ended after {time.monotonic() - asked:.2f} s")
+        check(not os.path.exists(session.status_path), "pencil-actions left its status file behind")
+    finally:
+        session.close()
+
+
 for name, scenario, kind, what in [
         ("kde", run, "kde", "the focus provider against a stand-in desktop on a private session bus"),
-        ("gnome", run, "gnome", "the focus provider against a stand-in desktop on a private session bus")]:
+        ("gnome", run, "gnome", "the focus provider against a stand-in desktop on a private session bus"),
+        ("flood", flood, "gnome", "SetFocusedApp calls flooding from another program: the desktop is answered, memory stays, SIGTERM ends it")]:
     try:
         scenario(kind)
         print(f"PASS {name}: {what}")
