@@ -58,7 +58,7 @@ public enum ActionDecision {
 /// The environment a command binding runs with: pencil-actions' own, minus any `PENCIL_*`
 /// variable it inherited, plus the event's fields. The daemon's text reaches a command only
 /// in a shape it can trust: a tool or a phase only when it is one of the protocol's names, a
-/// device id only when it matches `deviceIDPattern`; anything else leaves the variable out.
+/// device id only when it is plain (`isPlainDeviceID`); anything else leaves the variable out.
 public enum CommandEnvironment {
     /// `PENCIL_GESTURE` for `pencilctl actions test`, which has no gesture.
     public static let testGesture = "test"
@@ -93,11 +93,13 @@ public enum CommandEnvironment {
         return variables
     }
 
-    /// The device ids a command gets: `^[A-Za-z0-9_.-]{1,64}$` (pencild's are `event7`,
-    /// `replay0`, `demo0`).
+    /// The device ids a command gets: `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$` (pencild's are
+    /// `event7`, `replay0`, `demo0`). The first character is a letter or a digit: an id that
+    /// begins with `-` would be taken for an option by a command given it as an argument
+    /// (`sh -c 'ls "$PENCIL_DEVICE"'`), and one that is `.` or `..` for a directory.
     public static func isPlainDeviceID(_ id: String) -> Bool {
         let bytes = id.utf8
-        guard (1...64).contains(bytes.count) else { return false }
+        guard (1...64).contains(bytes.count), let first = bytes.first, isLetterOrDigit(first) else { return false }
         return bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -106,6 +108,13 @@ public enum CommandEnvironment {
             default:
                 return false
             }
+        }
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return false
         }
     }
 

@@ -111,6 +111,12 @@ public final class ActionPerformer {
         case .unbound:
             log.debug("\(label): not bound: nothing to do\(source)")
         case .sendChord(let chord):
+            // The file refuses these already; bindings made in code meet the same rule here,
+            // for both keyboards.
+            if let refusal = ChordPolicy.refusal(of: chord) {
+                log.warning("\(label): key \(chord) not sent: no keyboard presses it: \(refusal)")
+                return
+            }
             var daemonProblem: String?
             if let daemonKeyboard {
                 switch daemonKeyboard(chord, request.event?.device) {

@@ -48,12 +48,14 @@ public struct ActionBindings: Equatable, Sendable {
         return ResolvedBinding(binding: bindings[action], pattern: nil, line: lines[action])
     }
 
-    /// Every key some chord presses, for any app: what the virtual keyboard must be able to send.
+    /// Every key some chord presses, for any app: what the virtual keyboard must be able to
+    /// send. Never a key `ChordPolicy` refuses (bindings made in code could hold one): the
+    /// keyboard cannot send it even when asked.
     public var keys: Set<UInt16> {
         var keys: Set<UInt16> = []
         for case .key(let chord) in bindings.values { keys.formUnion(chord.keys) }
         for case .key(let chord) in perApp.map(\.binding) { keys.formUnion(chord.keys) }
-        return keys
+        return keys.intersection(ChordPolicy.allowedKeys)
     }
 
     /// The app patterns written in the file, each once, in the file's order.
@@ -168,7 +170,8 @@ public struct ActionsConfigError: Error, Equatable, Sendable, CustomStringConver
 /// actions.conf: an INI file like pencild's own. One section per preferred action, named as
 /// the protocol names it, holding `key = CHORD` or `command = PROGRAM ARGUMENTS...`;
 /// `#` and `;` start comments. `[ACTION @PATTERN]` binds the action for the apps whose id
-/// matches PATTERN; `[ACTION]` is the fallback for every other app.
+/// matches PATTERN; `[ACTION]` is the fallback for every other app. A chord `ChordPolicy`
+/// refuses (Power, Alt+F2, Ctrl+Alt+Delete...) is a mistake of the file.
 ///
 ///     [switchEraser]
 ///     key = shift+e
@@ -252,7 +255,13 @@ public enum ActionsConfig {
             switch key {
             case "key":
                 switch KeyChord.parse(value) {
-                case .success(let chord): binding = .key(chord)
+                case .success(let chord):
+                    // The seat keyboard's rule (pencild's), for pencil-actions' own keyboard too:
+                    // said here, with the line, rather than at the first gesture.
+                    if let refusal = ChordPolicy.refusal(of: chord) {
+                        throw fail("key = \(value): no keyboard presses this chord, neither pencild's nor pencil-actions' own: \(refusal)")
+                    }
+                    binding = .key(chord)
                 case .failure(let error): throw fail("key = \(value): \(error)")
                 }
             default:

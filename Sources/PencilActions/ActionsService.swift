@@ -124,7 +124,7 @@ public struct ActionsLog: Sendable {
 /// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
 /// chord plays, the reconnect timer only while the daemon is away.
 public final class ActionsService {
-    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus, sessions }
+    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus, focusTimer, sessions }
 
     private let options: ActionsOptions
     private let socketPath: String
@@ -136,8 +136,9 @@ public final class ActionsService {
     private var backoff = ReconnectBackoff(initialMilliseconds: 1_000, maximumMilliseconds: 30_000)
     private var stopping = false
     private var focus: FocusProvider
-    /// The focus provider's descriptor as epoll has it.
+    /// The focus provider's descriptor and events as epoll has them.
     private var focusDescriptor: FileDescriptor?
+    private var focusEvents: Epoll.Events = []
     private let statusPath: String?
 
     public init(options: ActionsOptions, socketPath: String) {
@@ -152,11 +153,11 @@ public final class ActionsService {
         statusPath = ActionsStatus.defaultPath()
     }
 
-    private func startFocus(epoll: Epoll) {
+    private func startFocus(epoll: Epoll, timer: TimerFD) {
         let choice = FocusChoice.choose(requested: options.focus, environment: ProcessIdentity.environment)
         focus = FocusProviders.make(choice, kwinScript: options.kwinScript, log: log)
         log.notice("focused app: \(describe(focus))")
-        watchFocus(epoll: epoll)
+        watchFocus(epoll: epoll, timer: timer)
         writeStatus()
     }
 
@@ -167,33 +168,47 @@ public final class ActionsService {
         }
     }
 
-    /// Keeps epoll's registration in step with the provider's descriptor.
-    private func watchFocus(epoll: Epoll) {
+    /// Keeps epoll's registration in step with the provider's descriptor and the events it
+    /// waits for, and the focus timer with its deadline.
+    private func watchFocus(epoll: Epoll, timer: TimerFD) {
         let current = focus.descriptor
-        if current?.rawValue == focusDescriptor?.rawValue { return }
-        if let old = focusDescriptor { epoll.remove(old) }
-        focusDescriptor = nil
-        guard let current else { return }
+        let events = focus.awaitedEvents
         do {
-            try epoll.add(current, events: .readable, token: Token.focus.rawValue)
+            try timer.arm(at: current == nil ? nil : focus.deadline)
+            if current?.rawValue == focusDescriptor?.rawValue {
+                if let current, events != focusEvents {
+                    try epoll.modify(current, events: events, token: Token.focus.rawValue)
+                    focusEvents = events
+                }
+                return
+            }
+            if let old = focusDescriptor { epoll.remove(old) }
+            focusDescriptor = nil
+            guard let current else { return }
+            try epoll.add(current, events: events, token: Token.focus.rawValue)
             focusDescriptor = current
+            focusEvents = events
         } catch {
+            if let old = focusDescriptor { epoll.remove(old) }
+            focusDescriptor = nil
+            try? timer.arm(at: nil as Int64?)
             log.error("cannot wait on the \(focus.name) focus provider (\(error)): the sections without an app apply")
             focus.close()
             focus = NoFocusProvider(reason: "the \(focus.name) provider could not be waited on: \(error)")
         }
     }
 
-    /// Reads what the desktop sent (`read`), or sends what is queued for it, and takes note
-    /// when the focused app, or whether it is known, changed.
-    private func updateFocus(epoll: Epoll, read: Bool) {
+    /// Handles what the desktop sent (`handle`: its descriptor was ready or its deadline came),
+    /// or sends what is queued for it, and takes note when the focused app, or whether it is
+    /// known, changed.
+    private func updateFocus(epoll: Epoll, timer: TimerFD, handle: Bool) {
         let before = focus.state
-        if read { focus.handleReadable() } else { focus.flush() }
+        if handle { focus.handleEvents() } else { focus.flush() }
         if focus.descriptor == nil, case .following = focus.state {
             // A provider that lost its descriptor can no longer follow: never keep its last app.
             focus = NoFocusProvider(reason: "the \(focus.name) provider stopped")
         }
-        watchFocus(epoll: epoll)
+        watchFocus(epoll: epoll, timer: timer)
         guard focus.state != before else { return }
         if case .unavailable = focus.state { log.warning("focused app: \(describe(focus))") } else { log.debug("focused app: \(describe(focus))") }
         writeStatus()
@@ -228,14 +243,17 @@ public final class ActionsService {
         let signals: SignalFD
         let chordTimer: TimerFD
         let reconnectTimer: TimerFD
+        let focusTimer: TimerFD
         do {
             epoll = try Epoll(capacity: 8)
             signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
             chordTimer = try TimerFD()
             reconnectTimer = try TimerFD()
+            focusTimer = try TimerFD()
             try epoll.add(signals.descriptor, events: .readable, token: Token.signals.rawValue)
             try epoll.add(chordTimer.descriptor, events: .readable, token: Token.chordTimer.rawValue)
             try epoll.add(reconnectTimer.descriptor, events: .readable, token: Token.reconnectTimer.rawValue)
+            try epoll.add(focusTimer.descriptor, events: .readable, token: Token.focusTimer.rawValue)
         } catch {
             log.error("cannot set up the event loop: \(error)")
             return 1
@@ -253,7 +271,7 @@ public final class ActionsService {
         }
         performer.sessionChanged(active: SessionActivity.isActive())
         reloadBindings(initial: true)
-        startFocus(epoll: epoll)
+        startFocus(epoll: epoll, timer: focusTimer)
         connect(epoll: epoll, reconnectTimer: reconnectTimer)
 
         while !stopping {
@@ -280,7 +298,10 @@ public final class ActionsService {
                         reconnectTimer.acknowledge()
                         connect(epoll: epoll, reconnectTimer: reconnectTimer)
                     case .focus:
-                        updateFocus(epoll: epoll, read: true)
+                        updateFocus(epoll: epoll, timer: focusTimer, handle: true)
+                    case .focusTimer:
+                        focusTimer.acknowledge()
+                        updateFocus(epoll: epoll, timer: focusTimer, handle: true)
                     case .sessions:
                         sessions.acknowledge()
                         performer.sessionChanged(active: SessionActivity.isActive())
@@ -289,7 +310,7 @@ public final class ActionsService {
                     }
                 }
                 try chordTimer.arm(at: performer.playDue(now: MonotonicClock.now()))
-                updateFocus(epoll: epoll, read: false)
+                updateFocus(epoll: epoll, timer: focusTimer, handle: false)
             } catch {
                 log.error("the event loop failed: \(error)")
                 break

@@ -27,17 +27,41 @@ import Testing
             [switchEraser]
             key = shift+e
             [showColorPalette]
-              key=ctrl+alt+F5
+              key=ctrl+alt+K
             [runSystemShortcut]
             command = notify-send "two words" 'single $X' plain\\ space
             """)
         #expect(bindings[.switchEraser] == .key(KeyChord(modifiers: [42], key: 18)))
-        #expect(bindings[.showColorPalette] == .key(KeyChord(modifiers: [29, 56], key: 63)))
+        #expect(bindings[.showColorPalette] == .key(KeyChord(modifiers: [29, 56], key: 37)))
         #expect(bindings[.runSystemShortcut] == .command(["notify-send", "two words", "single $X", "plain space"]))
         #expect(bindings[.switchPrevious] == nil)
         #expect(bindings.lines[.switchEraser] == 4)
         #expect(bindings.lines[.runSystemShortcut] == 8)
-        #expect(bindings.keys == [42, 18, 29, 56, 63])
+        #expect(bindings.keys == [42, 18, 29, 56, 37])
+    }
+
+    @Test("a chord the seat's keyboard refuses is a mistake of the file, on its line, in any section; the chord next to each loads",
+          arguments: [("power", "f5"), ("alt+f2", "f2"), ("ctrl+alt+f1", "ctrl+alt+e"), ("ctrl+alt+delete", "ctrl+shift+delete"),
+                      ("ctrl+alt+backspace", "ctrl+backspace"), ("alt+left", "ctrl+left"), ("sysrq", "slash"), ("capslock", "shift")])
+    func refusedChordsAreRefusedAtLoad(refused: String, neighbour: String) throws {
+        for header in ["[switchEraser]", "[switchEraser @*krita*]"] {
+            let error = failure("\(header)\nkey = \(refused)\n")
+            #expect(error?.line == 2, "\(header) \(refused)")
+            let policy = ChordPolicy.refusal(of: try KeyChord.parse(refused).get())
+            #expect(policy != nil)
+            #expect(error?.message == "key = \(refused): no keyboard presses this chord, neither pencild's nor pencil-actions' own: \(policy?.description ?? "")")
+            let allowed = try parse("\(header)\nkey = \(neighbour)\n")
+            #expect(allowed.resolve(.switchEraser, app: "org.kde.krita").binding == .key(try KeyChord.parse(neighbour).get()))
+        }
+    }
+
+    @Test("the keys a keyboard is made for leave out every key the policy refuses, even from bindings made in code")
+    func keyboardKeysFollowThePolicy() throws {
+        let power = try KeyChord.parse("power").get()
+        let altF2 = try KeyChord.parse("alt+f2").get()
+        let bindings = ActionBindings(bindings: [.switchEraser: .key(power), .switchPrevious: .key(altF2)])
+        // Alt and F2 are keys of their own (Alt+F2 is refused as a chord), Power is none.
+        #expect(bindings.keys == [56, 60])
     }
 
     @Test func anEmptyFileBindsNothing() throws {

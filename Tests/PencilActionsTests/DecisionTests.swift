@@ -73,9 +73,16 @@ import Testing
         #expect(plain["PENCIL_PHASE"] == "ended")
         #expect(variables(device: "replay0.a_b-C", tool: .pen, phase: nil)["PENCIL_DEVICE"] == "replay0.a_b-C")
         #expect(variables(device: String(repeating: "d", count: 64), tool: .pen, phase: nil)["PENCIL_DEVICE"]?.count == 64)
+        // A dash or a dot inside an id, or at its end, is plain; at its start it is not (below).
+        for device in ["a-rf", "event7-", "0.", "7..", "x_"] {
+            #expect(variables(device: device, tool: .pen, phase: nil)["PENCIL_DEVICE"] == device)
+        }
         // A daemon's (or an impostor's) odd text: the variable is left out, the others stay.
         let huge = String(repeating: "x", count: 128 * 1024)
-        for device in [huge, String(repeating: "d", count: 65), "", "event7\n<0>forged", "$(rm -rf ~)", "évent", "a b"] {
+        // An id that begins with '-' would be an option to a command given it as an argument;
+        // '.' and '..' would be directories; '_' leads nowhere pencild names.
+        for device in [huge, String(repeating: "d", count: 65), "", "event7\n<0>forged", "$(rm -rf ~)", "évent", "a b",
+                       "-rf", "--help", "-", ".", "..", "_x", ".hidden"] {
             let odd = variables(device: device, tool: .unknown(huge), phase: .unknown("ended\u{1B}[2J"))
             #expect(odd["PENCIL_DEVICE"] == nil, "\(device.prefix(20))")
             #expect(odd["PENCIL_TOOL"] == nil)

@@ -37,6 +37,22 @@ import Glibc
         #expect(AppID.sanitized([0x6B, 0xFF, 0x6B]) == nil, "not UTF-8")
     }
 
+    @Test("a count a peer drives (refused calls, forged signals) is logged at 1, 2, 4...: a million in steps of one is twenty lines")
+    func refusalsAreLoggedAtDoublings() {
+        var report = DoublingReport()
+        // Which of these counts, seen one after the other, are logged.
+        var logged: [UInt] = []
+        for count: UInt in [0, 1, 1, 2, 3, 100, 127, 128] where report.isDue(count) { logged.append(count) }
+        // The first is said at once; a turn that refused many at once says them in one line,
+        // and the next line is due at the doubling above.
+        #expect(logged == [1, 2, 100, 128])
+        #expect(report.next == 256)
+        var flood = DoublingReport()
+        var lines = 0
+        for count in 1...1_000_000 where flood.isDue(UInt(count)) { lines += 1 }
+        #expect(lines == 20)
+    }
+
     @Test func theClassIsWMClassSecondString() {
         func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(X11FocusProvider.className(fromWMClass: bytes("krita\0krita\0"), complete: true) == "krita")
@@ -116,7 +132,7 @@ import Glibc
                 let left = (deadline - MonotonicClock.now()) / 1_000
                 guard left > 0 else { return false }
                 var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, Int32(left)) > 0 { provider.handleReadable() }
+                if poll(&entry, 1, Int32(left)) > 0 { provider.handleEvents() }
             }
             return true
         }

@@ -67,6 +67,42 @@ struct SeatKeyboardTests {
         #expect(performer.player.isIdle)
     }
 
+    @Test("a refused chord is pressed by neither keyboard, whatever the bindings; its allowed neighbour is",
+          arguments: [("alt+f2", "f2"), ("ctrl+alt+delete", "ctrl+delete"), ("power", "e")])
+    func refusedChordsAreNotPressed(refused: String, neighbour: String) throws {
+        // Bindings made in code, past the file's check: the press refuses them too, before
+        // either keyboard (pencild's is asked first, the own one only when pencild has none).
+        func perform(_ text: String, daemon: DaemonChordOutcome) throws -> [String] {
+            let asked = Asked()
+            let performer = ActionPerformer(keyInterval: 10_000, maximumCommands: 2, log: ActionsLog(verbose: false),
+                                            daemonKeyboard: { chord, _ in
+                                                asked.chords.append("\(chord)")
+                                                return daemon
+                                            },
+                                            makeKeyboard: { _ throws(Errno) in throw Errno.permissionDenied })
+            performer.use(ActionBindings(bindings: [.switchEraser: .key(try KeyChord.parse(text).get())]))
+            performer.perform(GestureRequest(action: .switchEraser, event: nil), now: 0)
+            return asked.chords
+        }
+        #expect(try perform(refused, daemon: .pressed).isEmpty, "pencild was asked for \(refused)")
+        #expect(try perform(neighbour, daemon: .pressed).count == 1)
+    }
+
+    @Test("the own keyboard is made for the keys the policy allows, never for one it refuses")
+    func theOwnKeyboardHasOnlyAllowedKeys() throws {
+        let sent = Asked()
+        let performer = ActionPerformer(keyInterval: 10_000, maximumCommands: 2, log: ActionsLog(verbose: false),
+                                        daemonKeyboard: { _, _ in .unavailable("no keyboard") },
+                                        makeKeyboard: { keys throws(Errno) in
+                                            sent.chords.append(keys.sorted().map(KeyNames.name(of:)).joined(separator: ","))
+                                            throw Errno.permissionDenied
+                                        })
+        performer.use(ActionBindings(bindings: [.switchEraser: .key(try KeyChord.parse("power").get()),
+                                                .switchPrevious: .key(try KeyChord.parse("ctrl+delete").get())]))
+        // Ctrl and Delete, for the allowed chord; Power is no key of this keyboard.
+        #expect(sent.chords == ["leftctrl,delete"])
+    }
+
     @Test("no gesture is performed while the session is not the active one, and again once it is")
     func inactiveSession() throws {
         let asked = Asked()

@@ -6,7 +6,9 @@ import PencilSystem
 /// `/org/pencild/Actions`, name `org.pencild.Actions`), from a KWin script that
 /// pencil-actions loads into KWin over D-Bus, or from the GNOME Shell extension the package
 /// installs. Only the desktop's own process (the owner of `org.kde.KWin` or
-/// `org.gnome.Shell`), of this user, is believed.
+/// `org.gnome.Shell` as the bus itself says), of this user, is believed. Nothing waits for
+/// the bus (CFocusBus makes every call of its own asynchronous), and one turn handles at
+/// most `messagesPerTurn` messages.
 public final class DesktopBusFocusProvider: FocusProvider {
     public enum Desktop: Sendable {
         case kde(script: String)
@@ -31,7 +33,13 @@ public final class DesktopBusFocusProvider: FocusProvider {
     private let desktop: Desktop
     private let log: ActionsLog
     private var connection: OpaquePointer?
-    private var refusedSoFar: UInt = 0
+    private var refusals = DoublingReport()
+    private var forgeries = DoublingReport()
+
+    /// Messages handled in one turn of pencil-actions' loop: then back to the loop, so that a
+    /// peer that floods the bus never keeps signals, the chord timer or pencild's stream
+    /// waiting. What is left is handled at the next turn (`deadline` is then now).
+    public static let messagesPerTurn: UInt32 = 32
 
     /// `address` nil: the user's session bus.
     public init(_ desktop: Desktop, address: String? = nil, log: ActionsLog) {
@@ -41,15 +49,16 @@ public final class DesktopBusFocusProvider: FocusProvider {
         case .kde: name = "kde"
         case .gnome: name = "gnome"
         }
+        var script: String?
+        if case .kde(let path) = desktop { script = path }
         var error = [CChar](repeating: 0, count: 512)
-        guard let connection = pencil_focus_bus_open(address, desktop.busName, &error, error.count) else {
+        guard let connection = pencil_focus_bus_open(address, desktop.busName, script, Self.kwinPluginName, &error, error.count) else {
             state = .unavailable(Self.text(error))
             return
         }
         self.connection = connection
         descriptor = FileDescriptor(rawValue: pencil_focus_bus_fd(connection))
         state = .unavailable("starting")
-        if pencil_focus_bus_desktop_present(connection) != 0 { desktopArrived() }
         update()
     }
 
@@ -57,28 +66,35 @@ public final class DesktopBusFocusProvider: FocusProvider {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func desktopArrived() {
-        guard case .kde(let script) = desktop, let connection else { return }
-        var error = [CChar](repeating: 0, count: 512)
-        if pencil_focus_bus_load_kwin_script(connection, script, Self.kwinPluginName, &error, error.count) < 0 {
-            log.error("\(Self.text(error)): the focused app stays unknown")
-        } else {
-            log.info("KWin runs \(script), which reports each activated window")
-        }
-    }
-
     private func update() {
         guard let connection else { return }
         let refused = UInt(pencil_focus_bus_refused(connection))
-        if refused != refusedSoFar {
-            log.warning("refused \(refused - refusedSoFar) focus report(s) from a process that is not \(desktop.busName) of this user")
-            refusedSoFar = refused
+        if refusals.isDue(refused) {
+            log.warning("refused \(refused) focus report(s) so far from a process that is not \(desktop.busName) of this user (said again at \(refusals.next))")
+        }
+        let forged = UInt(pencil_focus_bus_forged_signals(connection))
+        if forgeries.isDue(forged) {
+            log.warning("ignored \(forged) NameOwnerChanged signal(s) so far for \(desktop.busName) that did not come from the bus itself (said again at \(forgeries.next))")
+        }
+        var error = [CChar](repeating: 0, count: 512)
+        switch pencil_focus_bus_take_kwin_outcome(connection, &error, error.count) {
+        case PENCIL_FOCUS_KWIN_STARTED:
+            if case .kde(let script) = desktop { log.info("KWin runs \(script), which reports each activated window") }
+        case PENCIL_FOCUS_KWIN_FAILED:
+            log.error("\(Self.text(error)): the focused app stays unknown")
+        default:
+            break
         }
         if pencil_focus_bus_known(connection) != 0 {
             state = .following(app: pencil_focus_bus_app(connection).flatMap { AppID.sanitized(String(cString: $0)) })
-        } else if pencil_focus_bus_desktop_present(connection) == 0 {
+            return
+        }
+        switch pencil_focus_bus_desktop(connection) {
+        case PENCIL_FOCUS_DESKTOP_ASKING:
+            state = .unavailable("asking the session bus whether \(desktop.busName) is on it")
+        case PENCIL_FOCUS_DESKTOP_ABSENT:
             state = .unavailable("\(desktop.busName) is not on the session bus")
-        } else {
+        default:
             switch desktop {
             case .kde: state = .unavailable("KWin's script has not reported the focus yet")
             case .gnome: state = .unavailable("the GNOME Shell extension \(Self.gnomeExtension) has not reported the focus: is it enabled (gnome-extensions enable \(Self.gnomeExtension))?")
@@ -86,24 +102,25 @@ public final class DesktopBusFocusProvider: FocusProvider {
         }
     }
 
-    public func handleReadable() {
+    public func handleEvents() {
         guard let connection else { return }
         var error = [CChar](repeating: 0, count: 512)
-        if pencil_focus_bus_process(connection, &error, error.count) < 0 {
+        if pencil_focus_bus_process(connection, Self.messagesPerTurn, &error, error.count) < 0 {
             stop(because: Self.text(error))
             return
-        }
-        if pencil_focus_bus_take_desktop_arrival(connection) != 0 {
-            desktopArrived()
-            // Answers to the calls made meanwhile may wait in the queue.
-            _ = pencil_focus_bus_process(connection, &error, error.count)
         }
         update()
     }
 
-    public func flush() {
-        guard let connection else { return }
-        if pencil_focus_bus_flush(connection) < 0 { stop(because: "the session bus connection ended") }
+    public var awaitedEvents: Epoll.Events {
+        guard let connection else { return .readable }
+        return pencil_focus_bus_wants_to_write(connection) != 0 ? [.readable, .writable] : .readable
+    }
+
+    public var deadline: Int64? {
+        guard let connection else { return nil }
+        let deadline = pencil_focus_bus_deadline(connection)
+        return deadline == UInt64.max ? nil : Int64(clamping: deadline)
     }
 
     private func stop(because reason: String) {
@@ -118,4 +135,20 @@ public final class DesktopBusFocusProvider: FocusProvider {
     }
 
     deinit { close() }
+}
+
+/// When to log a count that an untrusted peer drives (refused calls, forged signals): at 1,
+/// 2, 4, 8...: a flood of a million writes some twenty lines, and the first is said at once.
+public struct DoublingReport: Sendable {
+    /// The count at which the next line is due.
+    public private(set) var next: UInt = 1
+
+    public init() {}
+
+    /// Whether `count` is to be logged now.
+    public mutating func isDue(_ count: UInt) -> Bool {
+        guard count >= next else { return false }
+        while next <= count, next < UInt.max / 2 { next *= 2 }
+        return true
+    }
 }

@@ -23,15 +23,23 @@ public protocol FocusProvider: AnyObject {
     /// What to wait on (nil: nothing, the provider is finished or never started).
     var descriptor: FileDescriptor? { get }
     var state: FocusState { get }
-    /// Reads what the desktop sent. A provider whose connection failed or closed says so in
+    /// What to wait for on `descriptor`.
+    var awaitedEvents: Epoll.Events { get }
+    /// When `handleEvents` is due although the descriptor says nothing (CLOCK_MONOTONIC µs; at
+    /// once when past), nil: only when it does.
+    var deadline: Int64? { get }
+    /// Handles what the desktop sent, bounded per call: the loop calls it when the descriptor
+    /// is ready and at the deadline. A provider whose connection failed or closed says so in
     /// `state` (`unavailable`) and gives up its descriptor.
-    func handleReadable()
-    /// Writes what is queued for the desktop before the loop sleeps (Wayland, D-Bus).
+    func handleEvents()
+    /// Writes what is queued for the desktop before the loop sleeps, without waiting (Wayland).
     func flush()
     func close()
 }
 
 extension FocusProvider {
+    public var awaitedEvents: Epoll.Events { .readable }
+    public var deadline: Int64? { nil }
     public func flush() {}
 }
 
@@ -41,7 +49,7 @@ public final class NoFocusProvider: FocusProvider {
     public let state: FocusState
     public init(reason: String) { state = .unavailable(reason) }
     public var descriptor: FileDescriptor? { nil }
-    public func handleReadable() {}
+    public func handleEvents() {}
     public func close() {}
 }
 

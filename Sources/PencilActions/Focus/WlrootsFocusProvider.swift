@@ -27,7 +27,7 @@ public final class WlrootsFocusProvider: FocusProvider {
         state = .following(app: app)
     }
 
-    public func handleReadable() {
+    public func handleEvents() {
         guard let connection else { return }
         var error = [CChar](repeating: 0, count: 256)
         if pencil_wlr_focus_dispatch(connection, &error, error.count) < 0 {

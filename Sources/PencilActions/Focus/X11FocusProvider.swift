@@ -53,7 +53,7 @@ public final class X11FocusProvider: FocusProvider {
         return reply.pointee.atom
     }
 
-    public func handleReadable() {
+    public func handleEvents() {
         guard let connection else { return }
         var activeChanged = false
         var event = xcb_poll_for_event(connection)
