@@ -81,6 +81,11 @@ public struct Configuration: Sendable {
     /// Time between two frames of a chord on pencild's keyboard ([Daemon] ChordKeyInterval=),
     /// microseconds: some apps miss a key that goes up in the frame after it went down.
     public var chordKeyInterval: Int64 = 10_000
+    /// What `ChordKeyInterval=` may be: 1 ms to 100 ms. A chord's key is held for one interval,
+    /// and the display server repeats a key held past its autorepeat delay (by default 400 ms
+    /// in Weston, 500 in GNOME, 600 in KDE and sway, 660 in X; 250 ms is the kernel's own and
+    /// a common personal choice): at 100 ms a chord is one press, with room to spare.
+    public static let chordKeyIntervals: ClosedRange<Int64> = 1_000...100_000
     /// Replays go through the mirror's routing too, whose frames are dropped (`make bench`
     /// measures what the pass-through costs a frame; replays have no uinput device).
     public var mirrorsReplays = false
@@ -286,8 +291,8 @@ public enum ConfigurationFile {
                 default: throw fail("AllowGrab= expects yes or no, not '\(value)'")
                 }
             case ("Daemon", "ChordKeyInterval"):
-                guard let microseconds = parseDuration(value), (1_000...2_000_000).contains(microseconds) else {
-                    throw fail("ChordKeyInterval= expects a duration from 1ms to 2s, not '\(value)'")
+                guard let microseconds = parseDuration(value), Configuration.chordKeyIntervals.contains(microseconds) else {
+                    throw fail("ChordKeyInterval= expects a duration from 1ms to 100ms (a key held longer repeats in the app), not '\(value)'")
                 }
                 configuration.chordKeyInterval = microseconds
             case ("Limits", "MaxClients"): configuration.limits.maximumClients = try count(2...32_768)

@@ -57,6 +57,21 @@ struct ConfigurationTests {
         #expect(Configuration.defaults(environment: { _ in nil }, uid: 0).mode == .system)
     }
 
+    @Test("ChordKeyInterval= takes 1ms to 100ms, below any desktop's autorepeat delay; longer is refused")
+    func chordKeyInterval() throws {
+        #expect(try parse("[Daemon]\n").chordKeyInterval == 10_000)
+        #expect(try parse("[Daemon]\nChordKeyInterval=1ms\n").chordKeyInterval == 1_000)
+        #expect(try parse("[Daemon]\nChordKeyInterval=100ms\n").chordKeyInterval == 100_000)
+        for refused in ["101ms", "250ms", "2s", "0.5ms", "0", "soon"] {
+            #expect(throws: ConfigurationError.self, "ChordKeyInterval=\(refused)") { try parse("[Daemon]\nChordKeyInterval=\(refused)\n") }
+        }
+        do {
+            _ = try parse("[Daemon]\nChordKeyInterval=2s\n")
+        } catch {
+            #expect(error.message == "pencild.conf:2: ChordKeyInterval= expects a duration from 1ms to 100ms (a key held longer repeats in the app), not '2s'")
+        }
+    }
+
     @Test("a user's pencild without XDG_RUNTIME_DIR has no socket path, never one in /tmp; with it, or PENCILD_SOCKET, or --socket, it has")
     func userSocketWithoutRuntimeDirectory() throws {
         func defaults(_ variables: [String: String]) -> Configuration {
