@@ -135,9 +135,35 @@ if wait_for 60 bash -c '[ "$(systemctl is-active pencild.service)" = active ]'; 
 else
     fail udev-starts-service "pencild.service is $(systemctl is-active pencild.service), pencild-pen.target $(systemctl is-active pencild-pen.target)"
 fi
+# The pen's node: the system service reads it through group input; the person at the seat
+# gets no ACL on it unless the administrator enables the user-mode example (README, "User
+# service"), since an ACL checked at open() would outlive a switch of seat.
 if [ -n "$node" ]; then
-    check seated-uaccess "seated reads $node through its uaccess ACL" \
-        as seated python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY))' "$node"
+    pen_readable() { as seated python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY))' "$node" 2>/dev/null; }
+    pen_acl() { echo "$(stat -c '%A %U:%G' "$node"), CURRENT_TAGS=$(udevadm info -q property "$node" | sed -n 's/^CURRENT_TAGS=//p')"; }
+    user_mode_example=/usr/share/doc/pencild/examples/71-pencild-user-mode.rules
+    if [ -f "$user_mode_example" ] && ! pen_readable; then
+        pass pen-acl-closed "seated (the active session) cannot read $node ($(pen_acl)); the user-mode example is $user_mode_example"
+    else
+        fail pen-acl-closed "seated can read $node ($(pen_acl)), or the example $user_mode_example is missing"
+    fi
+    # The administrator opts in, as README says.
+    cp "$user_mode_example" /etc/udev/rules.d/
+    udevadm control --reload
+    udevadm trigger --action=change --subsystem-match=input --property-match=ID_INPUT_TABLET=1
+    udevadm settle --timeout=60
+    if wait_for 10 pen_readable; then
+        pass pen-acl-opt-in "with the user-mode example in /etc/udev/rules.d, seated reads $node ($(pen_acl)): a user-mode pencild can"
+    else
+        fail pen-acl-opt-in "seated cannot read $node after the opt-in ($(pen_acl))"
+    fi
+    # Taken back: no later step reads the pen as seated. logind leaves the ACL it gave until
+    # the pen goes; setfacl, where the image has it, takes it now.
+    rm /etc/udev/rules.d/71-pencild-user-mode.rules
+    udevadm control --reload
+    udevadm trigger --action=change --subsystem-match=input --property-match=ID_INPUT_TABLET=1
+    udevadm settle --timeout=60
+    if command -v setfacl >/dev/null; then setfacl -b "$node"; fi
 fi
 
 # A client as penuser (group input, no session) follows the pen.
