@@ -6,8 +6,9 @@
 #     staged root, and `systemd-analyze security` on the system service (2.0 at most);
 #   - udev reads each rule of udev-rules/ without a complaint;
 #   - `make uninstall` removes every file it installed; no uinput rule, and no rule that tags
-#     pens uaccess (the user-mode example), is installed where udev reads it; the maintainer scripts and `make uninstall` replay /dev/uinput on the
-#     running system (a fake udevadm says so), and never under DPKG_ROOT or DESTDIR;
+#     anything uaccess (the pens' is the user-mode example), is installed where udev reads
+#     it; the maintainer scripts and `make uninstall` replay /dev/uinput on the running
+#     system (a fake udevadm says so), and never under DPKG_ROOT or DESTDIR;
 #   - shellcheck on the shell scripts;
 #   - the man pages build with scdoc and list what `--help` lists (pencild's options,
 #     pencilctl's commands and their options) and the configuration keys pencild accepts;
