@@ -306,6 +306,9 @@ install-data: man
 	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
 	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
 	install -m 0644 udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(DOCDIR)/examples/"
+	# So is the pens' uaccess rule, which only a pencild run as a user service needs (README,
+	# "User service").
+	install -m 0644 udev-rules/71-pencild-user-mode.rules "$(DESTDIR)$(DOCDIR)/examples/"
 	for page in $(MAN_PAGES); do \
 	    section=$${page##*.}; \
 	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \

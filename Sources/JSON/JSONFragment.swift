@@ -190,7 +190,7 @@ public struct JSONCursor {
         comma(takeComma())
         start[written] = UInt8(ascii: "\"")
         written += 1
-        for byte in utf8 { written += JSONWriter.writeEscaped(byte, at: start + written) }
+        written += JSONWriter.writeEscaped(utf8, at: start + written)
         start[written] = UInt8(ascii: "\"")
         written += 1
     }

@@ -108,10 +108,56 @@ public struct JSONWriter {
         text.withUTF8 { append(Text(comma: comma, utf8: $0, quoted: true)) }
     }
 
-    /// Writes one byte of a string, escaped if JSON needs it; returns the bytes written.
+    /// Writes a string's UTF-8 (without its quotes), escaped as JSON needs and safe on a
+    /// terminal: every `Unicode.Scalar.isTerminalControl` is written as `\uXXXX` (C0, DEL, C1
+    /// and the bidirectional controls; valid JSON raw too, but a name printed with them would
+    /// act on the terminal that shows `pencilctl monitor --json`). At most 6 bytes a byte.
+    @inline(__always)
+    static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var written = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x80 {
+                written += writeEscaped(byte, at: out + written)
+                index += 1
+            } else if let control = terminalControl(in: utf8, at: index) {
+                written += writeUnicodeEscape(control.value, at: out + written)
+                index += control.length
+            } else {
+                out[written] = byte
+                written += 1
+                index += 1
+            }
+        }
+        return written
+    }
+
+    /// The terminal control whose UTF-8 starts at `index`, and its length, if one does. Only
+    /// the lead bytes C2 (U+0080–U+009F), D8 (U+061C) and E2 (U+200E–U+2069) can start one, so
+    /// any other byte is copied without decoding; "the JSON writer escapes exactly the terminal
+    /// controls" (JSONTests) holds this to `isTerminalControl` over every scalar.
+    @inline(__always)
+    static func terminalControl(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (value: UInt32, length: Int)? {
+        let lead = utf8[index]
+        guard lead == 0xC2 || lead == 0xD8 || lead == 0xE2 else { return nil }
+        let length = lead == 0xE2 ? 3 : 2
+        guard index + length <= utf8.count else { return nil }
+        var value = UInt32(lead & (length == 2 ? 0x1F : 0x0F))
+        for offset in 1..<length {
+            let next = utf8[index + offset]
+            guard next & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        guard let scalar = Unicode.Scalar(value), scalar.isTerminalControl else { return nil }
+        return (value, length)
+    }
+
+    /// Writes one ASCII byte of a string, escaped if JSON needs it or a terminal would act on
+    /// it (C0, DEL); returns the bytes written.
     @inline(__always)
     static func writeEscaped(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> Int {
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        guard byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
             out[0] = byte
             return 1
         }
@@ -121,18 +167,24 @@ public struct JSONWriter {
         case 0x0A: out[1] = UInt8(ascii: "n")
         case 0x0D: out[1] = UInt8(ascii: "r")
         case 0x09: out[1] = UInt8(ascii: "t")
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            out[1] = UInt8(ascii: "u")
-            out[2] = UInt8(ascii: "0")
-            out[3] = UInt8(ascii: "0")
-            hex.withUTF8Buffer { digits in
-                out[4] = digits[Int(byte >> 4)]
-                out[5] = digits[Int(byte & 0xF)]
-            }
-            return 6
+        default: return writeUnicodeEscape(UInt32(byte), at: out)
         }
         return 2
+    }
+
+    /// `\uXXXX` for a code point of the Basic Multilingual Plane; returns 6.
+    @inline(__always)
+    static func writeUnicodeEscape(_ value: UInt32, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        let hex: StaticString = "0123456789abcdef"
+        out[0] = UInt8(ascii: "\\")
+        out[1] = UInt8(ascii: "u")
+        hex.withUTF8Buffer { digits in
+            out[2] = digits[Int(value >> 12 & 0xF)]
+            out[3] = digits[Int(value >> 8 & 0xF)]
+            out[4] = digits[Int(value >> 4 & 0xF)]
+            out[5] = digits[Int(value & 0xF)]
+        }
+        return 6
     }
 
     public mutating func value(_ value: JSONValue) {

@@ -56,7 +56,11 @@ public struct Configuration: Sendable {
     }
 
     public var mode: Mode
-    public var socketPath: String
+    /// Where to listen when systemd passes no socket; nil for a user's daemon without
+    /// `XDG_RUNTIME_DIR`, which then refuses to start (`Daemon.openListener`) rather than
+    /// listen in a directory every local user can write, such as /tmp, where another user
+    /// could take the name first and answer the user's clients.
+    public var socketPath: String?
     public var stateDirectory: String
     public var logLevel: LogLevel = .info
     public var limits = Limits()
@@ -77,6 +81,11 @@ public struct Configuration: Sendable {
     /// Time between two frames of a chord on pencild's keyboard ([Daemon] ChordKeyInterval=),
     /// microseconds: some apps miss a key that goes up in the frame after it went down.
     public var chordKeyInterval: Int64 = 10_000
+    /// What `ChordKeyInterval=` may be: 1 ms to 100 ms. A chord's key is held for one interval,
+    /// and the display server repeats a key held past its autorepeat delay (by default 400 ms
+    /// in Weston, 500 in GNOME, 600 in KDE and sway, 660 in X; 250 ms is the kernel's own and
+    /// a common personal choice): at 100 ms a chord is one press, with room to spare.
+    public static let chordKeyIntervals: ClosedRange<Int64> = 1_000...100_000
     /// Replays go through the mirror's routing too, whose frames are dropped (`make bench`
     /// measures what the pass-through costs a frame; replays have no uinput device).
     public var mirrorsReplays = false
@@ -84,7 +93,7 @@ public struct Configuration: Sendable {
     /// sessions; nil: the socket file's group.
     public var accessGroup: UInt32?
 
-    public init(mode: Mode, socketPath: String, stateDirectory: String) {
+    public init(mode: Mode, socketPath: String?, stateDirectory: String) {
         self.mode = mode
         self.socketPath = socketPath
         self.stateDirectory = stateDirectory
@@ -93,15 +102,17 @@ public struct Configuration: Sendable {
     /// The defaults of docs/protocol.md for the process's user and environment.
     public static func defaults(environment: (String) -> String? = ProcessIdentity.environment, uid: UInt32 = ProcessIdentity.userID) -> Configuration {
         let mode: Mode = uid == 0 ? .system : .user
-        var socket: String
+        var socket: String?
         var state: String
         switch mode {
         case .system:
             socket = "/run/pencild/pencild.sock"
             state = environment("STATE_DIRECTORY").flatMap { $0.split(separator: ":").first.map(String.init) } ?? "/var/lib/pencild"
         case .user:
-            let runtime = environment("XDG_RUNTIME_DIR") ?? "/tmp"
-            socket = runtime + "/pencild.sock"
+            // The XDG base directory specification ignores a relative path.
+            if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
+                socket = runtime + "/pencild.sock"
+            }
             if let stateHome = environment("XDG_STATE_HOME"), stateHome.hasPrefix("/") {
                 state = stateHome + "/pencild"
             } else {
@@ -137,7 +148,8 @@ public enum CommandLineParser {
 
     Options:
       --socket PATH          listen on PATH (default: $PENCILD_SOCKET, else
-                             /run/pencild/pencild.sock as root, $XDG_RUNTIME_DIR/pencild.sock as a user)
+                             /run/pencild/pencild.sock as root, $XDG_RUNTIME_DIR/pencild.sock as a user;
+                             a user's pencild without either refuses to start)
       --state-dir DIR        keep preferences in DIR (default: $STATE_DIRECTORY or /var/lib/pencild
                              as root, $XDG_STATE_HOME/pencild or ~/.local/state/pencild as a user)
       --config FILE          read settings from FILE ([Daemon] and [Limits] sections)
@@ -279,8 +291,8 @@ public enum ConfigurationFile {
                 default: throw fail("AllowGrab= expects yes or no, not '\(value)'")
                 }
             case ("Daemon", "ChordKeyInterval"):
-                guard let microseconds = parseDuration(value), (1_000...2_000_000).contains(microseconds) else {
-                    throw fail("ChordKeyInterval= expects a duration from 1ms to 2s, not '\(value)'")
+                guard let microseconds = parseDuration(value), Configuration.chordKeyIntervals.contains(microseconds) else {
+                    throw fail("ChordKeyInterval= expects a duration from 1ms to 100ms (a key held longer repeats in the app), not '\(value)'")
                 }
                 configuration.chordKeyInterval = microseconds
             case ("Limits", "MaxClients"): configuration.limits.maximumClients = try count(2...32_768)

@@ -63,7 +63,8 @@ public final class Daemon {
         let (listener, ownedPath) = try Self.openListener(configuration: configuration, logger: logger)
         self.listener = listener
         ownedSocketPath = ownedPath
-        let socketGroup = configuration.accessGroup ?? (try? FileSystem.status(of: UnixSocket.boundPath(of: listener) ?? configuration.socketPath))??.group
+        let socketFile = UnixSocket.boundPath(of: listener) ?? configuration.socketPath
+        let socketGroup = configuration.accessGroup ?? socketFile.flatMap { try? FileSystem.status(of: $0) }?.group
         let policy = access ?? SystemAccessPolicy(accessGroup: socketGroup)
         sessionNotifier = policy.changeNotifier
         service = PenService(configuration: configuration, logger: logger, access: policy,
@@ -84,6 +85,14 @@ public final class Daemon {
         try service.start(now: HostTime.now())
     }
 
+    /// Why a user's pencild without `XDG_RUNTIME_DIR` does not start: its socket would be in a
+    /// directory every local user can write, where another could be listening first.
+    static let noSocketPath = DaemonError("""
+        no socket path: XDG_RUNTIME_DIR is not set (a login session sets it), and a user's pencild \
+        does not listen in a directory other users can write, such as /tmp; \
+        set XDG_RUNTIME_DIR, or pass --socket PATH (or set PENCILD_SOCKET) in a directory only you can write
+        """)
+
     /// Systemd's socket if it passed one, else a socket of our own at `configuration.socketPath`.
     static func openListener(configuration: Configuration, logger: Logger) throws(DaemonError) -> (FileDescriptor, String?) {
         let passed = ServiceManager.passedDescriptors()
@@ -96,7 +105,7 @@ public final class Daemon {
             logger.info("listening on the socket systemd passed (\(UnixSocket.boundPath(of: first) ?? "unnamed"))")
             return (first, nil)
         }
-        let path = configuration.socketPath
+        guard let path = configuration.socketPath else { throw Self.noSocketPath }
         let directory = FileSystem.directoryName(of: path)
         do {
             try FileSystem.createDirectories(directory, permissions: 0o755)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PencilProtocol
 
 /// Log levels with syslog's numbers: journald reads the `<N>` prefix of each stderr line.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -35,8 +36,11 @@ public struct Logger: Sendable {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level <= self.level else { return }
+        // A message is one line whatever a client, a device or a file put into it: nothing from
+        // outside can start a journal line of its own (with a forged `<0>` level) or act on
+        // the terminal that shows the log (escapedForTerminal: C0, DEL, C1, bidi controls).
         var bytes = Array("<\(level.rawValue)>".utf8)
-        Self.appendEscaped(message(), to: &bytes)
+        bytes.append(contentsOf: message().escapedForTerminal.utf8)
         bytes.append(UInt8(ascii: "\n"))
         if let sink {
             sink(bytes)
@@ -48,20 +52,6 @@ public struct Logger: Sendable {
                 let written = write(2, raw.baseAddress! + offset, raw.count - offset)
                 if written <= 0 { if written < 0 && errno == EINTR { continue }; return }
                 offset += written
-            }
-        }
-    }
-
-    /// Appends `text` with every control character written as `\xNN`: a message is one line
-    /// whatever a client, a device or a file put into it, so nothing from outside can start a
-    /// journal line of its own (with a forged `<0>` level).
-    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7f {
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]])
-            } else {
-                bytes.append(byte)
             }
         }
     }

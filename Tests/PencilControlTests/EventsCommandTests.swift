@@ -267,6 +267,34 @@ struct MirrorCommandTests {
         #expect(events.filter { $0.type == .doubleTap }.count == 1)
     }
 
+    @Test("a recording's name is printed escaped by mirror, and as \\u escapes by events; a plain name as it is")
+    func hostileName() throws {
+        // A recording whose N: line holds an OSC title, a C1 CSI, DEL and a right-to-left override.
+        let hostile = "Evil\u{1B}]0;owned\u{07} Pen\u{9B}2J\u{7F}\u{202E}txt"
+        let header = penHeader.replacingOccurrences(of: "N: \(pen.name)\n", with: "N: \(hostile)\n")
+        let file = try TemporaryFile("hostile.evemu", contents: header + stroke)
+        defer { file.remove() }
+        let isControl = { (text: String) in text.unicodeScalars.contains { $0 != "\n" && $0 != "\t" && $0.isTerminalControl } }
+
+        let mirror = run(["mirror", file.path])
+        #expect(mirror.status == 0, "\(mirror.errors)")
+        #expect(!isControl(mirror.output), "\(mirror.output)")
+        #expect(mirror.output.contains(#"N: Evil\x1b]0;owned\x07 Pen\x9b2J\x7f\u{202e}txt"#))
+
+        let events = run(["events", file.path])
+        #expect(events.status == 0, "\(events.errors)")
+        #expect(!isControl(events.output), "\(events.output)")
+        #expect(events.output.contains(#""name":"Evil\u001b]0;owned\u0007 Pen\u009b2J\u007f\u202etxt""#))
+        // Still the same name to a JSON reader.
+        #expect(try decodedEvents(events.output).first?.deviceInfo?.name == hostile)
+
+        // The positive control: the plain recording's name, in both.
+        let plainFile = try TemporaryFile("plain.evemu", contents: penHeader + stroke)
+        defer { plainFile.remove() }
+        #expect(run(["mirror", plainFile.path]).output.contains("\nN: \(pen.name)\n"))
+        #expect(try decodedEvents(run(["events", plainFile.path]).output).first?.deviceInfo?.name == pen.name)
+    }
+
     @Test("a device that is not a pen has no mirror")
     func notAPen() throws {
         let file = try TemporaryFile("mouse.evemu", contents: EvemuWriter.header(TestDevice.mouse.description))

@@ -73,6 +73,28 @@ struct TerminalOutputTests {
         #expect(io.output.capturedText.hasSuffix("node \\x1b[2J\n"))
     }
 
+    @Test("--json: devices and monitor write the daemon's text with \\u escapes, JSON that reads back whole")
+    func json() throws {
+        // monitor --json writes each event as the daemon's own writer does.
+        var writer = JSONWriter()
+        writer.write(Event(type: .deviceAdded, time: 0, device: hostileID, deviceInfo: hostileDevice()))
+        let monitor = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(!hasControls(monitor), "\(monitor)")
+        #expect(monitor.contains(#""name":"Evil Pen\u001b]0;owned\u0007\u001b[2J\n<0>forged\u202etxt""#))
+        #expect(monitor.contains(#""model":"Model\u009b31m""#))
+        let event = try Event(json: JSONReader.parse(monitor))
+        #expect(event.device == hostileID && event.deviceInfo == hostileDevice())
+        // devices --json writes the daemon's reply as it read it.
+        let devices = try JSONReader.parse(monitor)["deviceInfo"].map(\.jsonText) ?? ""
+        #expect(!hasControls(devices) && devices.contains(#"Stylus\u001b[1m"#), "\(devices)")
+        // The positive control: a plain device's text is written as it is.
+        var plain = hostileDevice()
+        plain.name = "Stylet Wacom à pointe fine ✏️"
+        writer.reset()
+        writer.write(plain)
+        #expect(String(decoding: writer.bytes, as: UTF8.self).contains(#""name":"Stylet Wacom à pointe fine ✏️""#))
+    }
+
     @Test("actions: the bindings file's path and its commands are shown escaped")
     func actions() throws {
         let io = CommandIO.capturing()

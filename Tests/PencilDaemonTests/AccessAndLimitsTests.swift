@@ -182,9 +182,25 @@ struct AccessAndLimitsTests {
 struct LogLineTests {
     @Test("control characters cannot start a journal line of their own")
     func escaping() {
-        var bytes: [UInt8] = []
-        Logger.appendEscaped("Monitor\n<0>forged\r\u{7f}end", to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == "Monitor\\x0a<0>forged\\x0d\\x7fend")
+        let lines = LineCollector()
+        let logger = Logger(level: .debug, sink: { lines.append($0) })
+        logger.warning("Monitor\n<0>forged\r\u{7f}end")
+        #expect(lines.last == "<4>Monitor\\x0a<0>forged\\x0d\\x7fend\n")
+    }
+
+    @Test("the log escapes C1 and the bidirectional controls as pencilctl does; accents and other marks are logged as they are")
+    func escapingC1AndBidi() {
+        let lines = LineCollector()
+        let logger = Logger(level: .debug, sink: { lines.append($0) })
+        // A device named with CSI as one C1 byte (U+009B) and a right-to-left override.
+        let hostile = "device \u{9B}2J\u{85}pen\u{202E}txt.exe\u{2066}\u{200F}\u{061C}"
+        logger.info("added \(hostile)")
+        #expect(lines.last == "<6>added device \\x9b2J\\x85pen\\u{202e}txt.exe\\u{2066}\\u{200f}\\u{61c}\n")
+        #expect(lines.last == "<6>added \(hostile.escapedForTerminal)\n", "the one escaping, shared with pencilctl")
+        // Neighbours of the escaped code points stay: no-break space, é, U+202F, U+2065, U+061B.
+        let plain = "Stylet à pointe\u{A0}fine\u{202F}\u{2065}\u{061B} ✏️"
+        logger.info(plain)
+        #expect(lines.last == "<6>\(plain)\n")
     }
 
     @Test("a user's flood of log lines is cut after its burst, and the count is logged when the window ends")

@@ -1,3 +1,4 @@
+import Foundation
 @testable import PencilDaemon
 import PencilTestSupport
 import Testing
@@ -54,6 +55,56 @@ struct ConfigurationTests {
         #expect(try parse("", arguments: ["--system"]).mode == .system)
         #expect(try parse("").mode == .user)
         #expect(Configuration.defaults(environment: { _ in nil }, uid: 0).mode == .system)
+    }
+
+    @Test("ChordKeyInterval= takes 1ms to 100ms, below any desktop's autorepeat delay; longer is refused")
+    func chordKeyInterval() throws {
+        #expect(try parse("[Daemon]\n").chordKeyInterval == 10_000)
+        #expect(try parse("[Daemon]\nChordKeyInterval=1ms\n").chordKeyInterval == 1_000)
+        #expect(try parse("[Daemon]\nChordKeyInterval=100ms\n").chordKeyInterval == 100_000)
+        for refused in ["101ms", "250ms", "2s", "0.5ms", "0", "soon"] {
+            #expect(throws: ConfigurationError.self, "ChordKeyInterval=\(refused)") { try parse("[Daemon]\nChordKeyInterval=\(refused)\n") }
+        }
+        do {
+            _ = try parse("[Daemon]\nChordKeyInterval=2s\n")
+        } catch {
+            #expect(error.message == "pencild.conf:2: ChordKeyInterval= expects a duration from 1ms to 100ms (a key held longer repeats in the app), not '2s'")
+        }
+    }
+
+    @Test("a user's pencild without XDG_RUNTIME_DIR has no socket path, never one in /tmp; with it, or PENCILD_SOCKET, or --socket, it has")
+    func userSocketWithoutRuntimeDirectory() throws {
+        func defaults(_ variables: [String: String]) -> Configuration {
+            Configuration.defaults(environment: { variables[$0] }, uid: 1000)
+        }
+        #expect(defaults(["HOME": "/home/u"]).socketPath == nil)
+        #expect(defaults(["HOME": "/home/u", "XDG_RUNTIME_DIR": "relative/run"]).socketPath == nil, "a relative path is ignored, as XDG says")
+        // The positive side: each way of naming a place.
+        #expect(defaults(["XDG_RUNTIME_DIR": "/run/user/1000"]).socketPath == "/run/user/1000/pencild.sock")
+        #expect(defaults(["PENCILD_SOCKET": "/home/u/p.sock"]).socketPath == "/home/u/p.sock")
+        let command = try CommandLineParser.parse(["--socket", "/home/u/p.sock"], defaults: defaults([:]), readFile: { _ in "" })
+        guard case .run(let configuration) = command else { Issue.record("not a run"); return }
+        #expect(configuration.socketPath == "/home/u/p.sock")
+        // Root's is the system service's, whatever the environment.
+        #expect(Configuration.defaults(environment: { _ in nil }, uid: 0).socketPath == "/run/pencild/pencild.sock")
+    }
+
+    @Test("without a socket path and without a socket from systemd pencild refuses to start, saying what to set; with a path it listens there")
+    func noSocketPathRefusesToStart() throws {
+        let logger = Logger(level: .error, sink: { _ in })
+        var configuration = Configuration(mode: .user, socketPath: nil, stateDirectory: "/nonexistent-state")
+        #expect(throws: DaemonError.self) { try Daemon.openListener(configuration: configuration, logger: logger) }
+        do {
+            _ = try Daemon.openListener(configuration: configuration, logger: logger)
+        } catch {
+            #expect(error.message.contains("XDG_RUNTIME_DIR is not set") && error.message.contains("--socket PATH"), "\(error.message)")
+        }
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        configuration.socketPath = directory + "/pencild.sock"
+        let (listener, owned) = try Daemon.openListener(configuration: configuration, logger: logger)
+        defer { listener.close() }
+        #expect(owned == directory + "/pencild.sock")
     }
 
     @Test("mistakes are reported with the file and line", arguments: [

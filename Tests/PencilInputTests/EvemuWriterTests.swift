@@ -22,6 +22,25 @@ struct EvemuWriterTests {
         }
     }
 
+    @Test("a device's name and the comments are written escaped: no terminal escape, and no line of their own; a plain name as it is")
+    func hostileNameIsEscaped() throws {
+        var device = TestDevice.intuos5Pen.description
+        // What `pencilctl record` meets on a uinput device named to attack the terminal that
+        // shows the recording, and to add an event line to the file.
+        device.name = "Pen\u{1B}]0;owned\u{07}\nE: 0.000000 0001 0074 1\u{9B}2J\u{202E}txt"
+        let header = EvemuWriter.header(device, comments: ["Input device name: \"\(device.name)\""])
+        #expect(!header.unicodeScalars.contains { $0 != "\n" && $0.isTerminalControl }, "\(header)")
+        #expect(!header.contains("\nE:"), "the name starts no line")
+        let escaped = #"Pen\x1b]0;owned\x07\x0aE: 0.000000 0001 0074 1\x9b2J\u{202e}txt"#
+        #expect(header.contains("\nN: \(escaped)\n"))
+        #expect(header.contains("# Input device name: \"\(escaped)\"\n"))
+        let parsed = try Array(header.utf8).withUnsafeBytes { raw in try EvemuRecording.parseDescription(raw, fileName: "header") }
+        #expect(parsed.name == escaped)
+        // The positive control: a plain name, accents and all, is written as it is.
+        device.name = "Stylet Wacom à pointe fine ✏️"
+        #expect(EvemuWriter.header(device).contains("\nN: Stylet Wacom à pointe fine ✏️\n"))
+    }
+
     @Test("a recorded stroke replays as the same pen events")
     func recordingRoundTrip() throws {
         var pen = PenScript(device: TestDevice.intuos5Pen.description, startingAt: 5_000_000)

@@ -64,6 +64,7 @@ done <<'EOF_CONTENTS'
 pencild /usr/bin/pencild
 pencild /usr/bin/pencilctl
 pencild /lib/udev/rules.d/70-pencild.rules
+pencild /usr/share/doc/pencild/examples/71-pencild-user-mode.rules
 pencild /lib/systemd/system/pencild.socket
 pencild /usr/share/man/man8/pencild.8.gz
 pencil-actions /usr/bin/pencil-actions
@@ -82,6 +83,12 @@ for file in "$repo"/.build/deb/*_"${version}"_*.deb; do
     fi
 done
 [ "$contents_ok" = 1 ] && echo "  ok: no package installs a uinput rule where udev reads it"
+# Nor a rule that gives the seat's user pens (uaccess): that is the user-mode example's, an opt-in too.
+if dpkg-deb --fsys-tarfile "$repo/.build/deb/pencild_${version}_$arch.deb" | tar -xO ./lib/udev/rules.d/70-pencild.rules | grep -q '^[^#]*TAG+="uaccess"'; then
+    echo "  FAIL: pencild's 70-pencild.rules tags devices uaccess"; contents_ok=0
+else
+    echo "  ok: pencild's 70-pencild.rules tags nothing uaccess"
+fi
 [ "$contents_ok" = 1 ] || { loud "FAILED: a package lacks a file, or holds one it must not (above)"; exit 1; }
 
 # 2. The root file system: a minimal Debian with systemd, what the scenario uses and what

@@ -4,10 +4,11 @@
 #     lands where systemd and udev look, the units' ExecStart names the installed binary;
 #   - `systemd-analyze verify` on every installed unit (system and user), against the
 #     staged root, and `systemd-analyze security` on the system service (2.0 at most);
-#   - udev reads 70-pencild.rules without a complaint;
-#   - `make uninstall` removes every file it installed; no uinput rule is installed where
-#     udev reads it; the maintainer scripts and `make uninstall` replay /dev/uinput on the
-#     running system (a fake udevadm says so), and never under DPKG_ROOT or DESTDIR;
+#   - udev reads each rule of udev-rules/ without a complaint;
+#   - `make uninstall` removes every file it installed; no uinput rule, and no rule that tags
+#     anything uaccess (the pens' is the user-mode example), is installed where udev reads
+#     it; the maintainer scripts and `make uninstall` replay /dev/uinput on the running
+#     system (a fake udevadm says so), and never under DPKG_ROOT or DESTDIR;
 #   - shellcheck on the shell scripts;
 #   - the man pages build with scdoc and list what `--help` lists (pencild's options,
 #     pencilctl's commands and their options) and the configuration keys pencild accepts;
@@ -86,6 +87,7 @@ check_install() {
         "$user_dir/pencil-actions.service"
         "$rules_dir/70-pencild.rules"
         "$prefix/share/doc/pencild/examples/actions.conf" "$prefix/share/doc/pencild/examples/71-pencil-actions-uinput.rules"
+        "$prefix/share/doc/pencild/examples/71-pencild-user-mode.rules"
         "$prefix/share/man/man8/pencild.8" "$prefix/share/man/man1/pencilctl.1" "$prefix/share/man/man5/pencild.conf.5"
         "$prefix/share/man/man1/pencil-actions.1"
         "$prefix/share/krita/pykrita/pencild_krita.desktop" "$prefix/share/krita/pykrita/pencild_krita/__init__.py"
@@ -103,6 +105,18 @@ check_install() {
         fail "the uinput rule is installed in $rules_dir: udev would give the seat's user /dev/uinput"
     else
         pass "no uinput rule in $rules_dir (the example is in share/doc/pencild/examples)"
+    fi
+    # Nor is the pens' uaccess rule: an ACL for the seat's user outlives a switch of seat, and
+    # only a pencild run as a user service needs it. The example does tag them (the positive
+    # control: the check would see the tag).
+    local tagging
+    tagging=$(grep -l '^[^#]*TAG+="uaccess"' "$root$rules_dir"/*.rules 2>/dev/null || true)
+    if [ -n "$tagging" ]; then
+        fail "a rule in $rules_dir gives the seat's user an ACL: ${tagging//$root/}"
+    elif ! grep -q 'TAG=="pencild", TAG+="uaccess"' "$root$prefix/share/doc/pencild/examples/71-pencild-user-mode.rules" 2>/dev/null; then
+        fail "the example 71-pencild-user-mode.rules does not tag pencild's pens uaccess"
+    else
+        pass "no rule in $rules_dir tags anything uaccess; the user-mode example in share/doc/pencild/examples tags pencild's pens"
     fi
     for file in "$prefix/bin/pencild" "$prefix/bin/pencilctl" "$prefix/bin/pencil-actions"; do
         [ -x "$root$file" ] || fail "not executable: $file"

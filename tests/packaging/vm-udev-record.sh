@@ -2,9 +2,10 @@
 # Checks, on a real kernel with udev, what no container can show: run inside the test VM
 #   tests/kernel/vm-run.sh tests/packaging/vm-udev-record.sh [BIN_DIR]
 # (make test-kernel does). A virtual pen (uinput) must get 70-pencild.rules' marks from
-# udev (the pencild and uaccess tags, SYSTEMD_WANTS and SYSTEMD_USER_WANTS of
-# pencild-pen.target), no other input node may, and `pencilctl record` must record the pen's
-# stroke in a file that `pencilctl events` reads back as the same stroke.
+# udev (the pencild tag, SYSTEMD_WANTS and SYSTEMD_USER_WANTS of pencild-pen.target) and no
+# uaccess tag, which only the user-mode example 71-pencild-user-mode.rules adds, once it is
+# in udev's directory; no other input node may be marked, and `pencilctl record` must record
+# the pen's stroke in a file that `pencilctl events` reads back as the same stroke.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +27,7 @@ pen_pid=""
 cleanup() {
     exec 3>&- 2>/dev/null || true
     [ -n "$pen_pid" ] && wait "$pen_pid" 2>/dev/null
-    rm -f /run/udev/rules.d/70-pencild.rules
+    rm -f /run/udev/rules.d/70-pencild.rules /run/udev/rules.d/71-pencild-user-mode.rules
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -43,12 +44,23 @@ udevadm settle --timeout=30
 udevadm info --query=all --name="$node" >"$work/udev.txt"
 grep -q '^E: ID_INPUT_TABLET=1$' "$work/udev.txt" || { cat "$work/udev.txt"; fail "$node is not ID_INPUT_TABLET=1"; }
 tags=$(sed -n 's/^E: TAGS=//p' "$work/udev.txt")
-for tag in pencild uaccess systemd; do
+for tag in pencild systemd; do
     case $tags in *":$tag:"*) ;; *) cat "$work/udev.txt"; fail "$node lacks the $tag tag (TAGS=$tags)" ;; esac
 done
+case $tags in *":uaccess:"*) cat "$work/udev.txt"; fail "70-pencild.rules tags $node uaccess (TAGS=$tags): the seat's user would get an ACL" ;; esac
 grep -q '^E: SYSTEMD_WANTS=.*pencild-pen.target' "$work/udev.txt" || fail "no SYSTEMD_WANTS=pencild-pen.target on $node"
 grep -q '^E: SYSTEMD_USER_WANTS=.*pencild-pen.target' "$work/udev.txt" || fail "no SYSTEMD_USER_WANTS=pencild-pen.target on $node"
-ok "udev marks $node: TAGS=$tags, SYSTEMD_WANTS and SYSTEMD_USER_WANTS pencild-pen.target"
+ok "udev marks $node: TAGS=$tags, SYSTEMD_WANTS and SYSTEMD_USER_WANTS pencild-pen.target, no uaccess"
+
+# The administrator's opt-in for a user-mode pencild: with the example in udev's directory,
+# a change event tags the pen uaccess (CURRENT_TAGS: what this event's rules set).
+cp "$repo/udev-rules/71-pencild-user-mode.rules" /run/udev/rules.d/
+udevadm control --reload
+udevadm trigger --action=change "$node"
+udevadm settle --timeout=30
+current=$(udevadm info --query=property --name="$node" | sed -n 's/^CURRENT_TAGS=//p')
+case $current in *":uaccess:"*":pencild:"*|*":pencild:"*":uaccess:"*) ;; *) fail "with 71-pencild-user-mode.rules $node has CURRENT_TAGS=$current, without uaccess" ;; esac
+ok "with the user-mode example in /run/udev/rules.d, $node is tagged uaccess (CURRENT_TAGS=$current)"
 
 # Every other input node (keyboards, the VM's devices) must carry none of the marks.
 for other in /dev/input/event*; do

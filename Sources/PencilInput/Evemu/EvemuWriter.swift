@@ -1,3 +1,5 @@
+import PencilProtocol
+
 /// evemu's text format, as `evemu-record` writes it and EvemuRecording reads it: a header
 /// describing the device (N:, I:, P:, B: bitmasks in lines of 8 bytes, A: axes), then one
 /// `E: seconds.microseconds type code value` line per event. The one writer of the project:
@@ -45,11 +47,15 @@ public struct EvemuWriter {
         (0x15, 16),  // EV_FF, FF_MAX 0x7f
     ]
 
-    /// The device's header, after `# EVEMU 1.3` and one `#` line per comment.
+    /// The device's header, after `# EVEMU 1.3` and one `#` line per comment. The name and
+    /// the comments are written `escapedForTerminal`: a device's name is the kernel's (any
+    /// bytes a uinput device was given), and a recording is printed on terminals (`pencilctl
+    /// record`, `pencilctl mirror`), where an escape in it would act, and a newline would start
+    /// a line of the file's own.
     public static func header(_ device: DeviceDescription, comments: [String] = []) -> String {
         var text = "# EVEMU 1.3\n"
-        for comment in comments { text += "# \(comment)\n" }
-        text += "N: \(device.name)\n"
+        for comment in comments { text += "# \(comment.escapedForTerminal)\n" }
+        text += "N: \(device.name.escapedForTerminal)\n"
         text += "I: \(hex(device.bus, 4)) \(hex(device.vendor, 4)) \(hex(device.product, 4)) \(hex(device.version, 4))\n"
         appendBitmask(prefix: "P:", bits: device.properties, bytes: 8, to: &text)
         let types = Set(device.codes.compactMap { $0.value.isEmpty && $0.key != EventCode.EV_SYN ? nil : $0.key })
