@@ -17,6 +17,8 @@ public protocol AccessPolicy {
     /// Whether `peer` reads every seat's pens; others read only the pens of the seat they
     /// hold (docs/protocol.md, "Who sees which pen").
     func seesEverySeat(_ peer: PeerCredentials) -> Bool
+    /// Whether `peer`'s user has an active session on a local seat: places are kept for them.
+    func isAtASeat(_ peer: PeerCredentials) -> Bool
 }
 
 extension AccessPolicy {
@@ -24,6 +26,8 @@ extension AccessPolicy {
     public func acknowledgeChanges() {}
     /// A policy that does not tell lets everyone it admits read every seat.
     public func seesEverySeat(_ peer: PeerCredentials) -> Bool { true }
+    /// A policy that does not tell counts everyone it admits as at a seat.
+    public func isAtASeat(_ peer: PeerCredentials) -> Bool { true }
 }
 
 /// Root, the daemon's own user, members of the access group, and users with an active session
@@ -33,6 +37,9 @@ public struct SystemAccessPolicy: AccessPolicy {
     public var daemonUID: UInt32
     public var accessGroup: UInt32?
     private let sessions: SessionMonitor?
+    /// sd-login's answers per uid, kept until logind says something changed; without its
+    /// monitor nothing is kept.
+    private let seatedUsers = SeatedUsers()
 
     /// `watchingSessions`: follow logind's sessions (nil notifier when logind is not there).
     public init(daemonUID: UInt32 = ProcessIdentity.userID, accessGroup: UInt32?, watchingSessions: Bool = true) {
@@ -42,7 +49,10 @@ public struct SystemAccessPolicy: AccessPolicy {
     }
 
     public var changeNotifier: FileDescriptor? { sessions?.descriptor }
-    public func acknowledgeChanges() { sessions?.flush() }
+    public func acknowledgeChanges() {
+        sessions?.flush()
+        seatedUsers.forget()
+    }
 
     public func seesEverySeat(_ peer: PeerCredentials) -> Bool {
         if peer.uid == 0 || peer.uid == daemonUID { return true }
@@ -52,9 +62,16 @@ public struct SystemAccessPolicy: AccessPolicy {
         return false
     }
 
+    /// A refused uid's next connection costs no sd-login read: a connect flood is refused from
+    /// memory until logind reports a change.
+    public func isAtASeat(_ peer: PeerCredentials) -> Bool {
+        guard sessions != nil else { return Self.hasActiveLocalSession(uid: peer.uid) }
+        return seatedUsers.answer(for: peer.uid) { Self.hasActiveLocalSession(uid: $0) }
+    }
+
     public func refusal(for peer: PeerCredentials) -> String? {
         if seesEverySeat(peer) { return nil }
-        if Self.hasActiveLocalSession(uid: peer.uid) { return nil }
+        if isAtASeat(peer) { return nil }
         let groupText = accessGroup.map { "not in group \($0), " } ?? ""
         return "uid \(peer.uid) is not root, not the daemon's user, \(groupText)and has no active session on a local seat"
     }
@@ -79,6 +96,22 @@ public struct SystemAccessPolicy: AccessPolicy {
         }
         return false
     }
+}
+
+/// Whether each uid has an active session on a local seat, as sd-login last said; bounded.
+final class SeatedUsers {
+    private var answers: [UInt32: Bool] = [:]
+    static let capacity = 1024
+
+    func answer(for uid: UInt32, _ ask: (UInt32) -> Bool) -> Bool {
+        if let known = answers[uid] { return known }
+        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+        let answer = ask(uid)
+        answers[uid] = answer
+        return answer
+    }
+
+    func forget() { answers.removeAll(keepingCapacity: true) }
 }
 
 /// The seats' active sessions (sd-login).

@@ -7,7 +7,8 @@ import Varlink
 ///
 /// Limits follow systemd's varlink servers: a total, and a lower number per uid, so that one
 /// user's clients cannot starve another's. Root has its own per-uid cap like everyone, and the
-/// total keeps that many places for it (at most half of the total).
+/// total keeps that many places for it (at most half of the total), and as many for users with
+/// an active session on a local seat (at most half of the rest).
 struct ClientTable {
     enum Admission: Equatable {
         case admitted
@@ -36,17 +37,21 @@ struct ClientTable {
         return connection
     }
 
-    /// Whether `peer` may have one more connection under `limits`.
-    func admission(for peer: PeerCredentials, limits: Limits) -> Admission {
+    /// Whether `peer` may have one more connection under `limits`. `isAtASeat` (asked only
+    /// when it decides) tells whether the peer's user has an active session on a local seat.
+    func admission(for peer: PeerCredentials, limits: Limits, isAtASeat: () -> Bool) -> Admission {
         let perUser = min(limits.maximumClientsPerUser, limits.maximumClients)
         if countByUID[peer.uid, default: 0] >= perUser { return .full(limit: perUser, perUser: true) }
-        // Everyone but root shares what is left after the places kept for root (its cap, at
-        // most half of the total).
+        // Places are kept for root (its cap, at most half of the total), and then for users at
+        // a seat (their cap, at most half of what is left), so that neither a user of the
+        // access group nor anyone else can lock out the person at the seat.
         let others = count - countByUID[0, default: 0]
         let keptForRoot = min(perUser, limits.maximumClients / 2)
-        if peer.uid == 0 ? count >= limits.maximumClients : others >= limits.maximumClients - keptForRoot {
-            return .full(limit: limits.maximumClients, perUser: false)
-        }
+        let keptForSeats = min(perUser, (limits.maximumClients - keptForRoot) / 2)
+        let full = Admission.full(limit: limits.maximumClients, perUser: false)
+        if peer.uid == 0 { return count >= limits.maximumClients ? full : .admitted }
+        if others >= limits.maximumClients - keptForRoot { return full }
+        if others >= limits.maximumClients - keptForRoot - keptForSeats, !isAtASeat() { return full }
         return .admitted
     }
 

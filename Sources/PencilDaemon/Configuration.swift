@@ -27,6 +27,9 @@ public struct Limits: Equatable, Sendable {
     public var requestTimeout: Int64 = 5_000_000
     /// Microseconds to stop accepting after the daemon ran out of descriptors.
     public var acceptBackoff: Int64 = 250_000
+    /// New clients accepted per turn of the loop: a connect flood waits in the kernel's
+    /// backlog, never in front of the pens and the clients already served.
+    public var acceptsPerTurn = 16
 
     public init() {}
 

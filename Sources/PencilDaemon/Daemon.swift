@@ -28,6 +28,9 @@ public final class Daemon {
     /// Accepting stopped (out of descriptors) until this time or until a client closes.
     private var acceptPausedUntil: HostTime?
     private var connectionsWithOutput: [Connection] = []
+    /// The clients' and the listener's readiness of one wake-up, served after the devices', the
+    /// timer's and the signals' (`handleReady`).
+    private var clientWork: [(token: UInt64, events: Epoll.Events)] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var running = true
     private var watchdogInterval: Int64?
@@ -161,8 +164,9 @@ public final class Daemon {
             }
             do {
                 try epoll.wait(timeoutMilliseconds: timeout) { token, events in
-                    self.handle(token: token, events: events)
+                    self.handleReady(token: token, events: events)
                 }
+                handleClientWork()
             } catch {
                 logger.error("epoll_wait failed: \(error)")
                 return 1
@@ -187,6 +191,24 @@ public final class Daemon {
     private func statusText() -> String {
         let devices = service.devices.count, clients = service.clientCount
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+    }
+
+    /// The pens, the timer and the signals are served as they come; the clients' and the
+    /// listener's work waits until they are, and until the deadlines due by then have fired, so
+    /// that a pen's frame, its mirror and a chord's next key never wait behind clients.
+    private func handleReady(token: UInt64, events: Epoll.Events) {
+        if token == Token.listener || (token >= Token.clientBase && token < Token.deviceBase) {
+            clientWork.append((token, events))
+        } else {
+            handle(token: token, events: events)
+        }
+    }
+
+    private func handleClientWork() {
+        guard !clientWork.isEmpty else { return }
+        handleDueDeadlines(now: HostTime.now())
+        for (token, events) in clientWork { handle(token: token, events: events) }
+        clientWork.removeAll(keepingCapacity: true)
     }
 
     private func handle(token: UInt64, events: Epoll.Events) {
@@ -237,8 +259,12 @@ public final class Daemon {
 
     // MARK: Clients
 
+    /// At most `acceptsPerTurn` new clients a wake-up: the listener stays readable, so the rest
+    /// come at the next turn, after the pens and the clients already connected.
     private func acceptClients(now: HostTime) {
-        while acceptPausedUntil == nil {
+        var accepted = 0
+        while acceptPausedUntil == nil, accepted < configuration.limits.acceptsPerTurn {
+            accepted += 1
             let fd: FileDescriptor?
             do {
                 fd = try UnixSocket.accept(from: listener)

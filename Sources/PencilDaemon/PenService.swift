@@ -89,7 +89,7 @@ final class PenService {
             clientLog.log(.notice, uid: peer.uid, now: now, "a client (uid \(peer.uid), pid \(peer.pid)) may not use pencild: \(refusal); it gets PermissionDenied")
             return .refused(reply: encodedError(PenError.permissionDenied))
         }
-        if case .full(let limit, let perUser) = clients.admission(for: peer, limits: configuration.limits) {
+        if case .full(let limit, let perUser) = clients.admission(for: peer, limits: configuration.limits, isAtASeat: { access.isAtASeat(peer) }) {
             let whose = perUser ? "uid \(peer.uid) already has \(limit) clients" : "already \(clients.count) clients"
             clientLog.log(.warning, uid: peer.uid, now: now, "refusing a client (uid \(peer.uid), pid \(peer.pid)): \(whose), the limit")
             return .refused(reply: encodedError(PenError.tooManyClients(limit: limit, perUser: perUser)))

@@ -80,9 +80,16 @@ public enum UnixSocket {
     }
 
     /// A blocking stream connection to `path`.
-    public static func connect(to path: String) throws(Errno) -> FileDescriptor {
+    /// `timeoutMilliseconds` (0: none) bounds the wait for room when the server's backlog is
+    /// full (SO_SNDTIMEO, which a Unix socket's connect waits by): under a connect flood a
+    /// blocking connect waits its turn, and a non-blocking one would fail at once.
+    public static func connect(to path: String, timeoutMilliseconds: Int = 0) throws(Errno) -> FileDescriptor {
         let fd = try makeSocket(Int32(SOCK_STREAM.rawValue), nonBlocking: false)
         do throws(Errno) {
+            if timeoutMilliseconds > 0 {
+                var value = timeval(tv_sec: timeoutMilliseconds / 1_000, tv_usec: (timeoutMilliseconds % 1_000) * 1_000)
+                _ = try retryingOnInterrupt { setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) }
+            }
             while true {
                 let result = try withAddress(path) { address, length in Glibc.connect(fd.rawValue, address, length) }
                 if result == 0 { break }

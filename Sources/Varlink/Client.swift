@@ -9,11 +9,12 @@ public final class VarlinkClient {
     private var framer: MessageFramer
     private var closed = false
 
-    /// Connects to the socket at `path`. `timeoutMilliseconds` bounds each wait for a reply (0: none).
+    /// Connects to the socket at `path`. `timeoutMilliseconds` bounds the wait for room in a
+    /// full backlog, each send and each wait for a reply (0: none).
     public init(path: String, timeoutMilliseconds: Int = 0, maximumMessageSize: Int = 16 * 1024 * 1024) throws(VarlinkClientError) {
         self.path = path
         do {
-            descriptor = try UnixSocket.connect(to: path)
+            descriptor = try UnixSocket.connect(to: path, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw .connect(path: path, error)
         }
