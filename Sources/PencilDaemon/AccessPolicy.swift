@@ -127,6 +127,25 @@ enum SeatSessions {
     /// nobody is known to be at a seat, and nobody is known to have left it.
     static var areTracked: Bool { sd_get_seats(nil) > 0 }
 
+    /// Whether process `pid` of `uid` acts for the person at `seat`: it belongs to the seat's
+    /// active session, or it runs under that user's own service manager (a user service such
+    /// as pencil-actions), and is in no other session (an SSH login, a cron job).
+    static func processActsForSeat(pid: Int32, uid: UInt32, seat: String) -> Bool {
+        var active: UnsafeMutablePointer<CChar>?
+        guard sd_seat_get_active(seat, &active, nil) >= 0, let active else { return false }
+        defer { free(active) }
+        var session: UnsafeMutablePointer<CChar>?
+        if sd_pid_get_session(pid, &session) >= 0, let session {
+            defer { free(session) }
+            return strcmp(session, active) == 0
+        }
+        var unit: UnsafeMutablePointer<CChar>?
+        guard sd_pid_get_user_unit(pid, &unit) >= 0, let unit else { return false }
+        free(unit)
+        var owner = uid_t()
+        return sd_pid_get_owner_uid(pid, &owner) >= 0 && UInt32(owner) == uid
+    }
+
     /// Whether `uid` holds `seat`: it is the user of the seat's active session, or logind
     /// keeps no seats (a machine without it, where the user's own daemon is all there is).
     static func userHolds(seat: String, uid: UInt32) -> Bool {

@@ -52,7 +52,14 @@ extension PenService {
             return
         }
         switch keyAccess(uid: uid) {
-        case .allowed: break
+        case .allowed:
+            // The user at the seat, but perhaps not from there: an SSH login or a cron job of
+            // the same uid types into nobody's session.
+            guard SeatSessions.processActsForSeat(pid: connection.peer.pid, uid: uid, seat: seat) else {
+                clientLog.log(.notice, uid: uid, now: now, "\(connection.label): chord \(chord) refused: pid \(connection.peer.pid) is neither in \(seat)'s active session nor under uid \(uid)'s service manager")
+                replyError(connection, call, PenError.permissionDenied)
+                return
+            }
         case .denied:
             clientLog.log(.notice, uid: uid, now: now, "\(connection.label): chord \(chord) refused: uid \(uid) does not hold \(seat)")
             replyError(connection, call, PenError.permissionDenied)

@@ -31,7 +31,8 @@ struct LocalAttackerTests {
             try text.write(toFile: "\(directory)/\(path).new", atomically: false, encoding: .utf8)
             #expect(rename("\(directory)/\(path).new", "\(directory)/\(path)") == 0)
         }
-        let sessions = users.indices.map { "c\($0 + 1)" }
+        // Not logind's own names ("c1", "2"), so that a test's scope (TestCgroup) never meets a real one.
+        let sessions = users.indices.map { "pt\($0 + 1)" }
         for (uid, session) in zip(users, sessions) {
             let isActive = uid == active
             try put("UID=\(uid)\nUSER=user\(uid)\nACTIVE=\(isActive ? 1 : 0)\nSTATE=\(isActive ? "active" : "online")\nREMOTE=0\nSEAT=seat0\nTYPE=x11\nCLASS=user\n", "sessions/\(session)")

@@ -32,10 +32,12 @@ struct PressChordTests {
         print(reply.rstrip(b"\\0").decode())
         """
 
-    /// The reply to PressChord(parameters) from a client as `uid`.
-    static func press(_ parameters: String, as uid: UInt32, _ daemon: RunningDaemon) throws -> JSONValue {
-        let result = try runProgram(LocalAttackerTests.setpriv, ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",
-                                                                 LocalAttackerTests.systemPython, "-c", call, daemon.socketPath, parameters])
+    /// The reply to PressChord(parameters) from a client as `uid`, run in `group` (a session's
+    /// scope or a user service, as sd-login reads it) or in none.
+    static func press(_ parameters: String, as uid: UInt32, in group: TestCgroup? = nil, _ daemon: RunningDaemon) throws -> JSONValue {
+        let join = group.map { $0.joinCommand + " && " } ?? ""
+        let result = try runProgram("/bin/sh", ["-c", "\(join)exec \(LocalAttackerTests.setpriv) --reuid=\(uid) --regid=\(uid) --clear-groups \"$@\"", "sh",
+                                                LocalAttackerTests.systemPython, "-c", call, daemon.socketPath, parameters])
         let text = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         do { return try JSONReader.parse(text) } catch {
             throw HarnessError("PressChord(\(parameters)) as uid \(uid): not a reply (\(error)): '\(text)', exit \(result.status); pencild's log: \((try? String(contentsOfFile: daemon.logPath, encoding: .utf8))?.suffix(1500) ?? "")")
@@ -66,33 +68,37 @@ struct PressChordTests {
         try Self.writeSeat(in: sessions, active: 1000)
         let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--system"])
         defer { daemon.stop() }
+        // The sessions' scopes (root's pt1, 1000's pt2), and one of 1000's user services.
+        let rootSession = try TestCgroup("user.slice/user-0.slice/session-pt1.scope")
+        let seatSession = try TestCgroup("user.slice/user-1000.slice/session-pt2.scope")
+        defer { rootSession.remove(); seatSession.remove() }
 
         // uid 1000 holds the seat: its chord passes; root's, who does not, is PermissionDenied.
-        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 1000, daemon))
-        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 0, daemon)) == "PermissionDenied")
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 1000, in: seatSession, daemon))
+        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 0, in: rootSession, daemon)) == "PermissionDenied")
 
         // Keys the keyboard never sends, whoever asks; each beside an allowed neighbour.
         for (keys, key) in [(#"["power"]"#, "power"), (#"["sysrq"]"#, "sysrq"), (#"["leftalt", "f2"]"#, "f2"),
                             (#"["leftctrl", "leftalt", "f1"]"#, "f1"), (#"["leftalt", "left"]"#, "left"),
                             (#"["leftctrl", "leftalt", "backspace"]"#, "backspace"), (#"["leftctrl", "leftalt", "delete"]"#, "delete"),
                             (#"["nosuchkey"]"#, "nosuchkey"), (#"["e", "leftctrl"]"#, "e")] {
-            let reply = try Self.press(#"{"keys": \#(keys)}"#, as: 1000, daemon)
+            let reply = try Self.press(#"{"keys": \#(keys)}"#, as: 1000, in: seatSession, daemon)
             #expect(Self.errorName(reply) == "KeyNotAllowed", "\(keys): \(reply)")
             #expect(reply["parameters"]?["key"]?.stringValue == key, "\(keys): \(reply)")
         }
-        Self.expectPassedChecks(try Self.press(#"{"keys": ["f2"]}"#, as: 1000, daemon))
-        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "left"]}"#, as: 1000, daemon))
-        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "leftshift", "delete"]}"#, as: 1000, daemon))
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["f2"]}"#, as: 1000, in: seatSession, daemon))
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "left"]}"#, as: 1000, in: seatSession, daemon))
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "leftshift", "delete"]}"#, as: 1000, in: seatSession, daemon))
 
         // The call's shape.
-        #expect(Self.errorName(try Self.press(#"{"keys": []}"#, as: 1000, daemon)) == "org.varlink.service.InvalidParameter")
-        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl+z"]}"#, as: 1000, daemon)) == "org.varlink.service.InvalidParameter")
-        #expect(Self.errorName(try Self.press(#"{"keys": ["z"], "device": "event99"}"#, as: 1000, daemon)) == "NoSuchDevice")
+        #expect(Self.errorName(try Self.press(#"{"keys": []}"#, as: 1000, in: seatSession, daemon)) == "org.varlink.service.InvalidParameter")
+        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl+z"]}"#, as: 1000, in: seatSession, daemon)) == "org.varlink.service.InvalidParameter")
+        #expect(Self.errorName(try Self.press(#"{"keys": ["z"], "device": "event99"}"#, as: 1000, in: seatSession, daemon)) == "NoSuchDevice")
 
         // The seat goes to root: uid 1000, with no active session left, may not even connect.
         try Self.writeSeat(in: sessions, active: 0)
-        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 1000, daemon)) == "PermissionDenied")
-        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 0, daemon))
+        #expect(Self.errorName(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 1000, in: seatSession, daemon)) == "PermissionDenied")
+        Self.expectPassedChecks(try Self.press(#"{"keys": ["leftctrl", "z"]}"#, as: 0, in: rootSession, daemon))
     }
 
     @Test("a user's pencild has no keyboard, for its own user at the seat as for anyone", .requires(needs))
@@ -116,5 +122,28 @@ struct PressChordTests {
         }
         // The keys are still judged first: a refused key says so, whichever daemon is asked.
         #expect(Self.errorName(try Self.press(#"{"keys": ["power"]}"#, as: 1000, daemon)) == "KeyNotAllowed")
+    }
+
+    @Test("the seat's user has keys pressed only from the seat's session or its own service manager, not from another session or none",
+          .requires(needs))
+    func fromWhere() throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sessions = directory + "/run-systemd"
+        try Self.writeSeat(in: sessions, active: 1000)
+        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--system"])
+        defer { daemon.stop() }
+        let seatSession = try TestCgroup("user.slice/user-1000.slice/session-pt2.scope")
+        // The same user logged in again elsewhere: an SSH login, a cron job.
+        let otherSession = try TestCgroup("user.slice/user-1000.slice/session-pt9.scope")
+        let userService = try TestCgroup("user.slice/user-1000.slice/user@1000.service/app.slice/pencil-actions.service")
+        defer { seatSession.remove(); otherSession.remove(); userService.remove() }
+
+        let chord = #"{"keys": ["leftctrl", "z"]}"#
+        Self.expectPassedChecks(try Self.press(chord, as: 1000, in: seatSession, daemon))
+        Self.expectPassedChecks(try Self.press(chord, as: 1000, in: userService, daemon))
+        #expect(Self.errorName(try Self.press(chord, as: 1000, in: otherSession, daemon)) == "PermissionDenied")
+        #expect(Self.errorName(try Self.press(chord, as: 1000, daemon)) == "PermissionDenied")
+        #expect(try daemon.log.contains("is neither in seat0's active session nor under uid 1000's service manager"))
     }
 }
