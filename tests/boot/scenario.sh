@@ -386,7 +386,19 @@ fi
 # modifiers before its key leave 700 ms between the chord's first key down and its key down;
 # the keyboard's reader switches the console to the other session the moment the first key
 # goes down, as a person pressing Ctrl+Alt+F2 would, with no shell polling in between. -----
-press_chord() { # press_chord USER KEY...: PressChord's reply, as USER
+# pencild presses keys only for a process of the seat's active session (or of its user's
+# service manager): the client joins USER's session scope first, as a program of that
+# session would be; press_chord_outside makes the same call from no session at all.
+press_chord() { # press_chord USER KEY...: PressChord's reply, as USER, from USER's session
+    local user=$1 scope
+    shift
+    scope=$(systemctl show -P ControlGroup "$(loginctl show-session "$(session_of "$user")" -P Scope 2>/dev/null)" 2>/dev/null)
+    (
+        [ -n "$scope" ] && echo "$BASHPID" >"/sys/fs/cgroup$scope/cgroup.procs"
+        press_chord_outside "$user" "$@"
+    )
+}
+press_chord_outside() { # press_chord_outside USER KEY...: PressChord's reply, as USER, from no session
     local user=$1
     shift
     as "$user" python3 -c '
@@ -425,8 +437,11 @@ if wait_for 60 bash -c '[ -n "$(loginctl list-sessions --no-legend | awk '\''$3 
     visitor_vt=$(loginctl show-session "$visitor_session" -P VTNr 2>/dev/null)
     visitor_vt=${visitor_vt:-2}
     first=$(press_chord seated leftctrl z)
-    check chord-pressed "seated (active on seat0) PressChord(leftctrl z): ${first:-no reply}; keyboard $(keyboard_node || echo missing)" \
+    check chord-pressed "seated (active on seat0) PressChord(leftctrl z) from its session: ${first:-no reply}; keyboard $(keyboard_node || echo missing)" \
         bash -c '[[ "$1" == *parameters* && "$1" != *error* ]]' _ "$first"
+    outside=$(press_chord_outside seated leftctrl z)
+    check chord-outside-session-refused "seated's chord from no session (as from an SSH login or a cron job): ${outside:-no reply}; from its session (above): $first" \
+        bash -c 'grep -q PermissionDenied <<<"$1"' _ "$outside"
     wait_for 20 keyboard_node >/dev/null
     keyboard=$(keyboard_node)
     # A reader of the keyboard prints "code value" for each key change, as it happens; it
