@@ -75,12 +75,9 @@ struct ConnectFloodTests {
     @Test("a connect flood from uids with no rights: every chord call of the seat's user is answered, and the stream keeps its pace",
           .requires(needs))
     func connectFlood() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sessions = directory + "/run-systemd"
-        try LocalAttackerTests.writeSessions(in: sessions, active: Self.seatUser)
-        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--demo"])
-        defer { daemon.stop() }
+        let seated = try SeatedDaemon(active: Self.seatUser, arguments: ["--demo"])
+        defer { seated.stop() }
+        let daemon = seated.daemon
 
         // The positive control: quiet, every call answered.
         let quietChords = try Self.measureChords(daemon)
@@ -115,15 +112,10 @@ struct ConnectFloodTests {
     @Test("members of the access group holding every place they can leave the seat's user room; the third member is refused",
           .requires(needs))
     func groupMembersLeaveRoom() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sessions = directory + "/run-systemd"
-        try LocalAttackerTests.writeSessions(in: sessions, active: Self.seatUser)
-        let config = directory + "/pencild.conf"
-        try "[Daemon]\nAccessGroup=\(LocalAttackerTests.accessGroup)\n[Limits]\nMaxClients=128\nMaxClientsPerUser=32\n"
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--config", config])
-        defer { daemon.stop() }
+        let seated = try SeatedDaemon(active: Self.seatUser, configuration:
+            "[Daemon]\nAccessGroup=\(LocalAttackerTests.accessGroup)\n[Limits]\nMaxClients=128\nMaxClientsPerUser=32\n")
+        defer { seated.stop() }
+        let daemon = seated.daemon
 
         // Each member holds 32 connections (its cap), each served a GetInfo, until told to stop.
         let holder = """

@@ -62,12 +62,9 @@ struct PressChordTests {
     @Test("the system service presses keys only for the user at the seat, refused keys first, and a switch moves it at the next call",
           .requires(needs))
     func systemService() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sessions = directory + "/run-systemd"
-        try Self.writeSeat(in: sessions, active: 1000)
-        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--system"])
-        defer { daemon.stop() }
+        let seated = try SeatedDaemon(active: 1000, users: [0, 1000], arguments: ["--system"])
+        defer { seated.stop() }
+        let (daemon, sessions) = (seated.daemon, seated.sessions)
         // The sessions' scopes (root's pt1, 1000's pt2), and one of 1000's user services.
         let rootSession = try TestCgroup("user.slice/user-0.slice/session-pt1.scope")
         let seatSession = try TestCgroup("user.slice/user-1000.slice/session-pt2.scope")
@@ -127,12 +124,9 @@ struct PressChordTests {
     @Test("the seat's user has keys pressed only from the seat's session or its own service manager, not from another session or none",
           .requires(needs))
     func fromWhere() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sessions = directory + "/run-systemd"
-        try Self.writeSeat(in: sessions, active: 1000)
-        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--system"])
-        defer { daemon.stop() }
+        let seated = try SeatedDaemon(active: 1000, users: [0, 1000], arguments: ["--system"])
+        defer { seated.stop() }
+        let (daemon, sessions) = (seated.daemon, seated.sessions)
         let seatSession = try TestCgroup("user.slice/user-1000.slice/session-pt2.scope")
         // The same user logged in again elsewhere: an SSH login, a cron job.
         let otherSession = try TestCgroup("user.slice/user-1000.slice/session-pt9.scope")
