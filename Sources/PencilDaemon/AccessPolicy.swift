@@ -135,9 +135,17 @@ enum SeatSessions {
         guard sd_seat_get_active(seat, &active, nil) >= 0, let active else { return false }
         defer { free(active) }
         var session: UnsafeMutablePointer<CChar>?
-        if sd_pid_get_session(pid, &session) >= 0, let session {
+        let found = sd_pid_get_session(pid, &session)
+        if found >= 0, let session {
             defer { free(session) }
             return strcmp(session, active) == 0
+        }
+        // The system service may not see other users' processes in /proc (ProtectProc=
+        // invisible), where sd-login reads a process's group: the groups list their processes.
+        if found == -ESRCH || found == -ENOENT || found == -EACCES {
+            let slice = "user.slice/user-\(uid).slice"
+            return ControlGroups.contains(pid: pid, path: "\(slice)/session-\(String(cString: active)).scope")
+                || ControlGroups.contains(pid: pid, path: "\(slice)/user@\(uid).service", orBelow: true)
         }
         var unit: UnsafeMutablePointer<CChar>?
         guard sd_pid_get_user_unit(pid, &unit) >= 0, let unit else { return false }
