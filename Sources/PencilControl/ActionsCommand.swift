@@ -78,16 +78,16 @@ public enum ActionsCommand: PencilCommand {
                      statusPath: String? = ActionsStatus.defaultPath()) -> Int32 {
         guard let bindings = load(config, io: io) else { return ExitCode.dataError }
         let exists = (try? FileSystem.status(of: config)) != nil
-        io.output.textLine("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
+        io.output.line("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
         for action in PreferredAction.allCases where action != .ignore {
-            io.output.textLine("  " + action.rawValue.rightPadded(to: 23) + (bindings[action]?.description ?? "nothing"))
+            io.output.line("  \(action.rawValue.rightPadded(to: 23))\(bindings[action]?.description ?? "nothing")")
         }
         for entry in bindings.perApp {
-            io.output.textLine("  " + "\(entry.action.rawValue) @\(entry.pattern.text)".rightPadded(to: 23) + entry.binding.description)
+            io.output.line("  \("\(entry.action.rawValue) @\(entry.pattern.text)".rightPadded(to: 23))\(entry.binding.description)")
         }
         let app = focusedApp(statusPath: statusPath, config: config, io: io)
         if !bindings.keys.isEmpty {
-            io.output.textLine("keys: " + keyboardAccess())
+            io.output.line("keys: \(keyboardAccess())")
         }
         let preferences: Preferences
         do {
@@ -101,7 +101,7 @@ public enum ActionsCommand: PencilCommand {
             io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: socket))
             return ExitCode.unavailable
         }
-        io.output.textLine("gestures now (your preferences at \(socket)), when no app holds pencild's focus:")
+        io.output.line("gestures now (your preferences at \(socket)), when no app holds pencild's focus:")
         let gestures: [(String, String, PreferredAction)] = [
             ("doubleTap", "doubleTapAction", preferences.doubleTapAction),
             ("squeeze", "squeezeAction", preferences.squeezeAction),
@@ -110,7 +110,7 @@ public enum ActionsCommand: PencilCommand {
             let resolved = bindings.resolve(action, app: app)
             let outcome = action == .ignore ? "nothing"
                 : "\(resolved.binding?.description ?? "nothing (not bound)") (\(resolved.section(of: action)))"
-            io.output.textLine("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
+            io.output.line("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
         }
         return ExitCode.success
     }
@@ -118,33 +118,33 @@ public enum ActionsCommand: PencilCommand {
     /// The focused app as pencil-actions last saw it, said in a line; nil when unknown.
     static func focusedApp(statusPath: String?, config: String, io: CommandIO) -> String? {
         guard let statusPath else {
-            io.output.textLine("focused app: unknown (XDG_RUNTIME_DIR is not set, where pencil-actions says it): the sections without an app apply")
+            io.output.line("focused app: unknown (XDG_RUNTIME_DIR is not set, where pencil-actions says it): the sections without an app apply")
             return nil
         }
         switch ActionsStatus.read(from: statusPath) {
         case .failure(.absent):
-            io.output.textLine("focused app: unknown: pencil-actions is not running (no \(statusPath))")
+            io.output.line("focused app: unknown: pencil-actions is not running (no \(statusPath))")
             return nil
         case .failure(.unreadable(let problem)):
-            io.output.textLine("focused app: unknown: \(statusPath): \(problem)")
+            io.output.line("focused app: unknown: \(statusPath): \(problem)")
             return nil
         case .success(let status):
             guard kill(status.pid, 0) == 0 || errno == EPERM else {
-                io.output.textLine("focused app: unknown: pencil-actions (pid \(status.pid)) is no longer running")
+                io.output.line("focused app: unknown: pencil-actions (pid \(status.pid)) is no longer running")
                 return nil
             }
             if status.config != config {
-                io.output.textLine("note: pencil-actions reads \(status.config), not \(config)")
+                io.output.line("note: pencil-actions reads \(status.config), not \(config)")
             }
             switch status.focus {
             case .following(let app?):
-                io.output.textLine("focused app: \"\(app)\" (\(status.provider), as pencil-actions sees it)")
+                io.output.line("focused app: \"\(app)\" (\(status.provider), as pencil-actions sees it)")
                 return app
             case .following(nil):
-                io.output.textLine("focused app: none (\(status.provider) says no window has the focus): the sections without an app apply")
+                io.output.line("focused app: none (\(status.provider) says no window has the focus): the sections without an app apply")
                 return nil
             case .unavailable(let reason):
-                io.output.textLine("focused app: unknown (\(status.provider): \(reason)): the sections without an app apply")
+                io.output.line("focused app: unknown (\(status.provider): \(reason)): the sections without an app apply")
                 return nil
             }
         }
@@ -168,19 +168,19 @@ public enum ActionsCommand: PencilCommand {
             io.errors.line("pencilctl actions: \(action.rawValue) is not bound in \(config): nothing to do")
             return ExitCode.dataError
         case .keySent(let chord, let device):
-            io.output.textLine("\(action.rawValue): sent \(chord) through \"\(VirtualKeyboard.name)\"\(device.map { " (\($0))" } ?? "")")
+            io.output.line("\(action.rawValue): sent \(chord) through \"\(VirtualKeyboard.name)\"\(device.map { " (\($0))" } ?? "")")
             return ExitCode.success
         case .keyboardUnavailable(let problem):
             io.errors.line("pencilctl actions: \(problem)")
             return ExitCode.unavailable
         case .commandEnded(let termination) where termination.succeeded:
-            io.output.textLine("\(action.rawValue): the command ran and \(termination)")
+            io.output.line("\(action.rawValue): the command ran and \(termination)")
             return ExitCode.success
         case .commandEnded(let termination):
             io.errors.line("pencilctl actions: \(action.rawValue): the command \(termination)")
             return ExitCode.software
         case .commandRunning(let pid):
-            io.output.textLine("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
+            io.output.line("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
             return ExitCode.success
         case .commandFailed(let problem):
             io.errors.line("pencilctl actions: \(action.rawValue): \(problem)")
