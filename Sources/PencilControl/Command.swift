@@ -109,6 +109,7 @@ public enum PencilControl {
             RecordCommand.self,
             EmulateCommand.self,
             ActionsCommand.self,
+            TryCommand.self,
         ]
     }
 
