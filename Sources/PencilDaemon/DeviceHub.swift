@@ -27,7 +27,7 @@ protocol DeviceHubDelegate: AnyObject {
 /// (waiting for its first monitor, then playing).
 enum DeviceSource {
     case live(LiveDevice, token: UInt64)
-    case waitingReplay(EvemuRecording, loops: Bool)
+    case waitingReplay(EvemuRecording)
     case replay(RecordingPlayer)
     /// The demo pen: its loop, and the gestures asked of it (not started until the first monitor).
     case demo(DemoPenPlayer)
@@ -181,7 +181,7 @@ final class DeviceHub {
         for (index, replay) in configuration.replays.enumerated() {
             let recording = try loadRecording(replay)
             let device = PenDevice(id: "replay\(index)", description: recording.description,
-                                   identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording, loops: false),
+                                   identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording),
                                    isReplay: true, startTime: Self.startTime(of: recording, now: now))
             if configuration.mirrorsReplays {
                 var preferences = Preferences.defaults
@@ -236,10 +236,10 @@ final class DeviceHub {
                 device.source = .demo(demo)
                 continue
             }
-            guard case .waitingReplay(let recording, let loops) = device.source else { continue }
-            device.source = .replay(RecordingPlayer(recording, speed: loops ? .realTime : speed, startingAt: now, loops: loops))
+            guard case .waitingReplay(let recording) = device.source else { continue }
+            device.source = .replay(RecordingPlayer(recording, speed: speed, startingAt: now))
             // Host time of the recording's start, so that a reader can tell when each event was due.
-            if !loops, let first = recording.events.first {
+            if let first = recording.events.first {
                 logger.info("\(device.id) plays: recorded time \(first.time) at host time \(now.microseconds) (CLOCK_MONOTONIC, µs)")
             }
         }
