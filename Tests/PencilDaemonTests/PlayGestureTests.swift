@@ -66,6 +66,22 @@ struct PlayGestureTests {
         #expect(Self.gestures(other).first?.action == .switchEraser)
     }
 
+    @Test("the shortest durations the contract allows: clicks shorter than the pen's frame interval still make one double-tap")
+    func shortestDurations() throws {
+        let daemon = try EmbeddedDaemon(demo: true)
+        let reader = try Self.monitor(daemon)
+        let caller = try daemon.client(uid: 1000)
+        caller.call("org.pencild.Pen.SetPreferences", .object([("preferences", .object([
+            ("tapMaxDuration", .int(1)), ("doubleTapInterval", .int(1)), ("doubleTapSlop", .double(0)),
+            ("squeezeButton", .string("longPress")), ("longPressDuration", .int(1)),
+        ]))]))
+        #expect(caller.errors.isEmpty, "\(caller.messages)")
+        daemon.advance(by: 300_000)
+        Self.play(caller, "doubleTap")
+        daemon.advance(by: Self.loop)
+        #expect(Self.gestures(reader).map(\.type) == [.doubleTap], "\(Self.gestures(reader))")
+    }
+
     @Test("asked mid-stroke, the pen lifts its tip first; asked while it is out of range, it comes into range first")
     func fromWhereThePenIs() throws {
         let daemon = try EmbeddedDaemon(demo: true)
