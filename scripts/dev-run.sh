@@ -4,7 +4,8 @@
 # Runs a freshly built pencild by hand, on a private socket, and shows the pen in
 # `pencilctl watch`, or runs COMMAND with PENCILD_SOCKET set (`make demo`: the sketch
 # demo). Real pens are used when this user can read them; otherwise (or as well as none)
-# the daemon's demo pen draws by itself; --demo-pen adds the demo pen in any case.
+# the daemon's demo pen draws by itself, and makes a gesture when asked (the command to
+# ask is printed); --demo-pen adds the demo pen in any case.
 # pencild is stopped and its files removed when watch or COMMAND exits (q or Ctrl-C).
 set -euo pipefail
 
@@ -76,4 +77,8 @@ done
 [ -S "$socket" ] || { echo "dev-run: pencild did not create $socket in 10 s; its log:" >&2; cat "$log" >&2; exit 1; }
 
 echo "dev-run: pencild (pid $daemon_pid) on $socket, log in $log"
+if [[ " ${flags[*]} " == *" --demo "* ]]; then
+    echo "dev-run: the demo pen makes a gesture when asked, from another terminal:"
+    echo "  PENCILD_SOCKET=$socket $bin/pencilctl try double-tap    (or: try squeeze)"
+fi
 PENCILD_SOCKET="$socket" "${command[@]}"

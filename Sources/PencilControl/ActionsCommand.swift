@@ -1,5 +1,6 @@
 import PencilActions
 import PencilClient
+import PencilDevices
 import PencilProtocol
 import PencilSystem
 import Varlink
@@ -7,30 +8,52 @@ import Varlink
 import Glibc
 #endif
 
-/// `pencilctl actions [--config FILE]`: the bindings pencil-actions has in force, the focused
-/// app as pencil-actions sees it (from the status file it keeps), and what each gesture would
-/// do now for this user (preference, action, the binding for that app and its section).
-/// `pencilctl actions test ACTION [--config FILE]`: performs one binding once.
+/// `pencilctl actions [--app ID] [--config FILE]`: the bindings pencil-actions has in force,
+/// the focused app as pencil-actions sees it (from the status file it keeps) or as `--app`
+/// names it, and what each gesture would do now for this user (preference, action, the
+/// binding for that app and its section).
+/// `pencilctl actions test ACTION [--app ID] [--config FILE]`: performs that app's binding
+/// once, as pencil-actions would: a chord through pencild's keyboard, or pencil-actions' own
+/// where pencild has none.
 public enum ActionsCommand: PencilCommand {
     public static let name = "actions"
-    public static let usage = "actions [--config FILE] | actions test ACTION [--config FILE]"
+    public static let usage = "actions [--app ID] [--config FILE] | actions test ACTION [--app ID] [--config FILE]"
     public static let summary = "show what double-tap and squeeze do through pencil-actions, or try one binding"
 
+    /// Whose bindings apply: the app pencil-actions reports as focused, or one named.
+    enum AppChoice: Equatable {
+        case focused
+        case named(String)
+    }
+
     enum Request: Equatable {
-        case show(config: String)
-        case test(PreferredAction, config: String)
+        case show(config: String, app: AppChoice)
+        case test(PreferredAction, config: String, app: AppChoice)
     }
 
     static func parse(_ arguments: [String], defaultConfig: String) -> Result<Request, UsageProblem> {
         var config = defaultConfig
+        var app = AppChoice.focused
         var words: [String] = []
         var index = 0
         while index < arguments.count {
-            if arguments[index] == "--config" {
+            switch arguments[index] {
+            case "--config":
                 guard index + 1 < arguments.count else { return .failure(UsageProblem("--config needs a file")) }
                 config = arguments[index + 1]
                 index += 2
                 continue
+            case "--app":
+                guard index + 1 < arguments.count else { return .failure(UsageProblem("--app needs an app id (org.kde.krita, firefox)")) }
+                // What a focus provider would report: the same rule.
+                guard let id = AppID.sanitized(arguments[index + 1]) else {
+                    return .failure(UsageProblem("--app: \"\(arguments[index + 1])\" is not an app id (1 to \(AppID.maximumBytes) bytes of text, no control characters)"))
+                }
+                app = .named(id)
+                index += 2
+                continue
+            default:
+                break
             }
             if arguments[index].hasPrefix("-") { return .failure(UsageProblem("unknown option \(arguments[index])")) }
             words.append(arguments[index])
@@ -38,14 +61,14 @@ public enum ActionsCommand: PencilCommand {
         }
         switch words.first {
         case nil:
-            return .success(.show(config: config))
+            return .success(.show(config: config, app: app))
         case "test":
             let names = PreferredAction.allCases.map(\.rawValue).joined(separator: ", ")
             guard words.count == 2 else { return .failure(UsageProblem("actions test needs one ACTION (\(names))")) }
             guard let action = PreferredAction(rawValue: words[1]) else {
                 return .failure(UsageProblem("unknown action \"\(words[1])\" (known: \(names))"))
             }
-            return .success(.test(action, config: config))
+            return .success(.test(action, config: config, app: app))
         default:
             return .failure(UsageProblem("unknown word \"\(words[0])\" (actions, or actions test ACTION)"))
         }
@@ -58,10 +81,10 @@ public enum ActionsCommand: PencilCommand {
         case .failure(let problem): return usageError(problem.message, io: io)
         }
         switch request {
-        case .show(let config):
-            return show(config: config, io: io)
-        case .test(let action, let config):
-            return test(action, config: config, io: io)
+        case .show(let config, let app):
+            return show(config: config, app: app, io: io)
+        case .test(let action, let config, let app):
+            return test(action, config: config, app: app, io: io)
         }
     }
 
@@ -74,20 +97,19 @@ public enum ActionsCommand: PencilCommand {
         }
     }
 
-    static func show(config: String, io: CommandIO, socket: String = DaemonSocket.path(),
+    static func show(config: String, app choice: AppChoice = .focused, io: CommandIO, socket: String = DaemonSocket.path(),
                      statusPath: String? = ActionsStatus.defaultPath()) -> Int32 {
         guard let bindings = load(config, io: io) else { return ExitCode.dataError }
         let exists = (try? FileSystem.status(of: config)) != nil
-        io.output.textLine("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
-        for action in PreferredAction.allCases where action != .ignore {
-            io.output.textLine("  " + action.rawValue.rightPadded(to: 23) + (bindings[action]?.description ?? "nothing"))
+        io.output.line("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
+        var rows: [(label: TerminalMessage, value: TerminalMessage)] = PreferredAction.allCases.filter { $0 != .ignore }.map { action in
+            ("\(action.rawValue)", "\(bindings[action]?.description ?? "nothing")")
         }
-        for entry in bindings.perApp {
-            io.output.textLine("  " + "\(entry.action.rawValue) @\(entry.pattern.text)".rightPadded(to: 23) + entry.binding.description)
-        }
-        let app = focusedApp(statusPath: statusPath, config: config, io: io)
+        rows += bindings.perApp.map { entry in ("\(entry.action.rawValue) @\(entry.pattern.text)", "\(entry.binding.description)") }
+        for line in columns(rows) { io.output.line(line) }
+        let app = chosenApp(choice, statusPath: statusPath, config: config, io: io)
         if !bindings.keys.isEmpty {
-            io.output.textLine("keys: " + keyboardAccess())
+            io.output.line("keys: \(keyboardAccess())")
         }
         let preferences: Preferences
         do {
@@ -101,86 +123,142 @@ public enum ActionsCommand: PencilCommand {
             io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: socket))
             return ExitCode.unavailable
         }
-        io.output.textLine("gestures now (your preferences at \(socket)), when no app holds pencild's focus:")
+        io.output.line("gestures now (your preferences at \(socket)), when no app holds pencild's focus:")
         let gestures: [(String, String, PreferredAction)] = [
             ("doubleTap", "doubleTapAction", preferences.doubleTapAction),
             ("squeeze", "squeezeAction", preferences.squeezeAction),
         ]
         for (gesture, preference, action) in gestures {
             let resolved = bindings.resolve(action, app: app)
-            let outcome = action == .ignore ? "nothing"
+            let outcome: TerminalMessage = action == .ignore ? "nothing"
                 : "\(resolved.binding?.description ?? "nothing (not bound)") (\(resolved.section(of: action)))"
-            io.output.textLine("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
+            io.output.line("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
         }
         return ExitCode.success
+    }
+
+    /// Labels longer than this have a line of their own (a long app pattern would push every
+    /// value off to the right).
+    static let maximumLabelWidth = 32
+
+    /// Rows of a label and a value: the values in one column, two spaces after the longest
+    /// label; a label longer than `maximumLabelWidth` on a line of its own, its value on the
+    /// next in the column. Widths are those of the text shown (escapes included).
+    static func columns(_ rows: [(label: TerminalMessage, value: TerminalMessage)], indent: String = "  ") -> [TerminalMessage] {
+        let fitting = rows.map(\.label.text.count).filter { $0 <= maximumLabelWidth }
+        let column = (fitting.max() ?? 0) + 2
+        var lines: [TerminalMessage] = []
+        for row in rows {
+            let width = row.label.text.count
+            if width > maximumLabelWidth {
+                lines.append("\(indent)\(row.label)")
+                lines.append("\(indent)\(String(repeating: " ", count: column))\(row.value)")
+            } else {
+                lines.append("\(indent)\(row.label)\(String(repeating: " ", count: column - width))\(row.value)")
+            }
+        }
+        return lines
+    }
+
+    /// The app whose bindings apply, said in a line: the one `--app` named, or the focused app
+    /// as pencil-actions last saw it; nil when unknown.
+    static func chosenApp(_ choice: AppChoice, statusPath: String?, config: String, io: CommandIO) -> String? {
+        switch choice {
+        case .named(let app):
+            io.output.line("app: \"\(app)\" (given with --app)")
+            return app
+        case .focused:
+            return focusedApp(statusPath: statusPath, config: config, io: io)
+        }
     }
 
     /// The focused app as pencil-actions last saw it, said in a line; nil when unknown.
     static func focusedApp(statusPath: String?, config: String, io: CommandIO) -> String? {
         guard let statusPath else {
-            io.output.textLine("focused app: unknown (XDG_RUNTIME_DIR is not set, where pencil-actions says it): the sections without an app apply")
+            io.output.line("focused app: unknown (XDG_RUNTIME_DIR is not set, where pencil-actions says it): the sections without an app apply")
             return nil
         }
         switch ActionsStatus.read(from: statusPath) {
         case .failure(.absent):
-            io.output.textLine("focused app: unknown: pencil-actions is not running (no \(statusPath))")
+            io.output.line("focused app: unknown: pencil-actions is not running (no \(statusPath)): the sections without an app apply")
             return nil
         case .failure(.unreadable(let problem)):
-            io.output.textLine("focused app: unknown: \(statusPath): \(problem)")
+            io.output.line("focused app: unknown: \(statusPath): \(problem): the sections without an app apply")
             return nil
         case .success(let status):
             guard kill(status.pid, 0) == 0 || errno == EPERM else {
-                io.output.textLine("focused app: unknown: pencil-actions (pid \(status.pid)) is no longer running")
+                io.output.line("focused app: unknown: pencil-actions (pid \(status.pid)) is no longer running: the sections without an app apply")
                 return nil
             }
             if status.config != config {
-                io.output.textLine("note: pencil-actions reads \(status.config), not \(config)")
+                io.output.line("note: pencil-actions reads \(status.config), not \(config)")
             }
             switch status.focus {
             case .following(let app?):
-                io.output.textLine("focused app: \"\(app)\" (\(status.provider), as pencil-actions sees it)")
+                io.output.line("focused app: \"\(app)\" (\(status.provider), as pencil-actions sees it)")
                 return app
             case .following(nil):
-                io.output.textLine("focused app: none (\(status.provider) says no window has the focus): the sections without an app apply")
+                io.output.line("focused app: none (\(status.provider) says no window has the focus): the sections without an app apply")
                 return nil
             case .unavailable(let reason):
-                io.output.textLine("focused app: unknown (\(status.provider): \(reason)): the sections without an app apply")
+                io.output.line("focused app: unknown (\(status.provider): \(reason)): the sections without an app apply")
                 return nil
             }
         }
     }
 
-    /// Whether this user may make the virtual keyboard.
+    /// Which keyboard presses chords: pencild's first, pencil-actions' own where pencild has
+    /// none, when this user may make one.
     static func keyboardAccess() -> String {
         do {
             let fd = try FileDescriptor.open("/dev/uinput", [.writeOnly, .closeOnExec, .nonBlocking])
             fd.close()
-            return "/dev/uinput is writable: key chords can be sent"
+            return "chords go to pencild's keyboard, which presses them for the seat's active user; where pencild has none, to pencil-actions' own (/dev/uinput is writable)"
         } catch {
-            return VirtualKeyboard.explain(error)
+            return VirtualKeyboard.explain(error, daemonFirst: true)
         }
     }
 
-    static func test(_ action: PreferredAction, config: String, io: CommandIO) -> Int32 {
+    /// Performs `action`'s binding for the chosen app once, as pencil-actions would.
+    /// `daemonKeyboard` (nil: PressChord at `socket`) and `makeKeyboard` are for tests.
+    static func test(_ action: PreferredAction, config: String, app choice: AppChoice = .focused, io: CommandIO,
+                     socket: String = DaemonSocket.path(), statusPath: String? = ActionsStatus.defaultPath(),
+                     daemonKeyboard: ((KeyChord) -> DaemonChordOutcome)? = nil,
+                     makeKeyboard: (Set<UInt16>) throws(Errno) -> VirtualKeyboard = { keys throws(Errno) in try VirtualKeyboard(keys: keys) }) -> Int32 {
         guard let bindings = load(config, io: io) else { return ExitCode.dataError }
-        switch PerformOnce.perform(action, bindings: bindings) {
+        let app = chosenApp(choice, statusPath: statusPath, config: config, io: io)
+        let resolved = bindings.resolve(action, app: app)
+        if let binding = resolved.binding {
+            io.output.line("binding: \(binding.description) (\(resolved.section(of: action)))")
+        }
+        let pressByDaemon = daemonKeyboard ?? { chord in DaemonKeyboard(socketPath: socket).press(chord, device: nil) }
+        switch PerformOnce.perform(action, bindings: bindings, app: app, daemonKeyboard: pressByDaemon, makeKeyboard: makeKeyboard) {
         case .unbound:
-            io.errors.line("pencilctl actions: \(action.rawValue) is not bound in \(config): nothing to do")
+            let whose: TerminalMessage = app.map { " (nor for \"\($0)\")" } ?? ""
+            io.errors.line("pencilctl actions: \(action.rawValue) is not bound in \(config)\(whose): nothing to do")
             return ExitCode.dataError
-        case .keySent(let chord, let device):
-            io.output.textLine("\(action.rawValue): sent \(chord) through \"\(VirtualKeyboard.name)\"\(device.map { " (\($0))" } ?? "")")
+        case .keyPressedByDaemon(let chord):
+            io.output.line("\(action.rawValue): pencild's keyboard pressed \(chord)")
+            return ExitCode.success
+        case .keyRefused(let chord, let why):
+            io.errors.line("pencilctl actions: \(action.rawValue): key \(chord) not sent: \(why)")
+            return ExitCode.unavailable
+        case .keySent(let chord, let device, let daemonProblem):
+            let node: TerminalMessage = device.map { " (\($0))" } ?? ""
+            let reason: TerminalMessage = daemonProblem.map { ", as \($0)" } ?? ""
+            io.output.line("\(action.rawValue): sent \(chord) through \"\(VirtualKeyboard.name)\"\(node)\(reason)")
             return ExitCode.success
         case .keyboardUnavailable(let problem):
-            io.errors.line("pencilctl actions: \(problem)")
+            io.errors.line("pencilctl actions: \(action.rawValue): key not sent: \(problem)")
             return ExitCode.unavailable
         case .commandEnded(let termination) where termination.succeeded:
-            io.output.textLine("\(action.rawValue): the command ran and \(termination)")
+            io.output.line("\(action.rawValue): the command ran and \(termination)")
             return ExitCode.success
         case .commandEnded(let termination):
             io.errors.line("pencilctl actions: \(action.rawValue): the command \(termination)")
             return ExitCode.software
         case .commandRunning(let pid):
-            io.output.textLine("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
+            io.output.line("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
             return ExitCode.success
         case .commandFailed(let problem):
             io.errors.line("pencilctl actions: \(action.rawValue): \(problem)")

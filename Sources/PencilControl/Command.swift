@@ -14,25 +14,22 @@ public enum ExitCode {
 }
 
 /// Where a command writes: a descriptor (buffered; flushed at the end and when asked), or
-/// memory for tests.
+/// memory for tests. Lines for a person are `TerminalMessage`s, whose values are escaped where
+/// they are put in; what is written raw (JSON, evemu, a screen) is made safe by its writer.
 public final class CommandOutput {
     private let descriptor: FileDescriptor?
     private var buffer: [UInt8] = []
     /// Everything written, when capturing.
     public private(set) var captured: [UInt8] = []
-    /// Whether `line` shows control characters as escapes (`escapedForTerminal`): standard
-    /// error's lines are all for a person, and many echo the daemon's or a device's text.
-    public let escapesLines: Bool
 
-    private init(descriptor: FileDescriptor?, escapesLines: Bool) {
+    private init(descriptor: FileDescriptor?) {
         self.descriptor = descriptor
-        self.escapesLines = escapesLines
         buffer.reserveCapacity(1 << 16)
     }
 
-    public static func standardOutput() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 1), escapesLines: false) }
-    public static func standardError() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 2), escapesLines: true) }
-    public static func capturing(escapesLines: Bool = false) -> CommandOutput { CommandOutput(descriptor: nil, escapesLines: escapesLines) }
+    public static func standardOutput() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 1)) }
+    public static func standardError() -> CommandOutput { CommandOutput(descriptor: FileDescriptor(rawValue: 2)) }
+    public static func capturing() -> CommandOutput { CommandOutput(descriptor: nil) }
 
     public var capturedText: String { String(decoding: captured, as: UTF8.self) }
 
@@ -47,12 +44,12 @@ public final class CommandOutput {
 
     public func write(_ text: String) { write(Array(text.utf8)) }
 
-    /// Writes a line: `text` and a newline; on an output that escapes lines, `text` with its
-    /// control characters escaped (a newline in it too: one call, one line).
-    public func line(_ text: String) { write((escapesLines ? text.escapedForTerminal : text) + "\n") }
+    /// Writes a line for a person: the message, and a newline.
+    public func line(_ message: TerminalMessage) { write(message.text + "\n") }
 
-    /// Writes a line for a person on any output: `text` with its control characters escaped.
-    public func textLine(_ text: String) { write(text.escapedForTerminal + "\n") }
+    /// Writes a line whose text is safe already (a JSON document, a line whose untrusted
+    /// parts were escaped where they were put in), and a newline.
+    public func rawLine(_ text: String) { write(text + "\n") }
 
     /// Hands what is buffered to the descriptor. A reader that went away (EPIPE) is not an
     /// error of the command's: what is left is dropped.
@@ -76,7 +73,7 @@ public struct CommandIO {
     }
 
     public static func standard() -> CommandIO { CommandIO(output: .standardOutput(), errors: .standardError()) }
-    public static func capturing() -> CommandIO { CommandIO(output: .capturing(), errors: .capturing(escapesLines: true)) }
+    public static func capturing() -> CommandIO { CommandIO(output: .capturing(), errors: .capturing()) }
 }
 
 /// One pencilctl command: `pencilctl NAME ARGUMENTS...`. Each lives in its own file and is
@@ -112,6 +109,7 @@ public enum PencilControl {
             RecordCommand.self,
             EmulateCommand.self,
             ActionsCommand.self,
+            TryCommand.self,
         ]
     }
 
@@ -162,7 +160,7 @@ extension CommandIO {
         do {
             return .success(try EvemuRecording.load(path: path, descriptionPath: description))
         } catch {
-            io.errors.line(error.description)
+            io.errors.line("\(error)")
             return .failure(ReportedFailure(status: error.exitCode))
         }
     }

@@ -5,8 +5,9 @@ import Varlink
 
 /// What pencilctl tells the user when pencild is not there (where it looks: `DaemonSocket.path`).
 extension DaemonSocket {
-    /// A message for a client that could not reach or use the daemon.
-    public static func explain(_ error: VarlinkClientError, path: String) -> String {
+    /// A message for a client that could not reach or use the daemon: pencilctl's words with
+    /// their line breaks; the path (from the environment) and the daemon's text escaped.
+    public static func explain(_ error: VarlinkClientError, path: String) -> TerminalMessage {
         switch error {
         case .connect(_, let errno) where errno == .noSuchFile || errno == .connectionRefused:
             return """

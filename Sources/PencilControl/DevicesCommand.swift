@@ -25,7 +25,7 @@ public enum DevicesCommand: PencilCommand {
             return ExitCode.software
         }
         if arguments == ["--json"] {
-            for device in list { io.output.line(device.jsonText) }
+            for device in list { io.output.rawLine(device.jsonText) }
             return ExitCode.success
         }
         if list.isEmpty {

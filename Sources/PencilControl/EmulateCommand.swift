@@ -102,7 +102,7 @@ public enum EmulateCommand: PencilCommand {
         defer { device.close() }
 
         if let node = device.devicePath {
-            io.output.textLine(node)
+            io.output.line("\(node)")
         } else {
             io.errors.line("pencilctl emulate: the device was made, but sysfs does not tell its node")
         }

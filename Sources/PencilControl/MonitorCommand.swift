@@ -81,7 +81,7 @@ public enum MonitorCommand: PencilCommand {
                 writer.bytes.append(UInt8(ascii: "\n"))
                 io.output.write(writer.bytes)
             } else {
-                io.output.line(formatter.line(for: event))
+                io.output.rawLine(formatter.line(for: event))
             }
         } onReconnect: {
             formatter.reset()

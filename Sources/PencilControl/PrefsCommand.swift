@@ -107,7 +107,7 @@ public enum PrefsCommand: PencilCommand {
         if case .get(json: true) = request {
             var writer = JSONWriter()
             writer.write(preferences)
-            io.output.line(String(decoding: writer.bytes, as: UTF8.self))
+            io.output.rawLine(String(decoding: writer.bytes, as: UTF8.self))
         } else {
             io.output.write(table(of: preferences))
         }

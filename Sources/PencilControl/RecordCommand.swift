@@ -44,9 +44,8 @@ public enum RecordCommand: PencilCommand {
         do {
             live = try LiveDevice(path: path)
         } catch {
-            var message = "pencilctl record: cannot open \(path): \(error)"
-            if error == .permissionDenied { message += " (join the 'input' group, or run as root)" }
-            io.errors.line(message)
+            let hint: TerminalMessage = error == .permissionDenied ? " (join the 'input' group, or run as root)" : ""
+            io.errors.line("pencilctl record: cannot open \(path): \(error)\(hint)")
             return error == .noSuchFile ? ExitCode.noInput : ExitCode.unavailable
         }
         defer { live.close() }

@@ -163,7 +163,8 @@ public enum CommandLineParser {
       --no-wait              start replays at once instead of at the first Monitor
       --wait-monitors N      start replays once N Monitor calls have subscribed (default: 1)
       --exit-after-replay    exit once every replay has ended and every client has its events
-      --demo                 add a built-in demo pen that plays in a loop
+      --demo                 add a built-in demo pen that hovers and draws in a loop; it makes a
+                             gesture when asked (pencilctl try double-tap, pencilctl try squeeze)
       --no-udev              do not open live devices
       --libwacom-data DIR    read libwacom's tablet and stylus files from DIR (default: the system's)
       --system               serve every local user, as the system service does (implied as root):

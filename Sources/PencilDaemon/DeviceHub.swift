@@ -1,3 +1,4 @@
+import GestureRecognizer
 import PencilDevices
 import PencilInput
 import PencilProtocol
@@ -26,10 +27,25 @@ protocol DeviceHubDelegate: AnyObject {
 /// (waiting for its first monitor, then playing).
 enum DeviceSource {
     case live(LiveDevice, token: UInt64)
-    case waitingReplay(EvemuRecording, loops: Bool)
+    case waitingReplay(EvemuRecording)
     case replay(RecordingPlayer)
+    /// The demo pen: its loop, and the gestures asked of it (not started until the first monitor).
+    case demo(DemoPenPlayer)
     case ended
 }
+
+/// A source on a clock of its own, which the hub plays at host time: a recording, or the
+/// demo pen.
+protocol TimedSource: PenEventSource where ReadError == Never {
+    var speed: PlaybackSpeed { get }
+    var nextDueTime: HostTime? { get }
+    var nextEventTime: DeviceTime? { get }
+    func hostTime(for deviceTime: DeviceTime) -> HostTime
+    func deviceTime(at hostTime: HostTime) -> DeviceTime
+}
+
+extension RecordingPlayer: TimedSource {}
+extension DemoPenPlayer: TimedSource {}
 
 /// One pen device: its pipeline (a tracker and a gesture recogniser per user who monitors,
 /// `PenPipeline` as everywhere else) and its source.
@@ -90,8 +106,8 @@ final class PenDevice {
         return nil
     }
 
-    var player: RecordingPlayer? {
-        if case .replay(let player) = source { return player }
+    var demo: DemoPenPlayer? {
+        if case .demo(let player) = source { return player }
         return nil
     }
 }
@@ -165,7 +181,7 @@ final class DeviceHub {
         for (index, replay) in configuration.replays.enumerated() {
             let recording = try loadRecording(replay)
             let device = PenDevice(id: "replay\(index)", description: recording.description,
-                                   identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording, loops: false),
+                                   identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording),
                                    isReplay: true, startTime: Self.startTime(of: recording, now: now))
             if configuration.mirrorsReplays {
                 var preferences = Preferences.defaults
@@ -175,12 +191,10 @@ final class DeviceHub {
             add(device)
         }
         if configuration.demo {
-            let demo = DemoPen.recording()
-            let recording = EvemuRecording(description: demo.description, events: demo.events)
+            let demo = DemoPenPlayer()
             // The demo pen is no tablet libwacom could know: its database is not loaded for it.
-            add(PenDevice(id: "demo0", description: demo.description, identity: .unknown,
-                          source: .waitingReplay(recording, loops: true),
-                          isReplay: false, startTime: Self.startTime(of: recording, now: now)))
+            add(PenDevice(id: DemoPen.id, description: demo.description, identity: .unknown, source: .demo(demo),
+                          isReplay: false, startTime: demo.nextEventTime ?? DeviceTime(sameInstantAs: now)))
         }
         if configuration.replayWaitsForMonitors == 0 { startPlayback(now: now) }
         if configuration.liveDevices { startLiveDevices(now: now) }
@@ -217,10 +231,15 @@ final class DeviceHub {
         replaysStarted = true
         let speed = configuration.replaySpeed.flatMap { PlaybackSpeed(factor: $0) } ?? .asFastAsPossible
         for device in devices {
-            guard case .waitingReplay(let recording, let loops) = device.source else { continue }
-            device.source = .replay(RecordingPlayer(recording, speed: loops ? .realTime : speed, startingAt: now, loops: loops))
+            if case .demo(var demo) = device.source {
+                demo.start(at: now)
+                device.source = .demo(demo)
+                continue
+            }
+            guard case .waitingReplay(let recording) = device.source else { continue }
+            device.source = .replay(RecordingPlayer(recording, speed: speed, startingAt: now))
             // Host time of the recording's start, so that a reader can tell when each event was due.
-            if !loops, let first = recording.events.first {
+            if let first = recording.events.first {
                 logger.info("\(device.id) plays: recorded time \(first.time) at host time \(now.microseconds) (CLOCK_MONOTONIC, µs)")
             }
         }
@@ -311,6 +330,10 @@ final class DeviceHub {
                 if !player.speed.factor.isFinite, fullSpeedPaused { continue }
                 consider(player.nextDueTime ?? player.hostTime(for: device.lastTime))
                 consider(device.nextDeadline.map(player.hostTime(for:)))
+            case .demo(let player):
+                guard player.isStarted else { continue }
+                consider(player.nextDueTime)
+                consider(device.nextDeadline.map(player.hostTime(for:)))
             case .waitingReplay, .ended:
                 continue
             }
@@ -322,7 +345,7 @@ final class DeviceHub {
         self.now = now
         for device in devices {
             switch device.source {
-            case .replay: play(device, now: now)
+            case .replay, .demo: play(device, now: now)
             case .live:
                 let deviceNow = DeviceTime(sameInstantAs: now)
                 guard let timer = device.nextDeadline, timer <= deviceNow else { continue }
@@ -343,7 +366,21 @@ final class DeviceHub {
     /// Plays what is due by `now`: timers due before the next event fire at their deadlines (the
     /// pipeline fires those due by an event's time before it).
     private func play(_ device: PenDevice, now: HostTime) {
-        guard var player = device.player else { return }
+        switch device.source {
+        case .replay(var player):
+            let finished = play(device, &player, now: now)
+            device.source = finished ? .ended : .replay(player)
+        case .demo(var player):
+            _ = play(device, &player, now: now)
+            device.source = .demo(player)
+        case .live, .waitingReplay, .ended:
+            return
+        }
+    }
+
+    /// Plays what `player` has due by `now` into `device`; true when it has ended (a demo pen
+    /// never does).
+    private func play<Source: TimedSource>(_ device: PenDevice, _ player: inout Source, now: HostTime) -> Bool {
         let fullSpeed = !player.speed.factor.isFinite
         var status = SourceStatus.more
         var budget = readLimit
@@ -360,9 +397,8 @@ final class DeviceHub {
             // The end of a replay: close what is open; timers that did not fire never will.
             device.pipeline.finish(into: &output)
             emit()
-            device.source = .ended
             logger.info("replay \(device.id) ended")
-            return
+            return true
         }
         if status == .drained {
             if let timer = device.nextDeadline, player.hostTime(for: timer) <= now {
@@ -374,12 +410,20 @@ final class DeviceHub {
                 emit()
             }
         }
-        device.source = .replay(player)
+        return false
+    }
+
+    /// Plays `gesture` on the demo pen `device`, after the gestures asked of it before.
+    func playGesture(_ gesture: GestureDemonstration.Script, on device: PenDevice, now: HostTime) throws(DemoPenPlayer.Busy) {
+        self.now = now
+        guard case .demo(var player) = device.source else { return }
+        try player.play(gesture, now: now)
+        device.source = .demo(player)
     }
 
     /// Feeds a batch of a replay through a pipeline held for the whole batch (one access to the
     /// device and the hub, instead of one per evdev event).
-    private static func feed(from player: inout RecordingPlayer, at now: HostTime, limit: Int, into pipeline: inout PenPipeline<UserGestureStages>,
+    private static func feed<Source: TimedSource>(from player: inout Source, at now: HostTime, limit: Int, into pipeline: inout PenPipeline<UserGestureStages>,
                              output: inout UserEvents, lastTime: inout DeviceTime) -> SourceStatus {
         player.read(at: now, limit: limit) { item in
             guard case .event(let event) = item else { return }

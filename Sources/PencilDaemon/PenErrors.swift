@@ -24,6 +24,10 @@ enum PenError {
         error(.keyNotAllowed, [("key", .string(key)), ("reason", .string(reason))])
     }
 
+    static func gestureNotPlayable(_ reason: String) -> VarlinkError {
+        error(.gestureNotPlayable, [("reason", .string(reason))])
+    }
+
     private static func error(_ name: PenInterface.ErrorName, _ parameters: [(String, JSONValue)]) -> VarlinkError {
         VarlinkError(name: name.qualifiedName, parameters: .object(parameters))
     }

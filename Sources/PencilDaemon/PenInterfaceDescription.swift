@@ -156,6 +156,14 @@ extension InterfaceDescriptions {
     # server are KeyNotAllowed; a daemon without a keyboard is KeyboardUnavailable.
     method PressChord(device: ?string, keys: []string) -> ()
 
+    # Plays one gesture on pencild's demo pen (pencild --demo), the way a person makes it under
+    # the caller's preferences (its buttons and durations): gesture is doubleTap or squeeze;
+    # device is the demo pen's id, demo0 when left out. The pen comes into range or lifts its tip
+    # as needed, holds still, makes the gesture and leaves; every reader of the pen receives its
+    # events as the pen's own. The reply comes when the gesture is queued; it plays at once, or
+    # after the gestures queued before it. Only the demo pen plays gestures: see GestureNotPlayable.
+    method PlayGesture(device: ?string, gesture: string) -> (device: string)
+
     error NoSuchDevice (device: string)
     error PermissionDenied ()
     error InvalidPreferences (field: string, reason: string)
@@ -168,6 +176,10 @@ extension InterfaceDescriptions {
     error KeyboardUnavailable (reason: string)
     # PressChord: a key that is unknown or that the keyboard never sends, and why.
     error KeyNotAllowed (key: string, reason: string)
+    # PlayGesture: the gesture cannot be played, and why: pencild has no demo pen, the device is
+    # not one, the caller's preferences switch the gesture off or need a button the demo pen
+    # lacks, or four gestures are already waiting.
+    error GestureNotPlayable (reason: string)
 
     """#
 }

@@ -267,6 +267,7 @@ final class PenService {
         case .setPreferences: setPreferences(call, for: connection, now: now)
         case .setFocus: setFocus(call, for: connection, now: now)
         case .pressChord: pressChord(call, for: connection, now: now)
+        case .playGesture: playGesture(call, for: connection, now: now)
         }
     }
 

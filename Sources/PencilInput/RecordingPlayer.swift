@@ -36,33 +36,25 @@ public struct RecordingPlayer: PenEventSource, Sendable {
     /// The device time of the recording's first event: the device clock at `hostStart`.
     private let deviceStart: DeviceTime
     private var nextIndex = 0
-    /// A looping player starts again after its last event, its times moved on by the
-    /// recording's length and a second (the daemon's demo pen); it never finishes.
-    private let loops: Bool
-    private var loopOffset: Int64 = 0
-    private let loopLength: Int64
 
-    public init(_ recording: EvemuRecording, speed: PlaybackSpeed, startingAt hostTime: HostTime, loops: Bool = false) {
+    public init(_ recording: EvemuRecording, speed: PlaybackSpeed, startingAt hostTime: HostTime) {
         description = recording.description
         events = recording.events
         self.speed = speed
         hostStart = hostTime
         let firstTime = recording.events.first?.time ?? 0
         deviceStart = DeviceTime(microseconds: firstTime)
-        self.loops = loops && !recording.events.isEmpty
-        loopLength = ((recording.events.last?.time ?? 0) &- firstTime).addingReportingOverflow(1_000_000).partialValue
     }
 
     /// All events have been handed out.
-    public var isFinished: Bool { !loops && nextIndex >= events.count }
+    public var isFinished: Bool { nextIndex >= events.count }
 
-    /// The number of events not yet handed out (in this round, for a looping player).
+    /// The number of events not yet handed out.
     public var remainingCount: Int { events.count - nextIndex }
 
     /// The device time of the next event; nil when the recording has ended.
     public var nextEventTime: DeviceTime? {
-        if nextIndex < events.count { return DeviceTime(microseconds: events[nextIndex].time &+ loopOffset) }
-        return loops ? DeviceTime(microseconds: events[0].time &+ loopOffset &+ loopLength) : nil
+        nextIndex < events.count ? DeviceTime(microseconds: events[nextIndex].time) : nil
     }
 
     /// The host time at which the next event is due; nil when the recording has ended.
@@ -94,14 +86,9 @@ public struct RecordingPlayer: PenEventSource, Sendable {
     public mutating func read(at hostTime: HostTime, limit: Int, _ handle: (SourceItem) -> Void) -> SourceStatus {
         var handed = 0
         while true {
-            if nextIndex >= events.count {
-                guard loops else { return .finished }
-                nextIndex = 0
-                loopOffset = loopOffset &+ loopLength
-            }
+            guard nextIndex < events.count else { return .finished }
             if handed >= limit { return .more }
-            var event = events[nextIndex]
-            event.time = event.time &+ loopOffset
+            let event = events[nextIndex]
             guard self.hostTime(for: DeviceTime(of: event)) <= hostTime else { return .drained }
             nextIndex += 1
             handed += 1

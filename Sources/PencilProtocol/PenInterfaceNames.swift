@@ -10,6 +10,7 @@ public enum PenInterface {
         case setPreferences = "SetPreferences"
         case setFocus = "SetFocus"
         case pressChord = "PressChord"
+        case playGesture = "PlayGesture"
 
         /// interface.Method, as a call names it.
         public var qualifiedName: String { PenInterface.name + "." + rawValue }
@@ -23,6 +24,7 @@ public enum PenInterface {
         case preferencesNotSaved = "PreferencesNotSaved"
         case keyboardUnavailable = "KeyboardUnavailable"
         case keyNotAllowed = "KeyNotAllowed"
+        case gestureNotPlayable = "GestureNotPlayable"
 
         /// interface.Error, as a reply names it.
         public var qualifiedName: String { PenInterface.name + "." + rawValue }

@@ -190,7 +190,7 @@ struct ClientOptionsTests {
 
     @Test("an absent daemon is explained with the path and how to start it")
     func absentDaemon() {
-        let text = DaemonSocket.explain(.connect(path: "/run/pencild/pencild.sock", .noSuchFile), path: "/run/pencild/pencild.sock")
+        let text = DaemonSocket.explain(.connect(path: "/run/pencild/pencild.sock", .noSuchFile), path: "/run/pencild/pencild.sock").text
         #expect(text.contains("/run/pencild/pencild.sock"))
         #expect(text.contains("systemctl start pencild.socket"))
         #expect(text.contains("PENCILD_SOCKET"))

@@ -24,15 +24,23 @@ struct MonitorFocusTests {
             kill(pencilctl.processIdentifier, SIGKILL)
             pencilctl.waitUntilExit()
         }
-        // This process's own stream: the next double-tap of the demo pen, as another app sees it.
+        // This process's own stream: the demo pen's double-taps, as another app sees them.
         let client = try VarlinkClient(path: daemon.socketPath, timeoutMilliseconds: 15_000)
         var stream = try client.stream("org.pencild.Pen.Monitor", .object([("events", .array([.string("doubleTap")]))]))
+        // Once pencilctl has claimed the focus and subscribed (the daemon says so in its log),
+        // the demo pen double-taps twice.
+        let subscribed = "pid \(pencilctl.processIdentifier)) monitors"
+        let deadline = Date().addingTimeInterval(15)
+        while !daemon.log.contains(subscribed), Date() < deadline { usleep(10_000) }
+        #expect(daemon.log.contains(subscribed), "\(daemon.log)")
+        let player = try VarlinkClient(path: daemon.socketPath, timeoutMilliseconds: 5_000)
+        defer { player.close() }
+        for _ in 0..<2 { _ = try player.call("org.pencild.Pen.PlayGesture", .object([("gesture", .string("doubleTap"))])) }
         var seen: [JSONValue] = []
-        // pencilctl may subscribe a moment after this stream: judge the second double-tap.
         while seen.count < 2, let reply = try stream.next() {
             if let event = reply["event"] { seen.append(event) }
         }
-        #expect(seen.last?["focus"] == .string("other"), "\(seen)")
+        #expect(seen.count == 2 && seen.allSatisfy { $0["focus"] == .string("other") }, "\(seen)")
         var text = ""
         while text.components(separatedBy: "\n").filter({ $0.contains("doubleTap") }).count < 2 {
             let data = output.fileHandleForReading.availableData

@@ -1,5 +1,7 @@
+import Foundation
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Testing
 @testable import PencilControl
 
@@ -60,17 +62,55 @@ struct TerminalOutputTests {
         #expect(!hasControls(WatchScreen.render(model, size: size)[1]))
     }
 
-    @Test("standard error: every line is escaped (errors echo the daemon's text); standard output's JSON is left alone")
-    func errorsAndJSON() {
+    @Test("a line for a person: pencilctl's own words as written, line breaks and all; every value put in is escaped")
+    func ownWordsAndValues() {
         let io = CommandIO.capturing()
-        io.errors.line("pencilctl: pencild said NoSuchDevice(device: \"x\n<0>y\u{1B}[2J\")")
-        #expect(io.errors.capturedText == "pencilctl: pencild said NoSuchDevice(device: \"x\\x0a<0>y\\x1b[2J\")\n")
-        #expect(CommandOutput.standardError().escapesLines)
-        #expect(!CommandOutput.standardOutput().escapesLines, "JSON lines keep their own escapes")
-        io.output.line(#"{"name":"a\u001bb"}"#)
-        #expect(io.output.capturedText == #"{"name":"a\u001bb"}"# + "\n")
-        io.output.textLine("node \u{1B}[2J")
-        #expect(io.output.capturedText.hasSuffix("node \\x1b[2J\n"))
+        let said = "NoSuchDevice(device: \"x\n<0>y\u{1B}[2J\")"
+        io.errors.line("pencilctl: pencild said \(said)\nsecond line of pencilctl's own")
+        #expect(io.errors.capturedText == "pencilctl: pencild said NoSuchDevice(device: \"x\\x0a<0>y\\x1b[2J\")\nsecond line of pencilctl's own\n")
+        // A message put into another is kept as it was made: its values were escaped once.
+        let inner: TerminalMessage = "first\nname: \("a\u{1B}b")"
+        io.output.line("outer: \(inner)")
+        #expect(io.output.capturedText == "outer: first\nname: a\\x1bb\n")
+        // A plain value is shown as it is.
+        let plainIO = CommandIO.capturing()
+        plainIO.output.line("device \("event7") is \("Stylet Wacom à pointe fine ✏️")")
+        #expect(plainIO.output.capturedText == "device event7 is Stylet Wacom à pointe fine ✏️\n")
+        // JSON is written raw: its writer escapes what a terminal acts on.
+        plainIO.output.rawLine(#"{"name":"a\u001bb"}"#)
+        #expect(plainIO.output.capturedText.hasSuffix(#"{"name":"a\u001bb"}"# + "\n"))
+    }
+
+    @Test("pencild not running: pencilctl's explanation keeps its line breaks, the socket path from the environment is escaped")
+    func absentDaemonMessage() throws {
+        let hostile = try run(["devices"], socket: "/nonexistent-dir/pen\u{1B}[2J\ncild.sock")
+        #expect(hostile.status == ExitCode.unavailable)
+        let lines = hostile.errors.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "pencilctl: cannot connect to /nonexistent-dir/pen\\x1b[2J\\x0acild.sock: No such file or directory: pencild is not running there.", "\(hostile.errors)")
+        #expect(lines.contains("Start it: sudo systemctl start pencild.socket (system service),"), "\(hostile.errors)")
+        #expect(lines.contains("or set PENCILD_SOCKET to the socket it listens on."), "\(hostile.errors)")
+        #expect(!hostile.errors.contains("\\x0aStart") && !hasControls(hostile.errors), "\(hostile.errors)")
+        // The positive control: a plain path is shown as it is, in the same four lines.
+        let plain = try run(["devices"], socket: "/nonexistent-dir/pencild.sock")
+        #expect(plain.errors.hasPrefix("pencilctl: cannot connect to /nonexistent-dir/pencild.sock: No such file or directory: pencild is not running there.\nStart it: "), "\(plain.errors)")
+        #expect(plain.errors.split(separator: "\n").count == 4, "\(plain.errors)")
+    }
+
+    /// Runs the pencilctl binary as a person would, with PENCILD_SOCKET set.
+    private func run(_ arguments: [String], socket: String) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FileSystem.directoryName(of: RunningDaemon.binaryPath) + "/pencilctl")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PENCILD_SOCKET"] = socket
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     @Test("--json: devices and monitor write the daemon's text with \\u escapes, JSON that reads back whole")

@@ -4,11 +4,20 @@ import PencilTestSupport
 import Testing
 
 /// docs/protocol.md "Which app acts (focus)", on the daemon's service in virtual time with the demo
-/// pen, which double-taps and squeezes once a loop: two apps of one user, then another user.
+/// pen, made to double-tap and squeeze (PlayGesture): two apps of one user, then another user.
 @Suite("Focus claims, in virtual time")
 struct FocusTests {
-    /// One demo loop (about 4.5 s), and a little more.
+    /// One demo loop (about 4 s), and a little more.
     static let loop: Int64 = 6_000_000
+
+    /// The demo pen double-taps, then squeezes (asked by a process of its own), within a loop.
+    static func playGestures(_ daemon: EmbeddedDaemon) throws {
+        let player = try daemon.client(uid: 0, pid: 999)
+        for gesture in ["doubleTap", "squeeze"] {
+            player.call("org.pencild.Pen.PlayGesture", .object([("gesture", .string(gesture))]))
+        }
+        #expect(player.errors.isEmpty, "\(player.messages)")
+    }
 
     static func claim(_ client: EmbeddedClient, _ focused: Bool = true) {
         client.call("org.pencild.Pen.SetFocus", .object([("focused", .bool(focused))]))
@@ -34,6 +43,7 @@ struct FocusTests {
         let aControl = try daemon.client(uid: 1000, pid: 100)
         Self.claim(aControl)
         #expect(aControl.errors.isEmpty && aControl.messages.count == 1)
+        try Self.playGestures(daemon)
         daemon.advance(by: Self.loop)
         let aSeen = Self.focuses(a), bSeen = Self.focuses(b)
         #expect(!aSeen.isEmpty && aSeen.allSatisfy { $0 == .this }, "\(aSeen)")
@@ -48,6 +58,7 @@ struct FocusTests {
         // A squeeze under way keeps the focus it began with: judge from the next loop on.
         daemon.advance(by: Self.loop)
         var from = b.events.count
+        try Self.playGestures(daemon)
         daemon.advance(by: Self.loop)
         #expect(Self.focuses(b, from: from).allSatisfy { $0 == Focus.none } && b.events.count > from)
 
@@ -55,6 +66,7 @@ struct FocusTests {
         Self.claim(try daemon.client(uid: 1000, pid: 200))
         daemon.advance(by: Self.loop)
         from = b.events.count
+        try Self.playGestures(daemon)
         daemon.advance(by: Self.loop)
         #expect(Self.focuses(b, from: from).allSatisfy { $0 == .this } && b.events.count > from)
         let bControl = try daemon.client(uid: 1000, pid: 200)
@@ -71,6 +83,7 @@ struct FocusTests {
         Self.monitor(b)
         Self.claim(try daemon.client(uid: 1000, pid: 100))
         // Step until the squeeze begins, then B claims before it ends.
+        try Self.playGestures(daemon)
         var steps = 0
         while !a.events.contains(where: { $0.type == .squeeze && $0.phase == .began }), steps < 3_000 {
             daemon.advance(by: 10_000)
@@ -90,6 +103,7 @@ struct FocusTests {
         #expect(bSqueeze.allSatisfy { $0.focus == .other }, "\(bSqueeze.map(\.focus))")
         // The gestures that begin from now on are B's.
         let from = b.events.count
+        try Self.playGestures(daemon)
         daemon.advance(by: Self.loop)
         #expect(Self.focuses(b, from: from).allSatisfy { $0 == .this } && b.events.count > from)
     }
@@ -104,6 +118,7 @@ struct FocusTests {
         Self.monitor(theirs)
         Self.claim(try daemon.client(uid: 1000, pid: 100))
         Self.claim(try daemon.client(uid: 1001, pid: 300))
+        try Self.playGestures(daemon)
         daemon.advance(by: Self.loop)
         #expect(!mine.events.isEmpty && Self.focuses(mine).allSatisfy { $0 == .this })
         #expect(!theirs.events.isEmpty && Self.focuses(theirs).allSatisfy { $0 == .this })

@@ -5,7 +5,8 @@
 # socket; libpencil closes what was open, reconnects by itself and subscribes again with
 # the same filters. The third pencild replays a short recording and exits at its end.
 # One subscriber claims focus: its gestures carry "this" from every daemon (the library
-# claims again on each new connection), the other's "other".
+# claims again on each new connection), the other's "other". The demo pen makes no gesture
+# by itself: `pencilctl try` asks it for one.
 # shellcheck source=lib.sh disable=SC1091
 source "$(dirname "$0")/lib.sh"
 pencil_events=${1:?usage: $0 PENCIL_EVENTS CHECK}
@@ -31,12 +32,23 @@ idle() {
 both_idle() {
     idle "$all_pid" && idle "$some_pid" && sleep 0.05 && idle "$all_pid" && idle "$some_pid"
 }
-# kill_pencild_during STATE: stops the demo pen's pencild while the subscriber to every
-# event has seen STATE (stroke or squeeze) begin and not end, and kills it there. (The
-# filtered one may lag behind or not: its close-out must match what it saw, either way.)
+# play GESTURE: the demo pen makes one (pencilctl waits for it in the background: the
+# daemon may be stopped meanwhile, and killed).
+play() {
+    "$pencilctl" try "$1" >>"$work/try.log" 2>&1 &
+    background_pids+=("$!")
+}
+# kill_pencild_during STATE [GESTURE]: stops the demo pen's pencild while the subscriber to
+# every event has seen STATE (stroke or squeeze) begin and not end, and kills it there; the
+# demo pen is asked for GESTURE every 3 s meanwhile. (The filtered one may lag behind or not:
+# its close-out must match what it saw, either way.)
 kill_pencild_during() {
-    local wanted=$1 deadline=$((SECONDS + 60))
+    local wanted=$1 gesture=${2:-} deadline=$((SECONDS + 60)) asked=-10
     while [ "$SECONDS" -lt "$deadline" ]; do
+        if [ -n "$gesture" ] && [ $((SECONDS - asked)) -ge 3 ]; then
+            play "$gesture"
+            asked=$SECONDS
+        fi
         kill -STOP "$daemon_pid"
         # What was sent before the stop reaches the subscribers: wait until they have read
         # and printed all of it (under valgrind on a busy machine they lag far behind, and
@@ -59,7 +71,13 @@ kill_pencild_during() {
 at_least() { [ "$(grep -c -- "$2" "$1")" -ge "$3" ]; }
 closeout='"type":"deviceRemoved".*"synthesized":true'
 
+# Both subscribers are there (their first events came) before the double-tap is asked for.
+wait_for 60 grep -q '"type":"deviceAdded"' "$work/all.json"
+wait_for 60 grep -q '"type":"deviceAdded"' "$work/some.json"
+play double-tap
+play squeeze
 wait_for 20 grep -q '"type":"doubleTap"' "$work/all.json"
+wait_for 20 grep -q '"type":"squeeze"' "$work/some.json"
 kill_pencild_during stroke
 wait_for 10 at_least "$work/all.json" "$closeout" 1
 wait_for 10 at_least "$work/some.json" "$closeout" 1
@@ -67,7 +85,7 @@ wait_for 10 at_least "$work/some.json" "$closeout" 1
 start_pencild --demo
 wait_for 20 at_least "$work/all.json" '"type":"deviceAdded"' 2
 wait_for 20 at_least "$work/some.json" '"type":"deviceAdded"' 2
-kill_pencild_during squeeze
+kill_pencild_during squeeze squeeze
 wait_for 10 at_least "$work/all.json" "$closeout" 2
 wait_for 10 at_least "$work/some.json" "$closeout" 2
 

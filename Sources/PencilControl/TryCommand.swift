@@ -1,0 +1,162 @@
+import GestureRecognizer
+import PencilClient
+import PencilProtocol
+import PencilSystem
+import Varlink
+
+/// `pencilctl try double-tap|squeeze [--device ID] [--delay SECONDS]`: pencild's demo pen
+/// (`pencild --demo`) makes one gesture, the way this user would make it with their
+/// preferences (`PlayGesture`), and pencilctl says what pencild recognised: the gesture, the
+/// action it carries, and the focus, that is who acts on it. A way to try an app, Krita's
+/// plugin or pencil-actions without a pen.
+public enum TryCommand: PencilCommand {
+    public static let name = "try"
+    public static let usage = "try double-tap|squeeze [--device ID] [--delay SECONDS]"
+    public static let summary = "make pencild's demo pen (pencild --demo) double-tap or squeeze once, and show what it carries"
+
+    struct Options: Equatable {
+        var gesture: GestureDemonstration.Gesture
+        var device: String?
+        /// Seconds to wait first, to bring the app to try to the front.
+        var delay: Double = 0
+    }
+
+    /// The longest delay: longer is a mistake.
+    static let maximumDelay = 60.0
+
+    static func parse(_ arguments: [String]) -> Result<Options, UsageProblem> {
+        var gesture: GestureDemonstration.Gesture?
+        var device: String?
+        var delay = 0.0
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--device":
+                guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else { return .failure(UsageProblem("--device needs a device id")) }
+                device = arguments[index + 1]
+                index += 2
+                continue
+            case "--delay":
+                guard index + 1 < arguments.count, let seconds = Double(arguments[index + 1]), (0...maximumDelay).contains(seconds) else {
+                    return .failure(UsageProblem("--delay needs a number of seconds from 0 to \(Int(maximumDelay))"))
+                }
+                delay = seconds
+                index += 2
+                continue
+            case "double-tap", "doubleTap":
+                guard gesture == nil else { return .failure(UsageProblem("one gesture at a time")) }
+                gesture = .doubleTap
+            case "squeeze":
+                guard gesture == nil else { return .failure(UsageProblem("one gesture at a time")) }
+                gesture = .squeeze
+            default:
+                return .failure(UsageProblem("unexpected argument \(argument) (double-tap or squeeze)"))
+            }
+            index += 1
+        }
+        guard let gesture else { return .failure(UsageProblem("which gesture? double-tap or squeeze")) }
+        return .success(Options(gesture: gesture, device: device, delay: delay))
+    }
+
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+        let options: Options
+        switch parse(arguments) {
+        case .success(let parsed): options = parsed
+        case .failure(let problem): return usageError(problem.message, io: io)
+        }
+        if options.delay > 0 {
+            io.errors.line("pencilctl try: the \(word(options.gesture)) comes in \(options.delay) s: bring the app to try to the front")
+            io.errors.flush()
+            MonotonicClock.sleep(until: MonotonicClock.now() + Int64(options.delay * 1_000_000))
+        }
+        return play(options, path: DaemonSocket.path(), io: io)
+    }
+
+    static func word(_ gesture: GestureDemonstration.Gesture) -> String {
+        gesture == .doubleTap ? "double-tap" : "squeeze"
+    }
+
+    /// Subscribes to the gestures, asks for one, and reports it once it is recognised (or why
+    /// it is not, within `timeoutMilliseconds`).
+    static func play(_ options: Options, path: String, io: CommandIO, timeoutMilliseconds: Int = 20_000) -> Int32 {
+        // The subscription first: the gesture begins as soon as it is asked for.
+        let monitor: VarlinkClient
+        var stream: VarlinkClient.ReplyStream
+        do {
+            monitor = try VarlinkClient(path: path, timeoutMilliseconds: timeoutMilliseconds)
+            stream = try monitor.stream(PenInterface.Method.monitor.qualifiedName,
+                                        .object([("events", .array([.string("doubleTap"), .string("squeeze"), .string("deviceRemoved")]))]))
+        } catch {
+            io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: path))
+            return ExitCode.unavailable
+        }
+        defer { monitor.close() }
+        var parameters: [(String, JSONValue)] = [("gesture", .string(options.gesture.rawValue))]
+        if let device = options.device { parameters.append(("device", .string(device))) }
+        let device: String
+        do {
+            let reply = try DaemonCall.call(PenInterface.Method.playGesture.qualifiedName, .object(parameters), path: path)
+            device = reply["device"]?.stringValue ?? options.device ?? "demo0"
+        } catch {
+            if case .remote(let remote) = error, remote.name == PenInterface.ErrorName.gestureNotPlayable.qualifiedName {
+                io.errors.line("pencilctl try: pencild at \(path) cannot play a \(word(options.gesture)): \(remote.parameters["reason"]?.stringValue ?? "")")
+                io.errors.line("(README, \"Try it without a pen\")")
+                return ExitCode.unavailable
+            }
+            if case .remote(let remote) = error, remote.name == PenInterface.ErrorName.noSuchDevice.qualifiedName {
+                io.errors.line("pencilctl try: pencild at \(path) has no device \(remote.parameters["device"]?.stringValue ?? "") (pencilctl devices lists them)")
+                return ExitCode.unavailable
+            }
+            io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: path))
+            return ExitCode.unavailable
+        }
+        do {
+            var began = false
+            while let reply = try stream.next() {
+                guard let json = reply["event"], let event = try? Event(json: json), event.device == device else { continue }
+                switch (options.gesture, event.type, event.phase) {
+                case (_, .deviceRemoved, _):
+                    io.errors.line("pencilctl try: \(device) went away before its \(word(options.gesture)) was over")
+                    return ExitCode.unavailable
+                case (.doubleTap, .doubleTap, _):
+                    io.output.line("doubleTap on \(device): \(outcome(of: event))")
+                    return ExitCode.success
+                case (.squeeze, .squeeze, .began?):
+                    began = true
+                case (.squeeze, .squeeze, .ended?):
+                    io.output.line("squeeze on \(device)\(began ? "" : " (its beginning was missed)"): \(outcome(of: event))")
+                    return ExitCode.success
+                case (.squeeze, .squeeze, .cancelled?):
+                    io.errors.line("pencilctl try: the squeeze on \(device) was cancelled")
+                    return ExitCode.software
+                default:
+                    continue
+                }
+            }
+            io.errors.line("pencilctl try: pencild at \(path) ended the stream before the \(word(options.gesture))")
+        } catch {
+            if case .timedOut = error {
+                io.errors.line("pencilctl try: pencild at \(path) played a \(word(options.gesture)) on \(device), but none was recognised within \(timeoutMilliseconds / 1000) s")
+            } else {
+                io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: path))
+            }
+        }
+        return ExitCode.unavailable
+    }
+
+    /// The action a gesture carries and who acts on it, as a person reads it.
+    static func outcome(of event: Event) -> TerminalMessage {
+        let action = event.action?.rawValue ?? "none"
+        switch event.focus {
+        case .this?:
+            return "action \(action), focus this"
+        case .other?:
+            return "action \(action), focus other (an app of yours holds the focus: it acts on it)"
+        case Focus.none?:
+            return "action \(action), focus none (no app holds your focus: pencil-actions, where it runs, performs \(action))"
+        case nil:
+            return "action \(action)"
+        }
+    }
+}

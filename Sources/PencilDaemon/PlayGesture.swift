@@ -1,0 +1,63 @@
+import GestureRecognizer
+import PencilProtocol
+import PencilSystem
+import Varlink
+
+/// PlayGesture (docs/protocol.md, "Gestures on request"): one gesture on the demo pen, as a
+/// person makes it under the caller's preferences. Checked in the order a caller can act on:
+/// the call's shape, the device, whether it is the demo pen, what the preferences allow, then
+/// how many wait.
+extension PenService {
+    func playGesture(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
+        guard let name = call.parameters["gesture"]?.stringValue, let gesture = GestureDemonstration.Gesture(rawValue: name) else {
+            replyError(connection, call, .invalidParameter("gesture"))
+            return
+        }
+        let device: PenDevice
+        if let given = call.parameters["device"], !given.isNull {
+            guard let id = given.stringValue else {
+                replyError(connection, call, .invalidParameter("device"))
+                return
+            }
+            // A pen the caller may not read is no pen of theirs.
+            guard let found = devices.device(id), reads(found, connection) else {
+                replyError(connection, call, PenError.noSuchDevice(id))
+                return
+            }
+            guard found.demo != nil else {
+                replyError(connection, call, PenError.gestureNotPlayable("\(id) is not a demo pen: only pencild's demo pen plays gestures on request"))
+                return
+            }
+            device = found
+        } else {
+            guard let found = devices.devices.first(where: { $0.demo != nil }), reads(found, connection) else {
+                replyError(connection, call, PenError.gestureNotPlayable("pencild has no demo pen: it has one when started with --demo"))
+                return
+            }
+            device = found
+        }
+        let uid = connection.peer.uid
+        let current = writes.pending(of: uid) ?? preferences.preferences(for: uid)
+        let script: GestureDemonstration.Script
+        switch GestureDemonstration.script(for: gesture, preferences: current, device: device.info) {
+        case .success(let made): script = made
+        case .failure(let unplayable):
+            var reason = "your \(unplayable)"
+            if case .missingButton = unplayable { reason += " (the demo pen has \(device.info.buttons.map(\.rawValue).joined(separator: ", ")))" }
+            replyError(connection, call, PenError.gestureNotPlayable(reason))
+            return
+        }
+        do throws(DemoPenPlayer.Busy) {
+            try devices.playGesture(script, on: device, now: now)
+        } catch {
+            switch error {
+            case .tooManyQueued(let count):
+                replyError(connection, call, PenError.gestureNotPlayable("\(count) gestures are waiting already"))
+            }
+            return
+        }
+        clientLog.log(.debug, uid: uid, now: now, "\(connection.label) plays a \(gesture.rawValue) on \(device.id)")
+        let id = device.id
+        reply(connection, call) { writer in writer.key("device"); writer.string(id) }
+    }
+}
