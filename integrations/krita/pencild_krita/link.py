@@ -16,10 +16,9 @@ from typing import Any, Callable, Dict, List, Optional
 
 from PyQt5.QtCore import QObject, QSocketNotifier, QTimer, pyqtSignal
 
-try:
-    import pencild
-except ImportError:  # the docker says so; Krita goes on without gestures
-    pencild = None
+from . import client
+
+pencild = client.load()  # None: the docker says what to do; Krita goes on without gestures
 
 # What the plugin listens to: devices for the docker, gestures to act on, preferences.
 EVENTS = ["deviceAdded", "deviceRemoved", "doubleTap", "squeeze", "preferencesChanged"]
@@ -60,7 +59,7 @@ class PencildLink(QObject):
         self._perform = perform
         self.socket_path = socket_path
         self.state = UNAVAILABLE if pencild is None else CONNECTING
-        self.detail = "" if pencild is not None else "the Python module pencild is not installed (python3-pencild)"
+        self.detail = "" if pencild is not None else f"the Python module pencild is missing: {client.advice()}"
         self.devices: Dict[str, str] = {}  # id -> name
         self.preferences: Dict[str, str] = {}
         self.focus_wanted = False
