@@ -1,7 +1,9 @@
 """The Krita plugin's parts that need no Krita: which button Krita's Canvas Input opens its
 pop-up palette on (read from input profiles as Krita writes them), which gestures that
-makes Krita's own, and what the docker tells a person who lacks the Python client.
-Run by tests/krita/run.sh with the system's Python, before Krita starts."""
+makes Krita's own, what the docker tells a person who lacks the Python client, and the link
+to pencild in a Qt loop of its own, against a stand-in pencild that answers or is stopped:
+a focus change never waits. Run by tests/krita/run.sh with the system's Python (and its
+PyQt5), before Krita starts."""
 
 from __future__ import annotations
 
@@ -151,6 +153,126 @@ class MissingClient(unittest.TestCase):
             self.skipTest("run inside a Flatpak")
         text = client.advice({}, "/usr/local/share/krita/pykrita/pencild_krita")
         self.assertIn("make install-krita KRITA_PLUGIN_DIR=/usr/local/share/krita/pykrita", text)
+
+
+
+def load_link() -> ModuleType:
+    """link.py, which imports its neighbours relatively: loaded inside a package of its own
+    that is not the plugin's (whose __init__ needs Krita)."""
+    import types
+    package = types.ModuleType("pencild_krita_parts")
+    package.__path__ = [PLUGIN]  # type: ignore[attr-defined]
+    sys.modules["pencild_krita_parts"] = package
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "clients", "python", "src"))
+    return importlib.import_module("pencild_krita_parts.link")
+
+
+class FakePencild:
+    """A socket that takes connections like pencild: one that answers each call at once
+    (Monitor with no event, SetFocus and GetPreferences with their reply), or, stalled,
+    one that never answers (as a pencild stopped by SIGSTOP)."""
+
+    def __init__(self, path: str, answers: bool) -> None:
+        import socket
+        import threading
+        self.answers = answers
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(path)
+        self.listener.listen(16)
+        self.connections: list = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        import threading
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.connections.append(connection)
+            if self.answers:
+                threading.Thread(target=self.answer, args=(connection,), daemon=True).start()
+
+    def answer(self, connection: "object") -> None:
+        import json
+        pending = b""
+        while True:
+            try:
+                data = connection.recv(4096)  # type: ignore[attr-defined]
+            except OSError:
+                return
+            if not data:
+                return
+            pending += data
+            while b"\0" in pending:
+                message, pending = pending.split(b"\0", 1)
+                method = json.loads(message)["method"]
+                if method.endswith(".GetPreferences"):
+                    reply = {"parameters": {"preferences": {}}}
+                elif method.endswith(".SetFocus"):
+                    reply = {"parameters": {}}
+                else:
+                    continue  # Monitor: a stream with nothing to tell
+                connection.sendall(json.dumps(reply).encode() + b"\0")  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.listener.close()
+        for connection in self.connections:
+            connection.close()
+
+
+class FocusWithoutWaiting(unittest.TestCase):
+    """Krita's thread never waits on pencild: a focus change returns at once, whether
+    pencild answers (the claim is then made) or is stopped (the claim is said to wait)."""
+
+    def setUp(self) -> None:
+        try:
+            from PyQt5.QtCore import QCoreApplication
+        except ImportError:
+            self.skipTest("PyQt5 is not installed")
+        self.application = QCoreApplication.instance() or QCoreApplication([])
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.path = os.path.join(folder.name, "pencild.sock")
+        saved = os.environ.get("PENCILD_SOCKET")
+        os.environ["PENCILD_SOCKET"] = self.path
+        self.addCleanup(lambda: os.environ.pop("PENCILD_SOCKET") if saved is None
+                        else os.environ.__setitem__("PENCILD_SOCKET", saved))
+        self.link_module = load_link()
+
+    def run_until(self, condition: "object", seconds: float) -> bool:
+        import time
+        deadline = time.monotonic() + seconds
+        while not condition() and time.monotonic() < deadline:  # type: ignore[operator]
+            self.application.processEvents()
+            time.sleep(0.01)
+        return bool(condition())  # type: ignore[operator]
+
+    def focus_change(self, answers: bool) -> "object":
+        import time
+        pencild = FakePencild(self.path, answers)
+        self.addCleanup(pencild.close)
+        link = self.link_module.PencildLink(lambda action, event: "", lambda: (canvas_input.RIGHT_BUTTON,))
+        self.addCleanup(link.stop)
+        link.start()
+        self.assertEqual(link.state, self.link_module.CONNECTED, "the stream is made: the kernel took the connection")
+        began = time.monotonic()
+        link.set_active(True)
+        self.assertLess(time.monotonic() - began, 0.2, "set_active waited on pencild")
+        return link
+
+    def test_a_stopped_pencild_holds_nothing_and_the_claim_waits(self) -> None:
+        link = self.focus_change(answers=False)
+        self.assertTrue(self.run_until(lambda: link.focus_error != "", self.link_module.CALL_TIMEOUT_S * 3),
+                        "the call's timeout is reported")
+        self.assertIn("no reply", link.focus_error)
+        self.assertIsNone(link.focus_claimed, "not known: the docker says the claim waits")
+        self.assertTrue(link.focus_wanted)
+
+    def test_a_pencild_that_answers_gets_the_claim(self) -> None:
+        link = self.focus_change(answers=True)
+        self.assertTrue(self.run_until(lambda: link.focus_claimed is True, self.link_module.CALL_TIMEOUT_S * 3))
+        self.assertEqual(link.focus_error, "")
 
 
 if __name__ == "__main__":

@@ -102,6 +102,11 @@ class CallWorker:
                     calls.set_focused(bool(argument))
             except Exception as error:  # noqa: BLE001 (reported to Qt's thread, which decides)
                 failure = error
+            with self._condition:
+                if self._stopped:
+                    # The link may be gone (Krita is ending): nobody to tell.
+                    calls.close()
+                    return
             self._answer(kind, argument, result, failure)
 
 
@@ -144,6 +149,9 @@ class PencildLink(QObject):
         self._focus_timer = QTimer(self)
         self._focus_timer.setSingleShot(True)
         self._focus_timer.timeout.connect(self._claim)
+        self._preferences_timer = QTimer(self)
+        self._preferences_timer.setSingleShot(True)
+        self._preferences_timer.timeout.connect(self._request_preferences)
         self._answered.connect(self._answer)
 
     # --- life ----------------------------------------------------------------------
@@ -175,6 +183,7 @@ class PencildLink(QObject):
         """At Krita's end: closing the stream ends the claim, without a call to wait for."""
         self._timer.stop()
         self._focus_timer.stop()
+        self._preferences_timer.stop()
         self._close_monitor()
         if self._worker is not None:
             self._worker.stop()
@@ -272,7 +281,8 @@ class PencildLink(QObject):
             self._worker.request(kind, argument)
 
     def _request_preferences(self) -> None:
-        self._worker_request("preferences", self._preferences_seen)
+        if self.state == CONNECTED:
+            self._worker_request("preferences", self._preferences_seen)
 
     @guarded
     def _answer(self, kind: str, argument: object, result: object, failure: object) -> None:
@@ -281,6 +291,8 @@ class PencildLink(QObject):
                 self.preferences = _preferences_text(result)
             elif failure is not None:
                 self.detail = f"GetPreferences: {failure}"
+                if self.state == CONNECTED and not self._preferences_timer.isActive():
+                    self._preferences_timer.start(FOCUS_RETRY_MS)
         elif kind == "focus":
             if failure is None:
                 self.focus_claimed = bool(argument)
@@ -289,6 +301,9 @@ class PencildLink(QObject):
                     # this one: the wish is said once more, after them.
                     self.focus_error = ""
                     self._worker_request("focus", self.focus_wanted)
+                else:
+                    # The wish may have changed back while this call was on its way.
+                    self._claim()
             elif pencild is not None and isinstance(failure, pencild.MethodNotFound):
                 self.focus_unsupported = True
                 self.focus_claimed = False
