@@ -327,13 +327,20 @@ install-focus-integrations:
 uninstall-focus-integrations:
 	rm -rf "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)" "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)"
 
-# The Krita plugin: its .desktop file and its package, for every user of this machine.
+# The Krita plugin: its .desktop file, its package and a copy of the Python client beside it
+# (pencild_krita/client), which the plugin uses where Krita's Python has no pencild of its
+# own: a source install on Debian (pip is refused there, PEP 668), Krita's AppImage and
+# Flatpak. For every user of this machine by default; for one user's Krita with
+# KRITA_PLUGIN_DIR=$$HOME/.local/share/krita/pykrita (the Flatpak's:
+# $$HOME/.var/app/org.kde.krita/data/krita/pykrita), which needs no build and no root.
 .PHONY: install-krita uninstall-krita
 install-krita:
-	install -d "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita"
+	install -d "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita/client/pencild"
 	install -m 0644 integrations/krita/pencild_krita.desktop "$(DESTDIR)$(KRITA_PLUGIN_DIR)/"
 	install -m 0644 integrations/krita/pencild_krita/*.py integrations/krita/pencild_krita/Manual.html \
 	    "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita/"
+	install -m 0644 clients/python/src/pencild/*.py clients/python/src/pencild/py.typed \
+	    "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita/client/pencild/"
 
 uninstall-krita:
 	rm -f "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita.desktop"

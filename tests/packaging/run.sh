@@ -91,6 +91,7 @@ check_install() {
         "$prefix/share/man/man8/pencild.8" "$prefix/share/man/man1/pencilctl.1" "$prefix/share/man/man5/pencild.conf.5"
         "$prefix/share/man/man1/pencil-actions.1"
         "$prefix/share/krita/pykrita/pencild_krita.desktop" "$prefix/share/krita/pykrita/pencild_krita/__init__.py"
+        "$prefix/share/krita/pykrita/pencild_krita/client/pencild/__init__.py"
         "$prefix/share/pencil-actions/kwin-focus.js"
         "$prefix/share/gnome-shell/extensions/pencil-actions-focus@pencild.org/metadata.json"
         "$prefix/share/gnome-shell/extensions/pencil-actions-focus@pencild.org/extension.js"

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import os
+import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import pencild
+import pencild._wire as pencild_wire
 from pencild import Event, EventType, Phase
 
 from support import (
@@ -489,6 +492,79 @@ class Preferences(unittest.TestCase):
                 self.assertEqual(client.get_preferences().tap_button, pencild.GestureButton.STYLUS)
             client.close()
 
+
+
+class SocketLookedUpAtEachConnection(unittest.TestCase):
+    """A client made before pencild starts finds it, as a person meets it: Krita started at
+    login, pencild later as the user's service. No PENCILD_SOCKET; XDG_RUNTIME_DIR is a
+    private folder, and the system socket a path of the test's own."""
+
+    def setUp(self) -> None:
+        binaries()
+        self.runtime = tempfile.mkdtemp(prefix="pencild-runtime-")
+        self.user_socket = os.path.join(self.runtime, "pencild.sock")
+        os.makedirs(os.path.join(self.runtime, "system"))
+        self.system_socket = os.path.join(self.runtime, "system", "pencild.sock")
+        saved = {name: os.environ.get(name) for name in ("PENCILD_SOCKET", "XDG_RUNTIME_DIR")}
+        saved_system = pencild_wire.SYSTEM_SOCKET
+
+        def restore() -> None:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+            pencild_wire.SYSTEM_SOCKET = saved_system
+            shutil.rmtree(self.runtime, ignore_errors=True)
+
+        self.addCleanup(restore)
+        os.environ.pop("PENCILD_SOCKET", None)
+        os.environ["XDG_RUNTIME_DIR"] = self.runtime
+        pencild_wire.SYSTEM_SOCKET = self.system_socket
+
+    def test_a_client_reaches_a_user_pencild_started_after_it(self) -> None:
+        found = pencild.Client(timeout=5.0)
+        given = pencild.Client(self.system_socket, timeout=5.0)
+        self.addCleanup(found.close)
+        self.addCleanup(given.close)
+        with self.assertRaises(pencild.DaemonUnavailable) as nothing:
+            found.list_devices()
+        self.assertEqual(nothing.exception.path, self.system_socket, "no user socket yet: the system's is tried")
+        with Daemon(socket_path=self.user_socket):
+            self.assertEqual(found.list_devices(), [], "the same client, at its next call, reaches the user's pencild")
+            self.assertEqual(found.path, self.user_socket)
+            # The positive control's neighbour: a client given its socket keeps it.
+            with self.assertRaises(pencild.DaemonUnavailable) as refused:
+                given.list_devices()
+            self.assertEqual(refused.exception.path, self.system_socket)
+
+    def test_a_monitor_subscribes_again_to_the_user_pencild_that_came_after(self) -> None:
+        with Daemon(socket_path=self.system_socket) as system:
+            monitor = pencild.Monitor(min_backoff=0.02, max_backoff=0.2)
+            self.addCleanup(monitor.close)
+            self.assertEqual(monitor.path, self.system_socket, "the only pencild yet is the system's")
+            with Daemon(socket_path=self.user_socket):
+                system.stop()
+                wait_for_monitor(monitor, lambda: monitor.reconnections >= 1 and monitor.connected, 30,
+                                 "the monitor to subscribe again")
+                self.assertEqual(monitor.path, self.user_socket, "the user's pencild, started after the monitor")
+                with pencild.Client(self.user_socket) as client:
+                    client.set_preferences(pencild.Preferences(double_tap_action=pencild.Action.SWITCH_PREVIOUS))
+                events = read_until(monitor, lambda got: any(e.type == EventType.PREFERENCES_CHANGED for e in got),
+                                    30, "preferencesChanged from the user's pencild")
+                self.assertTrue(any(e.type == EventType.PREFERENCES_CHANGED for e in events))
+
+
+def wait_for_monitor(monitor: pencild.Monitor, condition: Callable[[], bool], seconds: float, what: str) -> None:
+    """Dispatches ``monitor`` (fileno, timeout, dispatch) until ``condition()`` or the deadline."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+        timeout = monitor.timeout()
+        select.select([monitor.fileno()], [], [], left if timeout is None else min(left, timeout))
+        monitor.dispatch()
 
 if __name__ == "__main__":
     unittest.main()

@@ -4,23 +4,22 @@ the user's preferred action with Krita's own actions, while a Krita window is in
 from __future__ import annotations
 
 import os
+import time
 
 from krita import DockWidgetFactory, DockWidgetFactoryBase, Extension, Krita
 from PyQt5.QtCore import QTimer, Qt
 from PyQt5.QtWidgets import QApplication
 
-from . import actions
+from . import actions, bindings, palette
 from .docker import PencilDocker
 from .shared import get_link
 
 # Entries of Krita's shortcut editor (Settings > Configure Krita > Keyboard Shortcuts, under
-# Scripts): each preferred action by hand, and a reconnection.
+# Scripts): each preferred action by hand (doing what a gesture with it does), Krita's
+# pop-up palette as the plugin opens it, and a reconnection.
 HAND_ACTIONS = [
-    ("pencild_switch_eraser", "Pencil: switch eraser", "switchEraser"),
-    ("pencild_switch_previous", "Pencil: previous preset", "switchPrevious"),
-    ("pencild_show_color_palette", "Pencil: show colour palette", "showColorPalette"),
-    ("pencild_show_ink_attributes", "Pencil: show brush editor", "showInkAttributes"),
-    ("pencild_show_contextual_palette", "Pencil: show pop-up palette", "showContextualPalette"),
+    (name, f"Pencil: {bindings.DESCRIPTIONS[preferred].lower()} ({preferred})", preferred)
+    for name, preferred in bindings.HAND_ACTIONS.items()
 ]
 
 
@@ -39,11 +38,16 @@ class PencilExtension(Extension):
         application.applicationStateChanged.connect(self.follow_focus)
         application.focusWindowChanged.connect(self.follow_focus)
         application.aboutToQuit.connect(self.link.stop)
+        # The canvases and their palettes, followed as views come (palette.py).
+        notifier = Krita.instance().notifier()
+        notifier.windowCreated.connect(palette.keeper().watch_soon)
+        notifier.viewCreated.connect(palette.keeper().watch_soon)
         # Started from the event loop, once Krita's window exists.
         QTimer.singleShot(0, self.start)
 
     def start(self) -> None:
         self.link.start()
+        palette.keeper().watch()
         self.follow_focus()
         if self.hook is not None:
             self.hook.write()
@@ -51,7 +55,10 @@ class PencilExtension(Extension):
     def follow_focus(self, *_: object) -> None:
         """Krita is in front while one of its windows (the main one, a dialog, a pop-up) is
         the active window: the application's state says exactly that."""
+        began = time.monotonic()
         self.link.set_active(QApplication.applicationState() == Qt.ApplicationActive)
+        # Krita's thread must not wait on pencild here: the docker and the test hook say how long it took.
+        self.link.focus_handler_seconds = time.monotonic() - began
 
     def createActions(self, window: object) -> None:  # noqa: N802 (Krita's name)
         reconnect = window.createAction("pencild_reconnect", "Pencil: reconnect to pencild", "tools/scripts")
@@ -59,6 +66,8 @@ class PencilExtension(Extension):
         for name, text, preferred in HAND_ACTIONS:
             action = window.createAction(name, text, "tools/scripts")
             action.triggered.connect(lambda _checked=False, what=preferred: actions.perform(what))
+        popup = window.createAction(bindings.POPUP_PALETTE, "Pencil: Krita's pop-up palette", "tools/scripts")
+        popup.triggered.connect(lambda _checked=False: actions.show_popup_palette())
 
 
 Krita.instance().addExtension(PencilExtension(Krita.instance()))

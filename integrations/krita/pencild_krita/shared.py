@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from typing import Optional
 
-from . import actions
+from . import actions, palette
 from .link import PencildLink
 
 _link: Optional[PencildLink] = None
@@ -14,5 +13,7 @@ _link: Optional[PencildLink] = None
 def get_link() -> PencildLink:
     global _link
     if _link is None:
-        _link = PencildLink(actions.perform, os.environ.get("PENCILD_SOCKET") or None)
+        # No socket given: the client finds it at each attempt ($PENCILD_SOCKET, else the
+        # user's, else the system's), as pencilctl does.
+        _link = PencildLink(actions.perform, palette.popup_buttons)
     return _link

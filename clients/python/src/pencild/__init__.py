@@ -8,8 +8,8 @@
         print(event.type, event.action, event.focus)
 
 The socket is found as pencilctl finds it (``$PENCILD_SOCKET``, else
-``$XDG_RUNTIME_DIR/pencild.sock`` when it exists, else ``/run/pencild/pencild.sock``), or
-given. The protocol: pencild's docs/protocol and interfaces/org.pencild.Pen.varlink.
+``$XDG_RUNTIME_DIR/pencild.sock`` when it exists, else ``/run/pencild/pencild.sock``), looked
+up again at each connection, so that a pencild started later is found; or given. The protocol: pencild's docs/protocol and interfaces/org.pencild.Pen.varlink.
 
 Strings from the daemon are untrusted text: a device's name and model, a stylus's name, a
 device id, an unknown name's value and an error's parameters come from the device (any USB

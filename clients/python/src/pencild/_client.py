@@ -17,6 +17,10 @@ class Client:
     again after the daemon restarts (a call that finds the connection gone is tried once
     more on a new one). Every call waits at most ``timeout`` seconds.
 
+    Without ``socket_path`` the socket is looked up at each connection, as pencilctl looks it
+    up (``default_socket_path``): a pencild that starts later, the user's
+    (``$XDG_RUNTIME_DIR/pencild.sock``) before the system's, is the one the next call reaches.
+
     The focus claim (``set_focused``) belongs to this process and lasts while the process
     has a connection to pencild. A Monitor streaming is one; the Client's own connection may
     be closed by the daemon when it stays idle, and the next call makes a new one and claims
@@ -25,7 +29,7 @@ class Client:
 
     def __init__(self, socket_path: Optional[str] = None, *, timeout: Optional[float] = 10.0,
                  max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
-        self.path = socket_path or default_socket_path()
+        self._socket_path = socket_path
         self.timeout = timeout
         self.max_message_size = max_message_size
         self._connection: Optional[Connection] = None
@@ -42,8 +46,16 @@ class Client:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def path(self) -> str:
+        """The socket of the connection open now, else the one the next call tries."""
+        if self._connection is not None and self._connection.is_open:
+            return self._connection.path
+        return self._socket_path or default_socket_path()
+
     def _connect(self) -> Connection:
-        connection = Connection(self.path, self.timeout, self.max_message_size)
+        # Looked up again: the pencild that answers now may not be the one of the last call.
+        connection = Connection(self._socket_path or default_socket_path(), self.timeout, self.max_message_size)
         self._connection = connection
         if self._focused:
             connection.call("org.pencild.Pen.SetFocus", {"focused": True})
@@ -96,10 +108,10 @@ class Client:
 
     def monitor(self, *, devices: Optional[Iterable[str]] = None, events: Optional[Iterable[object]] = None,
                 reconnect: bool = True) -> Monitor:
-        """A Monitor on the same socket (a connection of its own: a stream occupies one).
-        When it subscribes again after the daemon restarted, the focus this client claimed
+        """A Monitor on the same socket, given or looked up at each of its connections (a
+        connection of its own: a stream occupies one). When it subscribes again after the daemon restarted, the focus this client claimed
         is claimed again from the new daemon."""
-        return Monitor(self.path, devices=devices, events=events, reconnect=reconnect,
+        return Monitor(self._socket_path, devices=devices, events=events, reconnect=reconnect,
                        max_message_size=self.max_message_size, on_reconnect=self._claim_again)
 
     def _claim_again(self) -> None:

@@ -53,7 +53,10 @@ class Monitor:
       reconnection attempt is due and ``dispatch()`` should be called even if nothing is
       readable. The descriptor stays the same across reconnections.
 
-    Connecting happens in the constructor: DaemonUnavailable when nothing answers there.
+    Without ``socket_path`` the socket is looked up at each attempt, as pencilctl looks it up
+    (``default_socket_path``): after the stream ends, a pencild started since, the user's
+    before the system's, is the one found. Connecting happens in the constructor:
+    DaemonUnavailable when nothing answers there.
     """
 
     def __init__(
@@ -68,6 +71,8 @@ class Monitor:
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
         on_reconnect: Optional[Callable[[], None]] = None,
     ) -> None:
+        self._socket_path = socket_path
+        #: The socket of the stream, or of the last attempt.
         self.path = socket_path or default_socket_path()
         self.devices = _names(devices, "devices")
         self.events = _names(events, "events")
@@ -118,6 +123,7 @@ class Monitor:
         return self._socket is not None
 
     def _subscribe(self) -> None:
+        self.path = self._socket_path or default_socket_path()
         sock = connect(self.path, timeout=5.0)
         parameters: Dict[str, Any] = {}
         if self.devices is not None:
