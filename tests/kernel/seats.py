@@ -147,12 +147,12 @@ def wait_read(reader, predicate, timeout, what):
         raise Failure(f"{reader.node} went away before {what}") from None
 
 
-def wait_unplugged(reader, timeout, what):
+def wait_unplugged(reader, timeout, when):
     """Reads `reader`'s node until the kernel says it is gone (ENODEV)."""
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()
-        check(left > 0, f"{what} within {timeout} s")
+        check(left > 0, f"{reader.node} did not go {when}: still there after {timeout} s")
         try:
             reader.take(left)
         except OSError as error:
@@ -482,7 +482,7 @@ class SeatsScenario:
         check(os.path.exists(f"/sys/class/input/{mirror}"), f"the mirror {mirror} is gone while the pen hovers")
         check("its mirror is gone" not in self.log()[log_start:], "the mirror ended while the pen hovered after A's change")
         self.leave(pen)
-        wait_unplugged(mirror_reader, TIMEOUT, f"the mirror {mirror} gone once the pen left")
+        wait_unplugged(mirror_reader, TIMEOUT, "once the pen left")
         self.wait_log(f"device {device}: its mirror is gone (withholdGestureClicks is off for the pen's deciding user)",
                       TIMEOUT, log_start)
         self.note(f"3 (control): A's own change kept {mirror} while the pen hovered; it went when the pen left")
@@ -503,7 +503,7 @@ class SeatsScenario:
         log_start = len(self.log())
         switched = time.monotonic()
         write_logind(logind, sessions, {"seat0": "c3", "seat1": "c2"})
-        wait_unplugged(mirror_reader, TIMEOUT, f"the mirror {mirror} gone at the switch, the tip down")
+        wait_unplugged(mirror_reader, TIMEOUT, "when seat0 switched from A to C, the tip down")
         wait_until(lambda: not os.path.exists(f"/sys/class/input/{mirror}") and not os.path.exists(f"/dev/input/{mirror}"),
                    TIMEOUT, f"{mirror} leaving sysfs and /dev/input")
         gone_after = time.monotonic() - switched
