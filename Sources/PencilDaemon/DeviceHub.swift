@@ -15,6 +15,9 @@ protocol DeviceHubDelegate: AnyObject {
     /// Whether replays at full speed may go on: not while a monitor is behind, so that they
     /// go at the pace of their slowest reader and every reader gets every event.
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool
+    /// The user whose preferences decide the mirrors of pens on `seat`, whatever they are;
+    /// nil when nobody decides (docs/gestures.md, "The mirror").
+    func deviceHub(_ hub: DeviceHub, decidingUserForSeat seat: String) -> UInt32?
     /// The mirror a pen on `seat` should have: the deciding user's preferences, when they
     /// have withholdGestureClicks on; nil for no mirror (docs/gestures.md, "The mirror").
     func deviceHub(_ hub: DeviceHub, mirrorWishForSeat seat: String) -> MirrorWish?

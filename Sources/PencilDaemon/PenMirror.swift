@@ -42,7 +42,8 @@ extension DeviceHub {
     /// Each live pen's wish, as its deciding user's preferences have it now, settled at once
     /// where the pen is idle (else after its next frame that leaves it idle). A mirror that
     /// follows a user who no longer decides goes at once, idle or not: the kernel releases
-    /// what it held, and the next user's wish is met when the pen is next idle.
+    /// what it held, and the next user's wish is met when the pen is next idle. The deciding
+    /// user's own change (withholding turned off included) waits for idle like any other.
     func refreshMirrors() {
         for device in devices where device.live != nil {
             let wanted = delegate?.deviceHub(self, mirrorWishForSeat: device.seat)
@@ -51,7 +52,9 @@ extension DeviceHub {
                 // A new wish gets a new try, even after a failure.
                 device.mirrorFailure = nil
             }
-            if device.mirror != nil, let owner = device.mirrorOwner, owner != wanted?.uid {
+            // Who decides, not what they wish: a wish of none is also the owner's own.
+            let decider = delegate?.deviceHub(self, decidingUserForSeat: device.seat)
+            if device.mirror != nil, let owner = device.mirrorOwner, owner != decider {
                 stopMirror(of: device, reason: "uid \(owner), whose preferences it followed, no longer decides for \(device.seat)")
             }
             settleMirror(of: device)

@@ -639,15 +639,16 @@ extension PenService: DeviceHubDelegate {
     /// Whose preferences decide a pen's mirror: in user mode the daemon's user's, in system
     /// mode those of the user of the active session on the pen's seat (docs/gestures.md, "The
     /// mirror"); nobody's where the administrator forbade grabbing.
-    func deviceHub(_ hub: DeviceHub, mirrorWishForSeat seat: String) -> MirrorWish? {
+    func deviceHub(_ hub: DeviceHub, decidingUserForSeat seat: String) -> UInt32? {
         guard configuration.allowsGrab else { return nil }
-        let uid: UInt32
         switch configuration.mode {
-        case .user: uid = ProcessIdentity.userID
-        case .system:
-            guard let active = SeatSessions.activeUser(onSeat: seat) else { return nil }
-            uid = active
+        case .user: return ProcessIdentity.userID
+        case .system: return SeatSessions.activeUser(onSeat: seat)
         }
+    }
+
+    func deviceHub(_ hub: DeviceHub, mirrorWishForSeat seat: String) -> MirrorWish? {
+        guard let uid = deviceHub(hub, decidingUserForSeat: seat) else { return nil }
         let current = writes.pending(of: uid) ?? preferences.preferences(for: uid)
         return current.withholdGestureClicks ? MirrorWish(uid: uid, preferences: current) : nil
     }

@@ -28,6 +28,7 @@ import traceback
 
 import mirror
 import seat_switch
+import seats
 import focus_scenarios
 
 # ---- evdev codes (linux/input-event-codes.h) ------------------------------
@@ -549,6 +550,10 @@ class Suite:
         """A user's pencild stops reading a pen when another user's session takes the seat, and reads it again when it comes back."""
         seat_switch.SeatSwitchScenario(self, Monitor, is_event, SERVICE_USER).run()
 
+    def scenario_seats(self):
+        """The system service on two seats: only seat0's pen is mirrored, its mirror cannot type, each pen reaches its seat's user, a switch ends the old user's mirror at once."""
+        seats.SeatsScenario(self, Monitor, Varlink, is_event, SERVICE_USER).run()
+
     def scenario_third_button(self):
         """A Pro Pen 3's third button through uinput: named from libwacom, a double-tap and a squeeze."""
         seen, info = self.gesture_scenario(
@@ -945,6 +950,7 @@ class Suite:
             ("third-button", self.scenario_third_button),
             ("mirror", self.scenario_mirror),
             ("seat-switch", self.scenario_seat_switch),
+            ("seats", self.scenario_seats),
             ("focus-x11", focus_scenarios.bind(self, focus_scenarios.scenario_focus_x11)),
             ("focus-sway", focus_scenarios.bind(self, focus_scenarios.scenario_focus_sway)),
         ]
@@ -966,7 +972,7 @@ class Suite:
                 self.note(f"PASS {name} ({time.monotonic() - began:.1f}s)")
             except Exception as error:
                 failed.append(name)
-                detail = str(error) if isinstance(error, (Failure, mirror.Failure, seat_switch.Failure)) else traceback.format_exc()
+                detail = str(error) if isinstance(error, (Failure, mirror.Failure, seat_switch.Failure, seats.Failure)) else traceback.format_exc()
                 self.note(f"FAIL {name}: {detail}")
             finally:
                 for pen in self.pens:

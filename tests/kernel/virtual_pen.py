@@ -84,13 +84,16 @@ KEYS = (BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2)
 
 
 class Pen:
-    def __init__(self, name, vendor=0x1234, product=0x5678, phys=None):
+    """`extra_keys`: more EV_KEY codes for the node to declare (a pen whose node also has
+    keyboard keys, as some tablets' nodes do)."""
+
+    def __init__(self, name, vendor=0x1234, product=0x5678, phys=None, extra_keys=()):
         self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
         if phys:
             fcntl.ioctl(self.fd, UI_SET_PHYS, phys.encode() + b"\0")
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_SYN)
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_KEY)
-        for key in KEYS:
+        for key in (*KEYS, *extra_keys):
             fcntl.ioctl(self.fd, UI_SET_KEYBIT, key)
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_ABS)
         for code, (lo, hi, res) in AXES.items():
