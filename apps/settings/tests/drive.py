@@ -6,8 +6,8 @@ AT-SPI gives for them. It checks what the window shows against what pencild says
 (`pencilctl prefs get --json`). One line per check, "  ok: ..." or "  FAIL: ...".
 
 Environment: PENCILCTL (the program), PENCILD_SOCKET, SCREENSHOTS (a folder), WORK (the
-test's scratch folder), XDG_CONFIG_HOME; PEN_NAME, AMPERSAND_PEN_NAME and MARKUP_PEN_NAME,
-the names of the devices replay0, replay1 and replay2.
+test's scratch folder), XDG_CONFIG_HOME; PEN_NAME, UNNAMED_PEN_NAME, AMPERSAND_PEN_NAME and
+MARKUP_PEN_NAME, the names of the devices replay0 to replay3.
 
 Phases: gestures (the try-it page after the replay, the pens page, accessible names),
 settings (every setting changed in the window and read back from pencild, and changed
@@ -145,6 +145,20 @@ def checked(node: Any) -> bool:
     return any(state in ("checked", "pressed") for state in states(node))
 
 
+def shot(name: str) -> None:
+    """A screenshot of the window as it is, into SCREENSHOTS."""
+    folder = os.environ["SCREENSHOTS"]
+    os.makedirs(folder, exist_ok=True)
+    size = os.environ.get("WINDOW_SIZE", "860x860")
+    path = os.path.join(folder, name)
+    subprocess.run(["import", "-window", "root", "-crop", f"{size}+0+0", "+repage", path], check=True, timeout=30)
+    described = subprocess.run(["identify", "-format", "%wx%h %k", path], capture_output=True, text=True,
+                               timeout=30).stdout.split()
+    colours = int(described[1]) if len(described) == 2 else 0
+    check(bool(described) and described[0] == size and colours > 50,
+          f"screenshot: {name} ({' '.join(described)} colours)")
+
+
 # --- pencild ----------------------------------------------------------------------------------
 
 def prefs() -> Dict[str, Any]:
@@ -204,6 +218,17 @@ def phase_gestures(app: Any) -> None:
     check("Grip Pen" in pens, "pens: the stylus seen, by its libwacom name")
     check("Lower button, Upper button" in pens, "pens: the pen's buttons, by their names")
     check("pencild is not running" not in pens, "pens: no 'not running' note while pencild runs")
+    # The pen came eraser end first (libwacom's "Grip Pen Eraser", tool 0x80a): one pen.
+    check(pens.count("Grip Pen") == 1 and "Grip Pen Eraser" not in pens,
+          "pens: the pen used at both ends is one pen, its eraser end no pen of its own",
+          f"{pens.count('Grip Pen')} rows are Grip Pen, {pens.count('Grip Pen Eraser')} Grip Pen Eraser")
+    # A pen libwacom has no name for is seen once it hovers; the idle tablets' pens, never near, are not.
+    seen = [text for text in pens if text.startswith("Seen; libwacom has no name for it")]
+    check(len(seen) == 1, f"pens: the pen of {os.environ['UNNAMED_PEN_NAME']!r}, with no libwacom stylus, is seen once "
+          "it hovered", f"labels: {pens}")
+    check(pens.count("Pen not seen yet") == 2, "pens: the two idle tablets' pens, never near, are not seen yet",
+          f"{pens.count('Pen not seen yet')} are")
+    shot("pens-unnamed-pen-seen.png")
     device_names(app)
     accessible_names(app)
 
@@ -213,13 +238,13 @@ def device_names(app: Any) -> None:
     one with <b> bold, while they were read as markup. The test pen's ordinary name beside
     them is the control. The tablets libwacom does not know are titled by their names."""
     ordinary, ampersand, markup = (os.environ[name] for name in ("PEN_NAME", "AMPERSAND_PEN_NAME", "MARKUP_PEN_NAME"))
-    wanted = [f"{ordinary} (replay0)", f"{ampersand} (replay1)", f"{markup} (replay2)", ampersand, markup]
+    wanted = [f"{ordinary} (replay0)", f"{ampersand} (replay2)", f"{markup} (replay3)", ampersand, markup]
     shown = wait(lambda: all(text in labels(app) for text in wanted) and labels(app), 5) or labels(app)
     # Where a name went wrong: the device rows, and the labels that say nothing (GTK names an
     # empty label GtkLabel).
     seen = "shown: " + ", ".join(repr(text) for text in shown if "(replay" in text or FALLBACK_NAME.match(text))
     check(f"{ordinary} (replay0)" in shown, f"pens: the test pen's device row shows its name, {ordinary!r}", seen)
-    for name, device in ((ampersand, "replay1"), (markup, "replay2")):
+    for name, device in ((ampersand, "replay2"), (markup, "replay3")):
         check(f"{name} ({device})" in shown, f"pens: the device row shows the name {name!r} as it is", seen)
         check(name in shown, f"pens: the tablet libwacom does not know is titled {name!r}, as it is", seen)
 
@@ -381,23 +406,13 @@ def phase_back(app: Any) -> None:
 
 
 def phase_shots(app: Any, style: str) -> None:
-    folder = os.environ["SCREENSHOTS"]
-    os.makedirs(folder, exist_ok=True)
-    size = os.environ.get("WINDOW_SIZE", "860x860")
     show_page(app, "Try it")
     check(bool(wait(lambda: "Squeeze: Show the contextual palette" in labels(app), 30)),
           f"{style} style: the replayed gestures are on the try-it page")
     for page in PAGES:
         show_page(app, page)
         time.sleep(0.5)
-        name = os.path.join(folder, f"{page.lower().replace(' ', '-')}-{style}.png")
-        subprocess.run(["import", "-window", "root", "-crop", f"{size}+0+0", "+repage", name], check=True,
-                       timeout=30)
-        described = subprocess.run(["identify", "-format", "%wx%h %k", name], capture_output=True, text=True,
-                                   timeout=30).stdout.split()
-        colours = int(described[1]) if len(described) == 2 else 0
-        check(bool(described) and described[0] == size and colours > 50,
-              f"screenshot: {os.path.basename(name)} ({' '.join(described)} colours)")
+        shot(f"{page.lower().replace(' ', '-')}-{style}.png")
 
 
 def main() -> int:

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # test-settings.sh BIN_DIR: `make test-settings`. Runs pencil-settings on a private X server
 # (Xvfb) with a private D-Bus session and the accessibility bus, against pencild replaying a
-# test pen that double-taps, misses two double-taps (too slow, too far) and squeezes, and
-# drives the window through AT-SPI (drive.py): the try-it page shows what was recognised and
-# why a double-tap was missed; the pens page names the tablet and the pen, and shows two
-# other tablets' names, one with & and one with markup, as they are; every control has
-# an accessible name; every setting changed in the window reaches pencild, and every change
-# made with pencilctl shows in the window; when pencild stops the window says what to do, and
-# it connects again when pencild comes back. Then a screenshot of each page in the light and
-# the dark style, into .build/settings-screenshots. The .desktop file is checked with
-# desktop-file-validate. A prerequisite that is missing fails under CI=true; elsewhere the
-# test is skipped and says so.
+# test pen that comes eraser end first, double-taps, misses two double-taps (too slow, too
+# far) and squeezes, and drives the window through AT-SPI (drive.py): the try-it page shows
+# what was recognised and why a double-tap was missed; the pens page names the tablet and
+# the pen (one pen at both ends), shows a pen libwacom has no name for as seen once it
+# hovers, and two other tablets' names, one with & and one with markup, as they are; every
+# control has an accessible name; every setting changed in the window reaches pencild, and
+# every change made with pencilctl shows in the window; when pencild stops the window says
+# what to do, and it connects again when pencild comes back. Then a screenshot of each page
+# in the light and the dark style, into .build/settings-screenshots. The .desktop file is
+# checked with desktop-file-validate. A prerequisite that is missing fails under CI=true;
+# elsewhere the test is skipped and says so.
 set -euo pipefail
 
 bin=${1:?usage: $0 BIN_DIR}
@@ -117,7 +118,13 @@ export AMPERSAND_PEN_NAME="Pens & Pencils"
 export MARKUP_PEN_NAME='<b>Bold</b> <span size="90000">Giant</span>'
 "$python" "$here/write-pen.py" "$work/header.evemu" 300 --idle "$AMPERSAND_PEN_NAME" >"$work/ampersand.evemu"
 "$python" "$here/write-pen.py" "$work/header.evemu" 300 --idle "$MARKUP_PEN_NAME" >"$work/markup.evemu"
-pens=(--replay "$work/try.evemu" --replay "$work/ampersand.evemu" --replay "$work/markup.evemu")
+# And a tablet libwacom does not know, whose pen (no tool id, no serial, as most Huion,
+# XP-Pen and Gaomon pens) hovers: seen, though it has no name.
+export UNNAMED_PEN_NAME="Tablet Without Names"
+"$python" "$here/write-pen.py" "$work/header.evemu" 300 --hover "$UNNAMED_PEN_NAME" >"$work/unnamed.evemu"
+# The unnamed tablet second, so that the pens page's screenshot shows it.
+pens=(--replay "$work/try.evemu" --replay "$work/unnamed.evemu" --replay "$work/ampersand.evemu"
+    --replay "$work/markup.evemu")
 
 # run_pencild ARGS...: pencild on the test's socket, once it answers.
 run_pencild() {
