@@ -11,8 +11,9 @@ MARKUP_PEN_NAME, the names of the devices replay0 to replay3.
 
 Phases: gestures (the try-it page after the replay, the pens page, accessible names),
 settings (every setting changed in the window and read back from pencild, and changed
-with pencilctl and read from the window), absent (pencild stopped), back (pencild started
-again), shots-light, shots-dark (a screenshot of each page).
+with pencilctl and read from the window), absent (pencild stopped while a page is shown),
+back (pencild started again), shots-light, shots-dark (a screenshot of each page). The
+phases that change a page take its screenshot too.
 """
 
 from __future__ import annotations
@@ -143,6 +144,10 @@ def show_page(app: Any, title: str) -> None:
 
 def checked(node: Any) -> bool:
     return any(state in ("checked", "pressed") for state in states(node))
+
+
+def sensitive(node: Any) -> bool:
+    return node is not None and "sensitive" in states(node)
 
 
 def shot(name: str) -> None:
@@ -328,8 +333,10 @@ def phase_settings(app: Any) -> None:
         act(switch, "toggle")
         pencild_has(field, on, f"apps: '{name}' is sent as {field}={str(on).lower()}")
     shown = labels(app)
-    check(any("takes effect with a pencild that withholds clicks" in text for text in shown),
-          "apps: the withholding switch says it takes effect with a pencild that withholds clicks")
+    check(any(text.startswith("A double-tap’s and a squeeze’s clicks never reach apps") for text in shown),
+          "apps: the withholding switch says what it does")
+    check(not any("takes effect with a pencild that withholds clicks" in text for text in shown),
+          "apps: and no longer that it waits for a pencild that withholds clicks (this one does)")
     show_page(app, "Pens")
     act(find(app, "check box", "Use the eraser button as a button"), "toggle")
     pencild_has("eraserButton", "button", "pens: the eraser button switch is sent as eraserButton=button")
@@ -357,7 +364,8 @@ def phase_settings(app: Any) -> None:
     check(wait(lambda: not checked(find(app, "check box", "Use the eraser button as a button")), 5),
           "pencilctl's eraserButton=eraser shows as the switch off")
 
-    # pencil-actions: not running, then running (a process of that name), then its bindings.
+    # pencil-actions: not running, then running (a process of that name), then not again, all
+    # while the page stays shown; then its bindings.
     show_page(app, "Apps")
     check(wait(lambda: any(text.startswith("Not running") for text in labels(app)), 5),
           "apps: pencil-actions is shown as not running")
@@ -365,13 +373,13 @@ def phase_settings(app: Any) -> None:
     shutil.copy("/bin/sleep", fake)
     process = subprocess.Popen([fake, "60"])
     try:
-        show_page(app, "Pens")
-        show_page(app, "Apps")
-        check(wait(lambda: any(text.startswith("Running") for text in labels(app)), 5),
-              "apps: a running pencil-actions is shown as running")
+        check(wait(lambda: any(text.startswith("Running") for text in labels(app)), 10),
+              "apps: pencil-actions started while the page is shown is shown as running")
     finally:
         process.terminate()
         process.wait()
+    check(wait(lambda: any(text.startswith("Not running") for text in labels(app)), 10),
+          "apps: and as not running once it stops, the page still shown")
     bindings = os.path.join(os.environ["XDG_CONFIG_HOME"], "pencild", "actions.conf")
     check(not os.path.exists(bindings), "apps: there is no bindings file yet")
     act(find(app, "push button", "Open the bindings file"), "click")
@@ -379,29 +387,48 @@ def phase_settings(app: Any) -> None:
     check(bool(made), "apps: Open bindings makes the bindings file from the example, where pencil-actions reads it")
     pencilctl_set("doubleTapAction=switchEraser", "squeezeAction=showContextualPalette", "squeezeButton=stylus2",
                   "doubleTapInterval=400", "withholdGestureClicks=false", "prefersPencilOnlyDrawing=false")
+    # pencild stops next, while a page other than Pens is shown.
+    show_page(app, "Double-tap")
+
+
+BANNER = "pencild is not running, so these settings cannot be changed until it starts"
 
 
 def phase_absent(app: Any) -> None:
+    # pencild stopped while the Double-tap page was shown: that page says why it is greyed.
+    check(bool(wait(lambda: BANNER in labels(app), 15)),
+          f"pencild stopped: the page shown says why its settings are greyed ({BANNER!r})")
+    radio = find(app, "check box", "Double-tap: Do nothing")
+    check(radio is not None and not sensitive(radio), "the settings cannot be changed meanwhile")
+    shot("double-tap-pencild-absent.png")
+    for page in ("Squeeze", "Timing", "Apps", "Try it"):
+        show_page(app, page)
+        check(BANNER in labels(app), f"so does the {page} page")
     show_page(app, "Pens")
     shown = wait(lambda: "pencild is not running" in labels(app) and labels(app), 15) or labels(app)
-    check("pencild is not running" in shown, "pencild stopped: the pens page says it is not running")
+    check("pencild is not running" in shown, "the pens page says it is not running")
+    check(BANNER not in shown, "and, having the whole story, no banner")
     check(any("systemctl --user start pencild.socket" in text for text in shown),
           "and says how to start it, as README's troubleshooting does")
     check("Wacom Intuos5 touch M" not in shown, "and shows no pen")
     show_page(app, "Double-tap")
-    radio = find(app, "check box", "Double-tap: Do nothing")
-    check(radio is not None and "sensitive" not in states(radio), "the settings cannot be changed meanwhile")
+    act(find(app, "push button", "Show what to do on the Pens page"), "click")
+    check(bool(wait(lambda: "pencild is not running" in labels(app) and BANNER not in labels(app), 5)),
+          "the banner's button shows the Pens page")
+    # pencild comes back while the Double-tap page is shown.
+    show_page(app, "Double-tap")
 
 
 def phase_back(app: Any) -> None:
-    show_page(app, "Pens")
-    back = wait(lambda: "pencild is not running" not in labels(app) and "No pens attached" in labels(app), 20)
-    check(bool(back), "pencild started again: the window connected by itself", str(labels(app)))
-    pencilctl_set("doubleTapAction=showColorPalette")
-    show_page(app, "Double-tap")
     radio = find(app, "check box", "Double-tap: Show the colour palette")
+    back = wait(lambda: BANNER not in labels(app) and sensitive(radio), 20)
+    check(bool(back), "pencild started again: the page shown lost its banner, its settings can be changed again",
+          str(labels(app)))
+    pencilctl_set("doubleTapAction=showColorPalette")
     check(wait(lambda: checked(radio), 5), "and follows the new daemon's preferences")
-    check("sensitive" in states(radio), "and the settings can be changed again")
+    show_page(app, "Pens")
+    check(bool(wait(lambda: "pencild is not running" not in labels(app) and "No pens attached" in labels(app), 5)),
+          "the pens page: connected by itself, no pens attached", str(labels(app)))
     pencilctl_set("doubleTapAction=switchEraser")
 
 

@@ -7,11 +7,11 @@
 # the pen (one pen at both ends), shows a pen libwacom has no name for as seen once it
 # hovers, and two other tablets' names, one with & and one with markup, as they are; every
 # control has an accessible name; every setting changed in the window reaches pencild, and
-# every change made with pencilctl shows in the window; when pencild stops the window says
-# what to do, and it connects again when pencild comes back. Then a screenshot of each page
-# in the light and the dark style, into .build/settings-screenshots. The .desktop file is
-# checked with desktop-file-validate. A prerequisite that is missing fails under CI=true;
-# elsewhere the test is skipped and says so.
+# every change made with pencilctl shows in the window; when pencild stops while a page is
+# shown, that page says why it is greyed, and recovers when pencild comes back. Screenshots
+# of each page in the light and the dark style, and of the changed states, into
+# .build/settings-screenshots. The .desktop file is checked with desktop-file-validate. A
+# prerequisite that is missing fails under CI=true; elsewhere the test is skipped and says so.
 set -euo pipefail
 
 bin=${1:?usage: $0 BIN_DIR}
