@@ -7,11 +7,14 @@
 # the pen (one pen at both ends), shows a pen libwacom has no name for as seen once it
 # hovers, and two other tablets' names, one with & and one with markup, as they are; every
 # control has an accessible name; every setting changed in the window reaches pencild, and
-# every change made with pencilctl shows in the window; when pencild stops while a page is
-# shown, that page says why it is greyed, and recovers when pencild comes back. Screenshots
-# of each page in the light and the dark style, and of the changed states, into
-# .build/settings-screenshots. The .desktop file is checked with desktop-file-validate. A
-# prerequisite that is missing fails under CI=true; elsewhere the test is skipped and says so.
+# every change made with pencilctl shows in the window; a button the pens lack and a timing
+# no hand can make cannot be chosen, and say why; when pencild stops while a page is shown,
+# that page says why it is greyed, and recovers when pencild comes back; with the double-tap
+# button one the pen lacks, Try it says why nothing comes; an AES pen's eraser is offered
+# once it is a button. Screenshots of each page in the light and the dark style, and of the
+# changed states, into .build/settings-screenshots. The .desktop file is checked with
+# desktop-file-validate. A prerequisite that is missing fails under CI=true; elsewhere the
+# test is skipped and says so.
 set -euo pipefail
 
 bin=${1:?usage: $0 BIN_DIR}
@@ -125,6 +128,11 @@ export UNNAMED_PEN_NAME="Tablet Without Names"
 # The unnamed tablet second, so that the pens page's screenshot shows it.
 pens=(--replay "$work/try.evemu" --replay "$work/unnamed.evemu" --replay "$work/ampersand.evemu"
     --replay "$work/markup.evemu")
+# An AES pen (its eraser a button) and a Pro Pen 3's display (a third button), attached, idle:
+# the kernel suite's recordings give their tablets.
+"$bin/pencil-test-recordings" "$work/suite"
+"$python" "$here/write-pen.py" "$work/suite/eraser-button.evemu" 300 --attached >"$work/aes.evemu"
+"$python" "$here/write-pen.py" "$work/suite/third-button.evemu" 300 --attached >"$work/third.evemu"
 
 # run_pencild ARGS...: pencild on the test's socket, once it answers.
 run_pencild() {
@@ -171,6 +179,13 @@ stop_pencild
 drive absent
 run_pencild
 drive back
+# The double-tap button the third (set in the back phase), the test pen replayed again.
+stop_pencild
+run_pencild "${pens[@]}" --wait-monitors 1
+drive unmade
+stop_pencild
+run_pencild --replay "$work/aes.evemu" --replay "$work/third.evemu"
+drive buttons
 stop_app
 # The dark style, with the test pens replayed again for its screenshots.
 stop_pencild

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""write-pen.py HEADER HOLD [--idle NAME | --hover NAME]: prints an evemu
+"""write-pen.py HEADER HOLD [--idle NAME | --attached | --hover NAME]: prints an evemu
 recording of a person trying the gestures on the test pen whose evemu header (N:, I:, P:,
 B:, A: lines) is in the file HEADER, a Wacom Grip Pen (tool id 0x802) on a tablet with 200
 units a millimetre:
@@ -20,13 +20,16 @@ With --idle NAME, the same tablet named NAME and unknown to libwacom (USB ids no
 so the window titles it by its name), attached for HOLD seconds and never used: a device
 whose name is not ours to trust.
 
+With --attached, the tablet of HEADER as it is (its name and ids, so libwacom knows it),
+attached for HOLD seconds and never used: a pen whose buttons the window offers.
+
 With --hover NAME, that unknown tablet's pen comes near at 1 s, hovers for 2 s and leaves,
 with no tool id and no serial, as most Huion, XP-Pen and Gaomon pens (libwacom has no
 stylus for it); the tablet stays attached for HOLD seconds.
 """
 
 import sys
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0, 1, 3, 4
 BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_STYLUS, BTN_STYLUS2 = 0x140, 0x141, 0x14B, 0x14C
@@ -39,10 +42,13 @@ Change = Tuple[int, int, int]
 UNKNOWN_IDS = "I: 0003 1209 0001 0000"
 
 
-def idle(lines: List[str], hold: float, name: str) -> str:
-    header = [f"N: {name}" if line.startswith("N:") else UNKNOWN_IDS if line.startswith("I:") else line
-              for line in lines]
-    out = ["# EVEMU 1.3", "# the settings window's test: a tablet named by someone else"] + header
+def idle(lines: List[str], hold: float, name: Optional[str]) -> str:
+    """Attached for `hold` seconds, never used; named `name` with ids libwacom does not know,
+    or with None as the header has it."""
+    header = lines if name is None else [
+        f"N: {name}" if line.startswith("N:") else UNKNOWN_IDS if line.startswith("I:") else line for line in lines]
+    what = "a tablet named by someone else" if name is not None else "a tablet attached, never used"
+    out = ["# EVEMU 1.3", f"# the settings window's test: {what}"] + header
     out += ["E: 0.000000 0000 0000 0", f"E: {hold:.6f} 0004 0000 1", f"E: {hold:.6f} 0000 0000 0"]
     return "\n".join(out) + "\n"
 
@@ -70,6 +76,9 @@ def main() -> int:
         lines = [line.rstrip("\n") for line in header if line[:2] in ("N:", "I:", "P:", "B:", "A:")]
     if sys.argv[3:4] == ["--idle"] and len(sys.argv) == 5:
         sys.stdout.write(idle(lines, hold, sys.argv[4]))
+        return 0
+    if sys.argv[3:] == ["--attached"]:
+        sys.stdout.write(idle(lines, hold, None))
         return 0
     if sys.argv[3:4] == ["--hover"] and len(sys.argv) == 5:
         sys.stdout.write(hover(lines, hold, sys.argv[4]))
