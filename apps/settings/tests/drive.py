@@ -7,16 +7,17 @@ AT-SPI gives for them. It checks what the window shows against what pencild says
 
 Environment: PENCILCTL (the program), PENCILD_SOCKET, SCREENSHOTS (a folder), WORK (the
 test's scratch folder), XDG_CONFIG_HOME; PEN_NAME, UNNAMED_PEN_NAME, AMPERSAND_PEN_NAME and
-MARKUP_PEN_NAME, the names of the devices replay0 to replay3.
+MARKUP_PEN_NAME, the names of the devices replay0 to replay3; GNOME_CALLS, the file the fake
+gnome-control-center writes its arguments to.
 
 Phases: gestures (the try-it page after the replay, the pens page, accessible names),
 settings (every setting changed in the window and read back from pencild, and changed
 with pencilctl and read from the window; buttons the pens lack and timings out of a hand's
 reach), absent (pencild stopped while a page is shown), back (pencild started again),
 unmade (the double-tap button is one the pen lacks: Try it says why nothing comes),
-buttons (an AES pen, whose eraser is a button, and a Pro Pen 3: what they offer),
-shots-light, shots-dark (a screenshot of each page). The phases that change a page take
-its screenshot too.
+buttons (an AES pen, whose eraser is a button, and a Pro Pen 3: what they offer), gnome
+(the window on GNOME: its tablet settings, and the way to them), shots-light, shots-dark
+(a screenshot of each page). The phases that change a page take its screenshot too.
 """
 
 from __future__ import annotations
@@ -239,6 +240,7 @@ def phase_gestures(app: Any) -> None:
     shot("pens-unnamed-pen-seen.png")
     device_names(app)
     accessible_names(app)
+    check("GNOME’s tablet settings" not in labels(app), "away from GNOME, no word of GNOME's tablet settings")
 
 
 def device_names(app: Any) -> None:
@@ -551,6 +553,29 @@ def phase_buttons(app: Any) -> None:
           "pen has")
 
 
+def phase_gnome(app: Any) -> None:
+    """On GNOME, the gesture pages and the Apps page say what GNOME's tablet settings do, and
+    open them."""
+    calls = os.environ["GNOME_CALLS"]
+    for page in ("Double-tap", "Squeeze", "Apps"):
+        show_page(app, page)
+        check("GNOME’s tablet settings" in labels(app), f"gnome: the {page} page says what GNOME's settings do")
+        shot(f"{page.lower()}-gnome.png")
+    show_page(app, "Squeeze")
+    shown = labels(app)
+    check(any("The squeeze comes from the button itself, whatever GNOME maps it to" in text for text in shown),
+          "gnome: a mapping in GNOME does not move the squeeze")
+    # GTK's tree holds every page (it reports no "showing"): one button on each of the three.
+    buttons = [node for node in walk(app) if node.getRoleName() == "push button"
+               and node.name == "Open GNOME’s Wacom Tablet settings"]
+    check(len(buttons) == 3, "gnome: a button opens GNOME's Wacom Tablet settings on each of the three pages",
+          f"{len(buttons)} buttons")
+    if buttons:
+        act(buttons[0], "click")
+    opened = wait(lambda: os.path.exists(calls) and open(calls, encoding="utf-8").read().split(), 10)
+    check(opened == ["wacom"], "gnome: it runs gnome-control-center wacom", repr(opened))
+
+
 def phase_shots(app: Any, style: str) -> None:
     show_page(app, "Try it")
     check(bool(wait(lambda: "Squeeze: Show the contextual palette" in labels(app), 30)),
@@ -576,6 +601,8 @@ def main() -> int:
         phase_unmade(app)
     elif phase == "buttons":
         phase_buttons(app)
+    elif phase == "gnome":
+        phase_gnome(app)
     elif phase in ("shots-light", "shots-dark"):
         phase_shots(app, phase.split("-")[1])
     else:

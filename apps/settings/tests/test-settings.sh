@@ -11,10 +11,11 @@
 # no hand can make cannot be chosen, and say why; when pencild stops while a page is shown,
 # that page says why it is greyed, and recovers when pencild comes back; with the double-tap
 # button one the pen lacks, Try it says why nothing comes; an AES pen's eraser is offered
-# once it is a button. Screenshots of each page in the light and the dark style, and of the
-# changed states, into .build/settings-screenshots. The .desktop file is checked with
-# desktop-file-validate. A prerequisite that is missing fails under CI=true; elsewhere the
-# test is skipped and says so.
+# once it is a button; on GNOME the window says what GNOME's tablet settings do and opens
+# them. Screenshots of each page in the light and the dark style, and of the changed states,
+# into .build/settings-screenshots. The .desktop file is checked with desktop-file-validate.
+# A prerequisite that is missing fails under CI=true; elsewhere the test is skipped and says
+# so.
 set -euo pipefail
 
 bin=${1:?usage: $0 BIN_DIR}
@@ -94,6 +95,8 @@ export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config HOME=$work/hom
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
 mkdir -p "$XDG_CONFIG_HOME" "$HOME" "$work/state"
 export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=0 GTK_A11Y=atspi GDK_BACKEND=x11
+# Not GNOME, unless a run says so (the gnome phase).
+export XDG_CURRENT_DESKTOP=
 export PENCILCTL=$bin/pencilctl PENCILD_SOCKET=$work/pencild.sock WORK=$work
 export SCREENSHOTS=${SCREENSHOTS:-$repo/.build/settings-screenshots}
 export WINDOW_SIZE=860x860
@@ -133,6 +136,11 @@ pens=(--replay "$work/try.evemu" --replay "$work/unnamed.evemu" --replay "$work/
 "$bin/pencil-test-recordings" "$work/suite"
 "$python" "$here/write-pen.py" "$work/suite/eraser-button.evemu" 300 --attached >"$work/aes.evemu"
 "$python" "$here/write-pen.py" "$work/suite/third-button.evemu" 300 --attached >"$work/third.evemu"
+# GNOME's settings, as the window starts them: a gnome-control-center that notes its arguments.
+mkdir -p "$work/gnome-bin"
+export GNOME_CALLS=$work/gnome-calls
+printf '#!/bin/sh\necho "$@" >"%s"\n' "$GNOME_CALLS" >"$work/gnome-bin/gnome-control-center"
+chmod +x "$work/gnome-bin/gnome-control-center"
 
 # run_pencild ARGS...: pencild on the test's socket, once it answers.
 run_pencild() {
@@ -187,11 +195,12 @@ stop_pencild
 run_pencild --replay "$work/aes.evemu" --replay "$work/third.evemu"
 drive buttons
 stop_app
-# The dark style, with the test pens replayed again for its screenshots.
+# The dark style, with the test pens replayed again for its screenshots, on GNOME.
 stop_pencild
 run_pencild "${pens[@]}" --wait-monitors 1
-start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark
+start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark XDG_CURRENT_DESKTOP=ubuntu:GNOME PATH="$work/gnome-bin:$PATH"
 drive shots-dark
+drive gnome
 stop_app
 if kill -0 "$pencild_pid" 2>/dev/null; then pass "pencild is still running"; else fail "pencild exited"; fi
 # "from markup": GTK's warning for a label given text that Pango cannot read as markup.
