@@ -83,11 +83,29 @@ public final class WacomDatabase: @unchecked Sendable {
     }
 
     /// The stylus libwacom has for a tool id (any tablet's), or nil for 0, an unknown id or
-    /// a generic stylus.
+    /// a generic stylus. An eraser end is the pen it belongs to (libwacom lists it apart, as
+    /// "Grip Pen Eraser", paired with the pen): one pen, whose tool type says which end.
     public func stylus(id: Int64) -> Stylus? {
-        guard id > 0, id <= Int64(Int32.max), !Self.genericStylusIDs.contains(id),
-              let stylus = libwacom_stylus_get_for_id(database, Int32(id)) else { return nil }
+        guard let stylus = libwacomStylus(id: id) else { return nil }
+        if libwacom_stylus_is_eraser(stylus) != 0, let pen = pairedPen(of: stylus) {
+            return Self.stylus(pen)
+        }
         return Self.stylus(stylus)
+    }
+
+    private func libwacomStylus(id: Int64) -> OpaquePointer? {
+        guard id > 0, id <= Int64(Int32.max), !Self.genericStylusIDs.contains(id) else { return nil }
+        return libwacom_stylus_get_for_id(database, Int32(id))
+    }
+
+    /// The first pen (not another eraser) an eraser tool is paired with.
+    private func pairedPen(of eraser: OpaquePointer) -> OpaquePointer? {
+        var count: Int32 = 0
+        guard let ids = libwacom_stylus_get_paired_ids(eraser, &count) else { return nil }
+        for index in 0..<Int(count) {
+            if let pen = libwacomStylus(id: Int64(ids[index])), libwacom_stylus_is_eraser(pen) == 0 { return pen }
+        }
+        return nil
     }
 
     private func identity(of tablet: OpaquePointer) -> PenIdentity {

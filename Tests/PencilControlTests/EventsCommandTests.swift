@@ -191,8 +191,8 @@ struct EventsCommandTests {
         #expect(printed == pipeline.asOnTheWire)
         let isGesture: (Event) -> Bool = { $0.type == .doubleTap || $0.type == .squeeze }
         #expect(printed.filter { !isGesture($0) } == penEvents(of: recording).asOnTheWire)
-        // Each proximityIn names its pen, as libwacom does.
-        #expect(printed.first { $0.type == .proximityIn }?.stylus?.name == "Pro Pen Eraser")
+        // Each proximityIn names its pen, as libwacom does; the eraser end, the pen it belongs to.
+        #expect(printed.first { $0.type == .proximityIn }?.stylus?.name == "Pro Pen")
         #expect(printed.first?.type == .deviceAdded && printed.last?.type == .deviceRemoved)
         #expect(printed.filter { $0.type == .proximityIn }.count == 21)
         #expect(printed.filter { $0.type == .doubleTap }.count == 1)

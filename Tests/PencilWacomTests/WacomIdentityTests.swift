@@ -18,6 +18,18 @@ struct LibwacomDataFiles {
 
     var tablets: [String: Tablet] = [:]
     var styliNames: [Int64: String] = [:]
+    /// The styli whose section has `EraserType=`: an eraser tool (or a pen whose eraser is a button).
+    var erasers: Set<Int64> = []
+    var paired: [Int64: [Int64]] = [:]
+
+    /// The name pencild gives a tool: its own, or for an eraser end the name of the pen it is
+    /// paired with (`PairedStylusIds=`).
+    func penName(of id: Int64) -> String? {
+        if erasers.contains(id), let pen = paired[id]?.first(where: { styliNames[$0] != nil && !erasers.contains($0) }) {
+            return styliNames[pen]
+        }
+        return styliNames[id]
+    }
 
     init(directory: String) throws {
         var groups: [String: Set<Int64>] = [:]
@@ -29,6 +41,10 @@ struct LibwacomDataFiles {
                 styliNames[section] = String(line.dropFirst(5))
             } else if let section, line.hasPrefix("Group=") {
                 groups[String(line.dropFirst(6)), default: []].insert(section)
+            } else if let section, line.hasPrefix("EraserType=") {
+                erasers.insert(section)
+            } else if let section, line.hasPrefix("PairedStylusIds=") {
+                paired[section] = line.dropFirst(16).split(separator: ";").compactMap { Int64($0.dropFirst(2), radix: 16) }
             }
         }
         for file in try FileManager.default.contentsOfDirectory(atPath: directory) where file.hasSuffix(".tablet") {
@@ -82,8 +98,9 @@ struct WacomIdentityTests {
         #expect(!entered.isEmpty)
         for event in entered {
             let tool = try #require(event.tool)
-            // A tool the tablet's Styli list names has that stylus's name; any other, none.
-            let expectedName = expected.flatMap { $0.styli.contains(tool.id) ? files.styliNames[tool.id] : nil }
+            // A tool the tablet's Styli list names has that stylus's name (an eraser end, its
+            // pen's); any other, none.
+            let expectedName = expected.flatMap { $0.styli.contains(tool.id) ? files.penName(of: tool.id) : nil }
             #expect(event.stylus?.name == expectedName, "tool id \(String(tool.id, radix: 16)) at \(event.time)")
         }
         // Events other than proximityIn never carry a stylus.
@@ -96,8 +113,40 @@ struct WacomIdentityTests {
         let identity = database.identity(node: nil, bus: 0x03, vendor: 0x056a, product: 0x005b)
         #expect(identity.model == "Wacom Cintiq 22HD touch")
         #expect(identity.styli[0x100802] == Stylus(name: "Grip Pen", kind: .general, buttons: 2, eraser: .invert))
-        #expect(identity.styli[0x10080a]?.name == "Grip Pen Eraser")
         #expect(!identity.eraserIsButton)
+    }
+
+    @Test("an eraser end is its pen, not a pen of its own (a Cintiq's Grip Pen turned round)")
+    func eraserEndIsItsPen() throws {
+        let database = try #require(Self.database)
+        let cintiq = database.identity(node: nil, bus: 0x03, vendor: 0x056a, product: 0x005b)
+        let pen = Stylus(name: "Grip Pen", kind: .general, buttons: 2, eraser: .invert)
+        // libwacom lists the eraser end apart, as "Grip Pen Eraser", paired with the pen.
+        #expect(cintiq.styli[0x10080a] == pen)
+        #expect(cintiq.styli[0x100802] == pen)
+        // A pen used at both ends is one stylus seen, and each end's proximityIn names it.
+        let device = TestDevice.intuos5Pen.description
+        let identity = database.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product)
+        var script = PenScript(device: device)
+        script.approach()
+        script.wait(ms: 20)
+        script.leave()
+        script.wait(ms: 200)
+        script.approach(tool: .eraser)
+        script.wait(ms: 20)
+        script.leave()
+        var tracker = PenTracker(description: device, id: "event7", identity: identity)
+        var frame = PenFrame()
+        var entered: [Event] = []
+        tracker.start(at: 0, into: &frame)
+        for event in script.events where tracker.feed(event, into: &frame) {
+            entered += frame.events.filter { $0.type == .proximityIn }
+        }
+        #expect(entered.map(\.tool?.type) == [.pen, .eraser])
+        #expect(entered.map(\.stylus) == [pen, pen])
+        #expect(tracker.listedDeviceInfo.styli == [pen])
+        // An eraser that is a button (AES) has no pen to be paired with: it stays itself.
+        #expect(database.stylus(id: 0x1)?.name == "AES Pen")
     }
 
     @Test("an AES tablet's pens have an eraser that is a button, and it is among the device's buttons")

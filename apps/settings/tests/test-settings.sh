@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # test-settings.sh BIN_DIR: `make test-settings`. Runs pencil-settings on a private X server
 # (Xvfb) with a private D-Bus session and the accessibility bus, against pencild replaying a
-# test pen that double-taps, misses two double-taps (too slow, too far) and squeezes, and
-# drives the window through AT-SPI (drive.py): the try-it page shows what was recognised and
-# why a double-tap was missed; the pens page names the tablet and the pen, and shows two
-# other tablets' names, one with & and one with markup, as they are; every control has
-# an accessible name; every setting changed in the window reaches pencild, and every change
-# made with pencilctl shows in the window; when pencild stops the window says what to do, and
-# it connects again when pencild comes back. Then a screenshot of each page in the light and
-# the dark style, into .build/settings-screenshots. The .desktop file is checked with
-# desktop-file-validate. A prerequisite that is missing fails under CI=true; elsewhere the
-# test is skipped and says so.
+# test pen that comes eraser end first, double-taps, misses two double-taps (too slow, too
+# far) and squeezes, and drives the window through AT-SPI (drive.py): the try-it page shows
+# what was recognised and why a double-tap was missed; the pens page names the tablet and
+# the pen (one pen at both ends), shows a pen libwacom has no name for as seen once it
+# hovers, and two other tablets' names, one with & and one with markup, as they are; every
+# control has an accessible name; every setting changed in the window reaches pencild, and
+# every change made with pencilctl shows in the window; a button the pens lack and a timing
+# no hand can make cannot be chosen, and say why; when pencild stops while a page is shown,
+# that page says why it is greyed, and recovers when pencild comes back; with the double-tap
+# button one the pen lacks, Try it says why nothing comes; an AES pen's eraser is offered
+# once it is a button; on GNOME the window says what GNOME's tablet settings do and opens
+# them. Screenshots of each page in the light and the dark style, and of the changed states,
+# into .build/settings-screenshots. The .desktop file is checked with desktop-file-validate.
+# A prerequisite that is missing fails under CI=true; elsewhere the test is skipped and says
+# so.
 set -euo pipefail
 
 bin=${1:?usage: $0 BIN_DIR}
@@ -90,6 +95,8 @@ export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config HOME=$work/hom
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
 mkdir -p "$XDG_CONFIG_HOME" "$HOME" "$work/state"
 export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=0 GTK_A11Y=atspi GDK_BACKEND=x11
+# Not GNOME, unless a run says so (the gnome phase).
+export XDG_CURRENT_DESKTOP=
 export PENCILCTL=$bin/pencilctl PENCILD_SOCKET=$work/pencild.sock WORK=$work
 export SCREENSHOTS=${SCREENSHOTS:-$repo/.build/settings-screenshots}
 export WINDOW_SIZE=860x860
@@ -117,7 +124,23 @@ export AMPERSAND_PEN_NAME="Pens & Pencils"
 export MARKUP_PEN_NAME='<b>Bold</b> <span size="90000">Giant</span>'
 "$python" "$here/write-pen.py" "$work/header.evemu" 300 --idle "$AMPERSAND_PEN_NAME" >"$work/ampersand.evemu"
 "$python" "$here/write-pen.py" "$work/header.evemu" 300 --idle "$MARKUP_PEN_NAME" >"$work/markup.evemu"
-pens=(--replay "$work/try.evemu" --replay "$work/ampersand.evemu" --replay "$work/markup.evemu")
+# And a tablet libwacom does not know, whose pen (no tool id, no serial, as most Huion,
+# XP-Pen and Gaomon pens) hovers: seen, though it has no name.
+export UNNAMED_PEN_NAME="Tablet Without Names"
+"$python" "$here/write-pen.py" "$work/header.evemu" 300 --hover "$UNNAMED_PEN_NAME" >"$work/unnamed.evemu"
+# The unnamed tablet second, so that the pens page's screenshot shows it.
+pens=(--replay "$work/try.evemu" --replay "$work/unnamed.evemu" --replay "$work/ampersand.evemu"
+    --replay "$work/markup.evemu")
+# An AES pen (its eraser a button) and a Pro Pen 3's display (a third button), attached, idle:
+# the kernel suite's recordings give their tablets.
+"$bin/pencil-test-recordings" "$work/suite"
+"$python" "$here/write-pen.py" "$work/suite/eraser-button.evemu" 300 --attached >"$work/aes.evemu"
+"$python" "$here/write-pen.py" "$work/suite/third-button.evemu" 300 --attached >"$work/third.evemu"
+# GNOME's settings, as the window starts them: a gnome-control-center that notes its arguments.
+mkdir -p "$work/gnome-bin"
+export GNOME_CALLS=$work/gnome-calls
+printf '#!/bin/sh\necho "$@" >"%s"\n' "$GNOME_CALLS" >"$work/gnome-bin/gnome-control-center"
+chmod +x "$work/gnome-bin/gnome-control-center"
 
 # run_pencild ARGS...: pencild on the test's socket, once it answers.
 run_pencild() {
@@ -164,12 +187,20 @@ stop_pencild
 drive absent
 run_pencild
 drive back
-stop_app
-# The dark style, with the test pens replayed again for its screenshots.
+# The double-tap button the third (set in the back phase), the test pen replayed again.
 stop_pencild
 run_pencild "${pens[@]}" --wait-monitors 1
-start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark
+drive unmade
+stop_pencild
+run_pencild --replay "$work/aes.evemu" --replay "$work/third.evemu"
+drive buttons
+stop_app
+# The dark style, with the test pens replayed again for its screenshots, on GNOME.
+stop_pencild
+run_pencild "${pens[@]}" --wait-monitors 1
+start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark XDG_CURRENT_DESKTOP=ubuntu:GNOME PATH="$work/gnome-bin:$PATH"
 drive shots-dark
+drive gnome
 stop_app
 if kill -0 "$pencild_pid" 2>/dev/null; then pass "pencild is still running"; else fail "pencild exited"; fi
 # "from markup": GTK's warning for a label given text that Pango cannot read as markup.
