@@ -147,14 +147,17 @@ test-generated:
 	tests/interface/generated-names.sh
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
-# A venv that could not be made fails the target, rather than leave the tests whatever python3
-# this machine happens to have.
-TEST_ENV = test_python=$$(scripts/varlink-venv.sh) && PENCILD_TEST_PYTHON=$$test_python
+# A venv that could not be made fails the target first (TEST_VENV), rather than leave the tests
+# whatever python3 this machine happens to have; TEST_ENV stays a plain assignment, so that what
+# stands before it (LSAN_OPTIONS) still reaches swift test.
+TEST_VENV = scripts/varlink-venv.sh >/dev/null
+TEST_ENV = PENCILD_TEST_PYTHON=$$(scripts/varlink-venv.sh)
 
 test-swift:
 	@if [ -n "$(PENCILD_RECORDINGS)" ]; then echo "recordings: $(PENCILD_RECORDINGS)"; \
 	 elif [ "$${CI:-}" = true ]; then echo "recordings: not found (set PENCILD_RECORDINGS): under CI the tests that need them fail"; \
 	 else echo "recordings: not found (set PENCILD_RECORDINGS): the tests that need them are skipped (they fail under CI=true)"; fi
+	$(TEST_VENV)
 	$(TEST_ENV) $(SWIFT) test $(SWIFT_BUILD_FLAGS)
 
 # The whole suite again under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each
@@ -164,11 +167,13 @@ test-sanitizers: test-asan test-tsan
 
 test-asan:
 	$(SWIFT) build --sanitize=address --scratch-path .build-asan
+	$(TEST_VENV)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/leak-suppressions.txt:print_suppressions=0 \
 	    $(TEST_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 test-tsan:
 	$(SWIFT) build --sanitize=thread --scratch-path .build-tsan
+	$(TEST_VENV)
 	$(TEST_ENV) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 test-packaging:
