@@ -8,7 +8,8 @@ import PencilSystem
 /// only the seats its user holds, so its clients see all it reads; where logind keeps no
 /// seats, nobody is known to hold one, and everyone who may connect sees every pen.
 ///
-/// The holders are read from sd-login at start and at each session change, never per event.
+/// A seat's holder is read from sd-login when first asked after a session change, and kept
+/// until the next one: never per event.
 struct SeatReaders {
     /// False where everyone who may connect reads every pen.
     private(set) var restricted = false
