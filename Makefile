@@ -1,7 +1,7 @@
 # pencild: build, run, test, install.
 #
 #   make run          build and show a pen live (real pens, or the demo pen)
-#   make test         everything: build, unit tests, packaging checks, the C client library, the Krita plugin, the desktops' focus providers, fuzzers, kernel tier
+#   make test         everything: build, unit tests, packaging checks, the C client library, the Krita plugin, the desktops' focus providers, fuzzers, boot tier, README on a fresh Debian, kernel tier
 #   make install      PREFIX=/usr/local by default; DESTDIR honoured
 #   make deb          the Debian packages, in .build/deb
 #
@@ -79,7 +79,7 @@ FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: build build-debug run deps deps-test test test-generated test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita test-settings test-focus \
-        test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-kernel demo bench fuzz install uninstall clean man deb
+        test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-readme test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS)
@@ -132,7 +132,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-focus test-client-c test-fuzz test-boot test-kernel
+test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-kernel
 	@echo "make test: all passed"
 
 # The pure core (PencilInput, GestureRecognizer, PencilProtocol, JSON, ...) cannot read the
@@ -245,6 +245,15 @@ test-fuzz:
 # (tests/boot/README.md). Its own VM, before the kernel tier's.
 test-boot:
 	bash tests/boot/run.sh
+
+# README's Krita and settings sections followed word for word on a fresh Debian (mmdebstrap)
+# by a person with sudo: the packages of `make deb` (made by test-boot before it), Krita
+# from the archive, the plugin's docker and the settings window against pencild.
+test-readme:
+	bash tests/readme/run.sh
+
+# Within `make test`, the boot tier has just made the packages from this tree.
+test: export README_SKIP_BUILD = 1
 
 # The kernel tier's suite installs what it needs and boots a VM; then the udev rule and
 # pencilctl record are checked in the VM with a virtual pen.
