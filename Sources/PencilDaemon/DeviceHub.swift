@@ -62,7 +62,7 @@ final class PenDevice {
     /// The time of the device's last frame or timer (its own clock).
     var lastTime: DeviceTime
     /// udev's seat of a live device; replays are on seat0.
-    var seat = "seat0"
+    var seat = LogindSeat.main
     /// The mirror while the pen is grabbed, what its deciding user wants, and where it stands.
     var mirror: PenMirror?
     var wantedMirror: MirrorWish?

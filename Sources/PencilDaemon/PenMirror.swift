@@ -17,7 +17,7 @@ final class PenMirror {
 
     /// The seat a mirror belongs to: a uinput device has no parent that udev could take an
     /// `ID_SEAT` from, so its compositor is seat0's whatever the pen's seat.
-    static let seat = "seat0"
+    static let seat = LogindSeat.main
 
     /// Declares the pen's pen codes only: a mirror can never type (a tablet's express keys,
     /// or any `KEY_*` a pen node declares, stay off it).

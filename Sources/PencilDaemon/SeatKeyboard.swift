@@ -14,7 +14,7 @@ final class SeatKeyboard {
     /// BUS_VIRTUAL, as uinput devices are.
     static let virtualBus = 0x06
     /// A uinput device has no ID_SEAT: it is on seat0, and types there.
-    static let seat = "seat0"
+    static let seat = LogindSeat.main
 
     /// Why a chord was not queued.
     enum Refusal: Error, Equatable {

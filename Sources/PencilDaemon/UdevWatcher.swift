@@ -19,7 +19,7 @@ struct InputNode: Equatable, Sendable {
     var phys: String?
 
     /// The seat the device belongs to (udev's ID_SEAT, seat0 when unset).
-    var seat: String { properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0" }
+    var seat: String { properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? LogindSeat.main }
 }
 
 /// Which input nodes pencild opens: event nodes udev's input_id marks as a tablet and not as a
