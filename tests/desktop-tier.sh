@@ -4,6 +4,9 @@
 #   cannot WHY          a prerequisite is missing: fails under CI=true, skips elsewhere
 #   begin_scratch       makes $work (removed at exit) and $pids: the processes the tier
 #                       started, ended at exit by their ids, and only those
+#   stop_started        ends the processes in $pids (end_scratch does, before removing $work)
+#   start_xvfb SIZE     a private X display of SIZE (WIDTHxHEIGHTxDEPTH), whose number Xvfb
+#                       picks; exports DISPLAY, adds Xvfb to $pids, its log in $work/xvfb.log
 # and what tests/lib.sh gives (wait_for, pass, fail, check, summary, start_pencild).
 
 : "${tier:?set tier to the name of the tier before sourcing desktop-tier.sh}"
@@ -22,11 +25,23 @@ begin_scratch() {
     trap end_scratch EXIT
 }
 
-end_scratch() {
+stop_started() {
     local pid
     for pid in "${pids[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
+}
+
+end_scratch() {
+    stop_started
     rm -rf "$work"
+}
+
+start_xvfb() {
+    Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
+    pids+=("$!")
+    wait_for 30 test -s "$work/display"
+    DISPLAY=:$(tr -d '[:space:]' <"$work/display")
+    export DISPLAY
 }

@@ -113,12 +113,7 @@ screenshot() {
 }
 
 # A display of our own: Xvfb picks a free number and writes it to the descriptor we give.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
-pids+=("$!")
-has_display() { [ -s "$work/display" ]; }
-wait_for 30 has_display
-DISPLAY=:$(tr -d '[:space:]' <"$work/display")
-export DISPLAY
+start_xvfb 1280x800x24
 echo "test-krita: Xvfb on $DISPLAY"
 
 # A scratch HOME with the plugin installed as README says for one user's Krita, and enabled

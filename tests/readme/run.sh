@@ -53,11 +53,7 @@ begin_scratch
 # The chroot's mounts go before its files: rm would follow them into /dev.
 trap 'end_scratch_mounted' EXIT
 end_scratch_mounted() {
-    local pid
-    for pid in "${pids[@]}"; do
-        kill -TERM "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
+    stop_started
     # What the session bus started (the accessibility bus): this namespace holds only the
     # test's processes, and this shell is its first.
     kill -KILL -1 2>/dev/null || true
@@ -137,12 +133,7 @@ check "pencil-settings is on the person's PATH" as_person "command -v pencil-set
 [ "$failed" -eq 0 ] || { summary; exit 1; }
 
 # 2. A display (the test's), a session bus and the accessibility bus (a desktop's).
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
-pids+=("$!")
-has_display() { [ -s "$work/display" ]; }
-wait_for 30 has_display
-DISPLAY=:$(tr -d '[:space:]' <"$work/display")
-export DISPLAY
+start_xvfb 1280x800x24
 as_person 'exec dbus-daemon --session --nofork --print-address=3 --address=unix:path=/run/user/1000/bus' 3>"$work/bus" >"$work/dbus.log" 2>&1 &
 pids+=("$!")
 has_bus() { [ -s "$work/bus" ]; }
@@ -206,7 +197,7 @@ person_env=(GTK_A11Y=atspi GSETTINGS_BACKEND=memory)
 as_person "exec $start" >"$work/settings.log" 2>&1 &
 pids+=("$!")
 person_env=()
-cp "$here/pens_page.py" "$root/tmp/pens_page.py"
+cp "$here/pens_page.py" "$repo/apps/settings/tests/drive.py" "$root/tmp/"
 if as_person 'python3 /tmp/pens_page.py "pencild demo pen"' >"$work/probe.log" 2>&1; then
     pass "\"$start\" shows the window, and its Pens page lists the pen" "$(tail -n 1 "$work/probe.log")"
 else

@@ -102,12 +102,7 @@ export SCREENSHOTS=${SCREENSHOTS:-$repo/.build/settings-screenshots}
 export WINDOW_SIZE=860x860
 
 # The X server picks a free display and writes its number on descriptor 3.
-Xvfb -displayfd 3 -screen 0 1024x900x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
-pids+=("$!")
-has_display() { [ -s "$work/display" ]; }
-wait_for 20 has_display
-DISPLAY=:$(head -n 1 "$work/display")
-export DISPLAY
+start_xvfb 1024x900x24
 "$launcher" --launch-immediately >"$work/at-spi.log" 2>&1 &
 pids+=("$!")
 echo "test-settings: Xvfb on $DISPLAY"
