@@ -39,7 +39,9 @@ end_scratch() {
 }
 
 start_xvfb() {
-    Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
+    # -noreset: by default Xvfb resets when its last client leaves, and a program that
+    # connects while it does (the next one a tier starts) is turned away.
+    Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp -noreset 3>"$work/display" >"$work/xvfb.log" 2>&1 &
     pids+=("$!")
     wait_for 30 test -s "$work/display"
     DISPLAY=:$(tr -d '[:space:]' <"$work/display")
