@@ -24,6 +24,10 @@ import PencilProtocol
 ///
 /// squeezeButton's events, when it is a button of its own, are all withheld. Every other
 /// event passes unchanged; a frame left with only its SYN_REPORT is not written.
+///
+/// A double-tap or a squeeze whose action is switchEraser or switchPrevious, while no app holds
+/// the user's focus, is performed here (`MirrorToolSwitch`): the tip is reported as the eraser,
+/// or back.
 public struct MirrorRouter: PenFrameStage, Sendable {
     public typealias Output = [InputEvent]
 
@@ -49,12 +53,38 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     /// tracker drops them.
     private var discarding = false
 
+    /// The tip reported as the eraser, or as itself.
+    private var toolSwitch: MirrorToolSwitch
+    /// The deciding user's mirrorSwitchesTool.
+    private let switchesTool: Bool
+    /// An app of the deciding user holds the focus: it acts on gestures itself. Set by the owner
+    /// when claims change; a squeeze keeps what it began with.
+    public var appHoldsFocus = false
+    /// The squeeze in progress is performed here (decided when it began).
+    private var performingSqueeze = false
+    /// The last step (a frame, or the deadlines fired) had a gesture this mirror performs: the
+    /// deciding user's streams see its focus as `pen`.
+    public private(set) var performedInStep = false
+
+    /// The tip is reported as the eraser now (docs/gestures.md, "The pen switches tool through
+    /// its mirror").
+    public var reportsEraser: Bool { toolSwitch.reportsEraser }
+
     public init(device: DeviceInfo, preferences: Preferences, identity: PenIdentity = .unknown) throws(InvalidPreferences) {
         recognizer = try GestureRecognizer(device: device, preferences: preferences, identity: identity)
         tapCode = Self.code(of: recognizer.settings.tapButton)
         squeezeCode = Self.code(of: recognizer.settings.squeezeButton)
+        toolSwitch = MirrorToolSwitch(identity: identity)
+        switchesTool = preferences.mirrorSwitchesTool
         frameEvents.reserveCapacity(32)
         routedEvents.reserveCapacity(32)
+    }
+
+    /// Takes over `other`'s switch, when this router switches tools too (new preferences of the
+    /// same deciding user, the pen idle): the switch lasts until the pen goes.
+    public mutating func keepToolSwitch(of other: MirrorRouter) {
+        if switchesTool { toolSwitch = other.toolSwitch }
+        appHoldsFocus = other.appHoldsFocus
     }
 
     private static func code(of button: PenButton?) -> UInt16? {
@@ -99,6 +129,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
 
     public mutating func process(_ frame: borrowing PenFrame, into output: inout [InputEvent]) {
         routedEvents.removeAll(keepingCapacity: true)
+        performedInStep = false
         switch frame.kind {
         case .added:
             return
@@ -120,17 +151,21 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             // The machines alone: the frame's own events are not copied out only to be dropped.
             recognizer.clearTransitions()
             recognizer.process(frame, gestures: &ignoredEvents, replacedGestures: &ignoredReplacedEvents)
+            noteGestures()
             ignoredEvents.removeAll(keepingCapacity: true)
             ignoredReplacedEvents.removeAll(keepingCapacity: true)
             taken = TransitionBits(recognizer.transitionBits)
         }
         let raw = routedEvents
+        let start = output.count
         route(raw, frame: frame, taken: taken, into: &output)
+        toolSwitch.rewrite(&output, from: start, state: frame.current, time: frame.time)
     }
 
     /// Fires every deadline of the stage due by `time`, earliest first (the recogniser's first
     /// on a tie), so that none is left behind for a frame to overtake.
     public mutating func advance(to time: Int64, into output: inout [InputEvent]) {
+        performedInStep = false
         while let deadline = nextDeadline, deadline <= time {
             let before = (recognizer.nextDeadline, pendingClick?.press, heldPress)
             fire(deadline, into: &output)
@@ -180,8 +215,37 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     private mutating func step(_ body: (inout GestureRecognizer, inout [Event]) -> Void) -> TransitionBits {
         recognizer.clearTransitions()
         body(&recognizer, &ignoredEvents)
+        noteGestures()
         ignoredEvents.removeAll(keepingCapacity: true)
         return TransitionBits(recognizer.transitionBits)
+    }
+
+    /// The gestures of a step that this mirror performs: a double-tap, or a squeeze's end, whose
+    /// action switches tools, while no app holds the focus.
+    private mutating func noteGestures() {
+        guard switchesTool else { return }
+        for event in ignoredEvents {
+            switch event.type {
+            case .doubleTap:
+                if performs(event.action) {
+                    toolSwitch.request()
+                    performedInStep = true
+                }
+            case .squeeze:
+                if event.phase == .began { performingSqueeze = performs(event.action) }
+                if performingSqueeze {
+                    performedInStep = true
+                    if event.phase == .ended { toolSwitch.request() }
+                }
+                if event.phase == .ended || event.phase == .cancelled { performingSqueeze = false }
+            default:
+                continue
+            }
+        }
+    }
+
+    private func performs(_ action: PreferredAction?) -> Bool {
+        !appHoldsFocus && (action == .switchEraser || action == .switchPrevious)
     }
 
     /// The recogniser's own events, which the mirror does not need.

@@ -16,6 +16,7 @@ public enum PencilEventType: ProtocolName {
     case doubleTap
     case squeeze
     case preferencesChanged
+    case deviceChanged
     case unknown(String)
 
     public static let known: [Self] = [
@@ -32,6 +33,7 @@ public enum PencilEventType: ProtocolName {
         .doubleTap,
         .squeeze,
         .preferencesChanged,
+        .deviceChanged,
     ]
 
     public var rawValue: String {
@@ -49,6 +51,7 @@ public enum PencilEventType: ProtocolName {
         case .doubleTap: "doubleTap"
         case .squeeze: "squeeze"
         case .preferencesChanged: "preferencesChanged"
+        case .deviceChanged: "deviceChanged"
         case .unknown(let name): name
         }
     }
@@ -218,12 +221,14 @@ public enum PencilFocus: ProtocolName {
     case other
     /// Nobody claimed it (`none` on the wire).
     case nobody
+    case pen
     case unknown(String)
 
     public static let known: [Self] = [
         .this,
         .other,
         .nobody,
+        .pen,
     ]
 
     public var rawValue: String {
@@ -231,6 +236,7 @@ public enum PencilFocus: ProtocolName {
         case .this: "this"
         case .other: "other"
         case .nobody: "none"
+        case .pen: "pen"
         case .unknown(let name): name
         }
     }

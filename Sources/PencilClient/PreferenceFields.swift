@@ -16,6 +16,7 @@ public struct PencilPreferences: Equatable, Sendable {
     public var eraserButton: PencilEraserButtonMode
     public var prefersPencilOnlyDrawing: Bool
     public var prefersHoverToolPreview: Bool
+    public var mirrorSwitchesTool: Bool
 
     /// The daemon's defaults.
     public init() {
@@ -34,7 +35,8 @@ public struct PencilPreferences: Equatable, Sendable {
                 withholdGestureClicks: Bool = Preferences.defaults.withholdGestureClicks,
                 eraserButton: PencilEraserButtonMode = PencilEraserButtonMode(rawValue: Preferences.defaults.eraserButton.rawValue),
                 prefersPencilOnlyDrawing: Bool = Preferences.defaults.prefersPencilOnlyDrawing,
-                prefersHoverToolPreview: Bool = Preferences.defaults.prefersHoverToolPreview) {
+                prefersHoverToolPreview: Bool = Preferences.defaults.prefersHoverToolPreview,
+                mirrorSwitchesTool: Bool = Preferences.defaults.mirrorSwitchesTool) {
         self.doubleTapAction = doubleTapAction
         self.squeezeAction = squeezeAction
         self.tapButton = tapButton
@@ -47,6 +49,7 @@ public struct PencilPreferences: Equatable, Sendable {
         self.eraserButton = eraserButton
         self.prefersPencilOnlyDrawing = prefersPencilOnlyDrawing
         self.prefersHoverToolPreview = prefersHoverToolPreview
+        self.mirrorSwitchesTool = mirrorSwitchesTool
     }
 
     /// The same preferences as the package's own `Preferences`.
@@ -62,7 +65,8 @@ public struct PencilPreferences: Equatable, Sendable {
                   withholdGestureClicks: preferences.withholdGestureClicks,
                   eraserButton: PencilEraserButtonMode(rawValue: preferences.eraserButton.rawValue),
                   prefersPencilOnlyDrawing: preferences.prefersPencilOnlyDrawing,
-                  prefersHoverToolPreview: preferences.prefersHoverToolPreview)
+                  prefersHoverToolPreview: preferences.prefersHoverToolPreview,
+                  mirrorSwitchesTool: preferences.mirrorSwitchesTool)
     }
 
     /// A change to some of the preferences: the fields left nil keep their values
@@ -80,6 +84,7 @@ public struct PencilPreferences: Equatable, Sendable {
         public var eraserButton: PencilEraserButtonMode?
         public var prefersPencilOnlyDrawing: Bool?
         public var prefersHoverToolPreview: Bool?
+        public var mirrorSwitchesTool: Bool?
 
         public init(doubleTapAction: PencilAction? = nil,
                     squeezeAction: PencilAction? = nil,
@@ -92,7 +97,8 @@ public struct PencilPreferences: Equatable, Sendable {
                     withholdGestureClicks: Bool? = nil,
                     eraserButton: PencilEraserButtonMode? = nil,
                     prefersPencilOnlyDrawing: Bool? = nil,
-                    prefersHoverToolPreview: Bool? = nil) {
+                    prefersHoverToolPreview: Bool? = nil,
+                    mirrorSwitchesTool: Bool? = nil) {
             self.doubleTapAction = doubleTapAction
             self.squeezeAction = squeezeAction
             self.tapButton = tapButton
@@ -105,6 +111,7 @@ public struct PencilPreferences: Equatable, Sendable {
             self.eraserButton = eraserButton
             self.prefersPencilOnlyDrawing = prefersPencilOnlyDrawing
             self.prefersHoverToolPreview = prefersHoverToolPreview
+            self.mirrorSwitchesTool = mirrorSwitchesTool
         }
     }
 
@@ -121,7 +128,8 @@ public struct PencilPreferences: Equatable, Sendable {
                withholdGestureClicks: withholdGestureClicks,
                eraserButton: eraserButton,
                prefersPencilOnlyDrawing: prefersPencilOnlyDrawing,
-               prefersHoverToolPreview: prefersHoverToolPreview)
+               prefersHoverToolPreview: prefersHoverToolPreview,
+               mirrorSwitchesTool: mirrorSwitchesTool)
     }
 }
 
@@ -142,6 +150,7 @@ extension PencilPreferences {
         if let value = PencilEraserButtonMode(json: json["eraserButton"]) { eraserButton = value }
         if let value = json["prefersPencilOnlyDrawing"]?.boolValue { prefersPencilOnlyDrawing = value }
         if let value = json["prefersHoverToolPreview"]?.boolValue { prefersHoverToolPreview = value }
+        if let value = json["mirrorSwitchesTool"]?.boolValue { mirrorSwitchesTool = value }
     }
 
     /// The package's own `Preferences`; nil when a name is unknown to it.
@@ -164,6 +173,7 @@ extension PencilPreferences {
         result.eraserButton = eraserButton
         result.prefersPencilOnlyDrawing = prefersPencilOnlyDrawing
         result.prefersHoverToolPreview = prefersHoverToolPreview
+        result.mirrorSwitchesTool = mirrorSwitchesTool
         return result
     }
 }
@@ -185,6 +195,7 @@ extension PencilPreferences.Change {
         add("eraserButton", eraserButton.map { .string($0.rawValue) })
         add("prefersPencilOnlyDrawing", prefersPencilOnlyDrawing.map { .bool($0) })
         add("prefersHoverToolPreview", prefersHoverToolPreview.map { .bool($0) })
+        add("mirrorSwitchesTool", mirrorSwitchesTool.map { .bool($0) })
         return .object(members)
     }
 }

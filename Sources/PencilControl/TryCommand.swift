@@ -155,6 +155,8 @@ public enum TryCommand: PencilCommand {
             return "action \(action), focus other (an app of yours holds the focus: it acts on it)"
         case Focus.none?:
             return "action \(action), focus none (no app holds your focus: pencil-actions, where it runs, performs \(action))"
+        case .pen?:
+            return "action \(action), focus pen (no app holds your focus: pencild switched the pen's tool itself, in every app)"
         case nil:
             return "action \(action)"
         }

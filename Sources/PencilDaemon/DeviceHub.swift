@@ -70,6 +70,8 @@ final class PenDevice {
     var mirrorOwner: UInt32?
     /// Why the wish could not be met (said once in the log), until the wish changes.
     var mirrorFailure: String?
+    /// Device.tipReportedAs as monitors last heard it (in deviceAdded or deviceChanged).
+    var announcedTipReportedAs: ToolType?
 
     init(id: String, description: DeviceDescription, identity: PenIdentity, source: DeviceSource, isReplay: Bool, startTime: DeviceTime) {
         self.id = id
@@ -83,10 +85,21 @@ final class PenDevice {
     var info: DeviceInfo {
         var info = pipeline.tracker.deviceInfo
         info.mirror = pipeline.tracker.mirrorName
+        info.tipReportedAs = tipReportedAs
         return info
     }
     /// As ListDevices describes it: with the styli seen so far, and the mirror.
-    var listedInfo: DeviceInfo { pipeline.tracker.listedDeviceInfo }
+    var listedInfo: DeviceInfo {
+        var info = pipeline.tracker.listedDeviceInfo
+        info.tipReportedAs = tipReportedAs
+        return info
+    }
+    /// While the pen has a mirror: the tool its tip is reported as (docs/gestures.md, "The pen
+    /// switches tool through its mirror").
+    var tipReportedAs: ToolType? {
+        guard mirror != nil || (isReplay && pipeline.stage.mirror != nil) else { return nil }
+        return pipeline.stage.mirrorReportsEraser ? .eraser : .pen
+    }
     var identity: PenIdentity { pipeline.tracker.identity }
 
     /// The pipeline's next timer, on the device's clock.
@@ -146,6 +159,8 @@ final class DeviceHub {
     private var permissionWarnings = Set<String>()
     /// The sysfs folders of the mirrors this daemon made: never opened as pens.
     var mirrorSyspaths = Set<String>()
+    /// The users one of whose apps holds the focus (docs/protocol.md, "Which app acts").
+    var focusHolders = Set<UInt32>()
     /// Seats whose pens are left closed while another user holds them.
     var seatsNotRead = Set<String>()
 
@@ -189,7 +204,8 @@ final class DeviceHub {
             if configuration.mirrorsReplays {
                 var preferences = Preferences.defaults
                 preferences.withholdGestureClicks = true
-                try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: preferences)
+                try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity,
+                                                     preferences: preferences, owner: nil)
             }
             add(device)
         }
@@ -541,6 +557,7 @@ final class DeviceHub {
         // The mirror first, when the pen is idle: deviceAdded then names it.
         device.wantedMirror = delegate?.deviceHub(self, mirrorWishForSeat: device.seat)
         settleMirror(of: device)
+        device.announcedTipReportedAs = device.tipReportedAs
         add(device)
     }
 
@@ -577,7 +594,10 @@ final class DeviceHub {
                 }
             }
             // A mirror to make or take down waits for the pen to be idle with nothing unread.
-            if status == .drained { settleMirror(of: device) }
+            if status == .drained {
+                settleMirror(of: device)
+                announceChanges(of: device)
+            }
         } catch {
             unplug(device, reason: error == .noDevice ? "unplugged" : "read failed: \(error)")
         }

@@ -48,6 +48,9 @@ struct UserGestureStages: PenFrameStage {
     /// preferences (`mirrorPreferences`); it runs before the users' recognisers.
     private(set) var mirror: MirrorRouter?
     private(set) var mirrorPreferences: Preferences?
+    /// The deciding user the mirror follows: their streams see a gesture the mirror performed
+    /// with the focus `pen`.
+    private var mirrorOwner: UInt32?
     private var mirrorDeadline: Int64?
     private var uids: [UInt32] = []
     private var recognizers: [GestureRecognizer?] = []
@@ -57,12 +60,25 @@ struct UserGestureStages: PenFrameStage {
 
     func contains(_ uid: UInt32) -> Bool { uids.contains(uid) }
 
+    /// The tip is reported as the eraser through the mirror now.
+    var mirrorReportsEraser: Bool { mirror?.reportsEraser ?? false }
+
+    /// An app of the mirror's owner holds the focus (it acts on gestures itself) or not.
+    mutating func setMirrorOwnerAppHoldsFocus(_ held: Bool) {
+        if mirror != nil { mirror!.appHoldsFocus = held }
+    }
+
     /// Starts routing the mirror under `preferences` (nil: no mirror). Only while the pen is
     /// idle: a router starts with no tool in proximity and no button held.
-    mutating func setMirror(device: DeviceInfo, identity: PenIdentity, preferences: Preferences?) throws(InvalidPreferences) {
-        mirror = try preferences.map { (preferences) throws(InvalidPreferences) in
+    /// The same owner's new preferences keep the tool switch (docs/gestures.md, "The pen switches
+    /// tool through its mirror"); another owner, or none, ends it.
+    mutating func setMirror(device: DeviceInfo, identity: PenIdentity, preferences: Preferences?, owner: UInt32?) throws(InvalidPreferences) {
+        var router = try preferences.map { (preferences) throws(InvalidPreferences) in
             try MirrorRouter(device: device, preferences: preferences, identity: identity)
         }
+        if router != nil, let previous = mirror, owner == mirrorOwner { router!.keepToolSwitch(of: previous) }
+        mirror = router
+        mirrorOwner = preferences == nil ? nil : owner
         mirrorPreferences = preferences
         mirrorDeadline = mirror?.nextDeadline
     }
@@ -100,17 +116,28 @@ struct UserGestureStages: PenFrameStage {
     }
 
     mutating func process(_ frame: borrowing PenFrame, into output: inout UserEvents) {
+        var performed = false
         if mirror != nil {
             mirror!.process(frame, into: &output.mirror)
             mirrorDeadline = mirror!.nextDeadline
+            performed = mirror!.performedInStep
         }
         for index in uids.indices {
             let slot = output.slot(of: uids[index])
+            let start = output.lists[slot].count
             if recognizers[index] != nil {
                 deadlines[index] = recognizers[index]!.processReturningDeadline(frame, into: &output.lists[slot])
             } else {
                 output.lists[slot].append(contentsOf: frame.events)
             }
+            if performed, uids[index] == mirrorOwner { Self.markPerformed(&output.lists[slot], from: start) }
+        }
+    }
+
+    /// The owner's gestures of a step the mirror performed: focus `pen` for every stream.
+    private static func markPerformed(_ events: inout [Event], from start: Int) {
+        for index in events.indices[start...] where events[index].type == .doubleTap || events[index].type == .squeeze {
+            events[index].focus = .pen
         }
     }
 
@@ -123,15 +150,19 @@ struct UserGestureStages: PenFrameStage {
     }
 
     mutating func advance(to time: Int64, into output: inout UserEvents) {
+        var performed = false
         if let deadline = mirrorDeadline, deadline <= time {
             mirror!.advance(to: time, into: &output.mirror)
             mirrorDeadline = mirror!.nextDeadline
+            performed = mirror!.performedInStep
         }
         for index in uids.indices {
             guard let deadline = deadlines[index], deadline <= time else { continue }
             let slot = output.slot(of: uids[index])
+            let start = output.lists[slot].count
             recognizers[index]!.advance(to: time, into: &output.lists[slot])
             deadlines[index] = recognizers[index]!.nextDeadline
+            if performed, uids[index] == mirrorOwner { Self.markPerformed(&output.lists[slot], from: start) }
         }
     }
 

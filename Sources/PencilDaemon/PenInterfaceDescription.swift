@@ -21,6 +21,8 @@ extension InterfaceDescriptions {
     # styli (ListDevices only): the styli that came into proximity since the device was attached.
     # mirror: the kernel name (event12) of the device apps read while the pen's gesture clicks
     # are withheld (withholdGestureClicks); left out while the pen is not grabbed.
+    # tipReportedAs: while there is a mirror, the tool its tip is reported as to apps: eraser while
+    # pencild has switched the pen to its eraser (mirrorSwitchesTool), else the tip's own tool.
     type Device (
       id: string,
       name: string,
@@ -35,7 +37,8 @@ extension InterfaceDescriptions {
       buttons: []string,
       model: ?string,
       styli: ?[]Stylus,
-      mirror: ?string
+      mirror: ?string,
+      tipReportedAs: ?string
     )
 
     # A tool: type as in Device.tools; serial and id are 0 when unknown.
@@ -83,11 +86,13 @@ extension InterfaceDescriptions {
     # tapButton names: stylus, stylus2, stylus3, eraser, none
     # squeezeButton names: stylus, stylus2, stylus3, eraser, longPress, none
     # durations in milliseconds, doubleTapSlop in millimetres.
-    # withholdGestureClicks: apps do not receive the clicks that make a gesture (default false).
+    # withholdGestureClicks: apps do not receive the clicks that make a gesture (default true).
     # eraserButton: what a pen's eraser button is (default eraser).
     # eraserButton names: eraser, button
     # prefersPencilOnlyDrawing (default false), prefersHoverToolPreview (default true): Apple's
     # preferences, stored and reported for apps to follow.
+    # mirrorSwitchesTool: while no app holds the focus, pencild performs switchEraser and
+    # switchPrevious itself, through the pen's mirror (default true).
     type Preferences (
       doubleTapAction: ?string,
       squeezeAction: ?string,
@@ -100,16 +105,18 @@ extension InterfaceDescriptions {
       withholdGestureClicks: ?bool,
       eraserButton: ?string,
       prefersPencilOnlyDrawing: ?bool,
-      prefersHoverToolPreview: ?bool
+      prefersHoverToolPreview: ?bool,
+      mirrorSwitchesTool: ?bool
     )
 
     # One event. type: the eventType names.
-    # eventType names: deviceAdded, deviceRemoved, proximityIn, proximityOut, tipDown, tipUp, motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged
+    # eventType names: deviceAdded, deviceRemoved, proximityIn, proximityOut, tipDown, tipUp, motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged, deviceChanged
+    # deviceChanged: deviceInfo as it is now, when the mirror comes or goes or tipReportedAs changes.
     # time: microseconds, CLOCK_MONOTONIC for live devices, the recorded time in a replay.
     # phase names: began, changed, ended, cancelled
     # stylus: on proximityIn, which pen the tool is (when libwacom knows it).
     # focus (doubleTap and squeeze); a squeeze keeps the focus it began with until it ends.
-    # focus names: this (the receiving process holds its user's focus), other (another process of that user does), none (nobody claimed it)
+    # focus names: this (the receiving process holds its user's focus), other (another process of that user does), none (nobody claimed it), pen (pencild performed it through the pen's mirror)
     type Event (
       type: string,
       time: int,

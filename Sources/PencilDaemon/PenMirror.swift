@@ -20,9 +20,9 @@ final class PenMirror {
     static let seat = LogindSeat.main
 
     /// Declares the pen's pen codes only: a mirror can never type (a tablet's express keys,
-    /// or any `KEY_*` a pen node declares, stay off it).
+    /// or any `KEY_*` a pen node declares, stay off it); and the eraser, without fuzz.
     init(of pen: LiveDevice) throws(Errno) {
-        device = try VirtualDevice(description: pen.description.keepingPenCodesOnly().0, phys: (pen.phys ?? "") + InputNodeFilter.mirrorPhysSuffix)
+        device = try VirtualDevice(description: pen.description.mirrorDescription(), phys: (pen.phys ?? "") + InputNodeFilter.mirrorPhysSuffix)
         kernelName = device.kernelName
         syspath = device.syspath
     }
@@ -58,6 +58,27 @@ extension DeviceHub {
                 stopMirror(of: device, reason: "uid \(owner), whose preferences it followed, no longer decides for \(device.seat)")
             }
             settleMirror(of: device)
+            announceChanges(of: device)
+        }
+    }
+
+    /// Tells every monitor of a change of the pen's Device (its mirror came or went, or the tip
+    /// is reported as another tool) with a deviceChanged.
+    func announceChanges(of device: PenDevice) {
+        let now = device.tipReportedAs
+        guard now != device.announcedTipReportedAs else { return }
+        device.announcedTipReportedAs = now
+        guard devices.contains(where: { $0 === device }) else { return }
+        let time = device.live != nil ? DeviceTime(sameInstantAs: self.now).microseconds : device.lastTime.microseconds
+        delegate?.deviceHub(self, emit: [Event(type: .deviceChanged, time: time, device: device.id, deviceInfo: device.info)], toUser: nil)
+    }
+
+    /// An app of `uid` holds the focus or not: the mirrors following that user perform no
+    /// switch while it does (it acts on gestures itself).
+    func setAppHoldsFocus(_ held: Bool, uid: UInt32) {
+        if held { focusHolders.insert(uid) } else { focusHolders.remove(uid) }
+        for device in devices where device.mirrorOwner == uid {
+            device.pipeline.stage.setMirrorOwnerAppHoldsFocus(held)
         }
     }
 
@@ -121,7 +142,9 @@ extension DeviceHub {
             logger.info("device \(device.id): gesture clicks withheld; apps read the mirror \(mirror.kernelName ?? "?")")
         }
         do {
-            try device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: wish.preferences)
+            try device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity,
+                                                preferences: wish.preferences, owner: wish.uid)
+            device.pipeline.stage.setMirrorOwnerAppHoldsFocus(focusHolders.contains(wish.uid))
             device.mirrorOwner = wish.uid
         } catch {
             // Stored preferences were validated: a bug, not the user's mistake.
@@ -137,7 +160,7 @@ extension DeviceHub {
 
     /// Ungrabs the pen and destroys its mirror (the kernel releases what the mirror held).
     func stopMirror(of device: PenDevice, reason: String) {
-        try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: nil)
+        try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity, preferences: nil, owner: nil)
         device.mirrorOwner = nil
         guard let mirror = device.mirror else { return }
         try? device.live?.ungrab()
@@ -152,7 +175,11 @@ extension DeviceHub {
     /// back to every reader at once rather than leave apps without it.
     func writeMirror(of device: PenDevice, _ events: inout [InputEvent]) {
         guard !events.isEmpty else { return }
-        defer { events.removeAll(keepingCapacity: true) }
+        defer {
+            events.removeAll(keepingCapacity: true)
+            // A switch of the tool is written as mirror frames: monitors hear of it after them.
+            announceChanges(of: device)
+        }
         guard let mirror = device.mirror else { return }
         do {
             try mirror.write(events)

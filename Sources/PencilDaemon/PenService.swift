@@ -110,7 +110,10 @@ final class PenService {
         let lastOfProcess = clients.remove(connection)
         endMonitor(of: connection)
         writes.forget(connection)
-        if lastOfProcess { focus.release(uid: connection.peer.uid, pid: connection.peer.pid) }
+        if lastOfProcess {
+            focus.release(uid: connection.peer.uid, pid: connection.peer.pid)
+            devices.setAppHoldsFocus(focus.holder(of: connection.peer.uid) != nil, uid: connection.peer.uid)
+        }
         transport?.closed(connection)
     }
 
@@ -334,6 +337,7 @@ final class PenService {
         }
         let (uid, pid) = (connection.peer.uid, connection.peer.pid)
         if focused { focus.claim(uid: uid, pid: pid) } else { focus.release(uid: uid, pid: pid) }
+        devices.setAppHoldsFocus(focus.holder(of: uid) != nil, uid: uid)
         clientLog.log(.debug, uid: uid, now: now, "\(connection.label) \(focused ? "claims" : "gives up") the focus")
         reply(connection, call) { _ in }
     }
@@ -538,7 +542,8 @@ final class PenService {
 
     func send(_ event: Event, to connection: Connection, holder: Int32?, now: HostTime) {
         var event = event
-        if event.focus != nil { event.focus = FocusClaims.focus(holder: holder, receiver: connection.peer.pid) }
+        // A gesture the pen's mirror performed is nobody's to act on, whoever holds the focus.
+        if let focus = event.focus, focus != .pen { event.focus = FocusClaims.focus(holder: holder, receiver: connection.peer.pid) }
         withUnsafePointer(to: &event) { encode($0) }
         append(to: connection, coalescing: coalescingKey(for: event), now: now)
     }

@@ -58,6 +58,17 @@ extension DeviceDescription {
     /// express keys), and every event type but `penEventTypes`; with how many codes went.
     /// What a virtual pen (`pencilctl emulate`, a pen's mirror) declares, so that it can never
     /// type.
+    /// What a pen's mirror declares (docs/gestures.md, "The mirror"): the pen's codes only; the
+    /// eraser tool, which the mirror reports when it switches the pen to its eraser; and no
+    /// fuzz, since the values it writes were filtered by the pen's own node and must pass
+    /// unchanged.
+    public func mirrorDescription() -> DeviceDescription {
+        var result = keepingPenCodesOnly().0
+        result.codes[EventCode.EV_KEY, default: []].insert(EventCode.BTN_TOOL_RUBBER)
+        for code in result.absInfo.keys { result.absInfo[code]!.fuzz = 0 }
+        return result
+    }
+
     public func keepingPenCodesOnly() -> (DeviceDescription, removed: Int) {
         var result = self
         var removed = 0

@@ -9,10 +9,14 @@ public struct PenIdentity: Equatable, Sendable {
     /// The styli of the tablet, by the id the device reports in ABS_MISC. Never holds id 0 or
     /// a generic stylus (libwacom's fallbacks): those tools are not known.
     public var styli: [Int64: Stylus]
+    /// The tool id of each pen's eraser end, by the pen's tool id (libwacom's pairs): what a
+    /// mirror reports when it switches the pen to its eraser.
+    public var eraserIDs: [Int64: Int64]
 
-    public init(model: String? = nil, styli: [Int64: Stylus] = [:]) {
+    public init(model: String? = nil, styli: [Int64: Stylus] = [:], eraserIDs: [Int64: Int64] = [:]) {
         self.model = model
         self.styli = styli
+        self.eraserIDs = eraserIDs
     }
 
     /// Nothing is known: the device as evdev describes it.

@@ -31,12 +31,15 @@ public struct Preferences: Equatable, Sendable {
     public var doubleTapSlop: Double = 4
     /// Apps receive the gesture buttons' clicks unless this is true (docs/gestures.md, "What apps
     /// receive: gesture clicks withheld").
-    public var withholdGestureClicks = false
+    public var withholdGestureClicks = true
     public var eraserButton: EraserButtonMode = .eraser
     /// Apple's preferences, which pencild only stores and reports: an app draws only with the
     /// pen (fingers scroll), and previews its tool under a hovering pen.
     public var prefersPencilOnlyDrawing = false
     public var prefersHoverToolPreview = true
+    /// While no app holds the focus, switchEraser and switchPrevious are performed through the
+    /// pen's mirror (docs/gestures.md, "The pen switches tool through its mirror").
+    public var mirrorSwitchesTool = true
 
     public init() {}
 

@@ -136,6 +136,7 @@ extension DeviceInfo: JSONFragment {
         for button in buttons { total += button.rawValue.utf8.count + 3 }
         if let model { total += JSONCursor.member("model", model) }
         if let mirror { total += JSONCursor.member("mirror", mirror) }
+        if let tipReportedAs { total += JSONCursor.member("tipReportedAs", tipReportedAs.rawValue) }
         if !styli.isEmpty {
             total += JSONCursor.maximumByteCount(ofKey: "styli") + 2
             for stylus in styli { total += stylus.maximumByteCount + 1 }
@@ -161,6 +162,7 @@ extension DeviceInfo: JSONFragment {
             cursor.key("styli"); cursor.beginArray(); for stylus in styli { stylus.write(to: &cursor) }; cursor.endArray()
         }
         if let mirror { cursor.key("mirror"); cursor.string(mirror) }
+        if let tipReportedAs { cursor.key("tipReportedAs"); cursor.string(tipReportedAs.rawValue) }
         cursor.endObject()
     }
 }
@@ -182,8 +184,8 @@ extension Stylus: JSONFragment {
 }
 
 extension Preferences: JSONFragment {
-    /// Twelve members; the enumerations' names are short ASCII.
-    public var maximumByteCount: Int { 2 + 12 * (JSONCursor.member("withholdGestureClicks") + 48) }
+    /// Thirteen members; the enumerations' names are short ASCII.
+    public var maximumByteCount: Int { 2 + 13 * (JSONCursor.member("withholdGestureClicks") + 48) }
 
     public func write(to cursor: inout JSONCursor) {
         cursor.beginObject()
@@ -199,6 +201,7 @@ extension Preferences: JSONFragment {
         cursor.key("eraserButton"); cursor.string(eraserButton.rawValue)
         cursor.key("prefersPencilOnlyDrawing"); cursor.bool(prefersPencilOnlyDrawing)
         cursor.key("prefersHoverToolPreview"); cursor.bool(prefersHoverToolPreview)
+        cursor.key("mirrorSwitchesTool"); cursor.bool(mirrorSwitchesTool)
         cursor.endObject()
     }
 }
@@ -234,6 +237,7 @@ extension Event: JSONFragment {
             case .doubleTap: cursor.verbatim(#"{"type":"doubleTap","time":"#)
             case .squeeze: cursor.verbatim(#"{"type":"squeeze","time":"#)
             case .preferencesChanged: cursor.verbatim(#"{"type":"preferencesChanged","time":"#)
+            case .deviceChanged: cursor.verbatim(#"{"type":"deviceChanged","time":"#)
             }
             cursor.int(time)
             if let device { cursor.verbatim(#","device":"#); cursor.string(device) }
@@ -293,6 +297,7 @@ extension Preferences {
             case "eraserButton": result.eraserButton = try Self.enumValue(value, field: name)
             case "prefersPencilOnlyDrawing": result.prefersPencilOnlyDrawing = try Self.flag(value, field: name)
             case "prefersHoverToolPreview": result.prefersHoverToolPreview = try Self.flag(value, field: name)
+            case "mirrorSwitchesTool": result.mirrorSwitchesTool = try Self.flag(value, field: name)
             default:
                 throw InvalidPreferences(field: name, reason: "is not a preference")
             }
@@ -425,6 +430,7 @@ extension DeviceInfo {
                   model: json["model"]?.stringValue,
                   styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(EventDecodingError) in try Stylus(json: stylus) },
                   mirror: json["mirror"]?.stringValue)
+        tipReportedAs = json["tipReportedAs"]?.stringValue.flatMap(ToolType.init(rawValue:))
     }
 
     public var jsonValue: JSONValue {

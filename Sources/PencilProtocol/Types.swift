@@ -118,6 +118,9 @@ public struct DeviceInfo: Equatable, Sendable {
     /// The kernel name of the mirror apps read while the pen's gesture clicks are withheld
     /// (docs/gestures.md, "The mirror"); nil while the pen is not grabbed.
     public var mirror: String?
+    /// While there is a mirror: the tool its tip is reported as (`eraser` while pencild has
+    /// switched the pen, else the tip's own); nil without a mirror.
+    public var tipReportedAs: ToolType?
 
     public init(id: String, name: String, bus: Int, vendor: Int, product: Int, direct: Bool,
                 widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,
@@ -150,6 +153,8 @@ public enum EventType: String, Sendable, CaseIterable {
     case doubleTap
     case squeeze
     case preferencesChanged
+    /// deviceInfo as it is now: its mirror came or went, or tipReportedAs changed.
+    case deviceChanged
 }
 
 public enum Phase: String, Sendable, CaseIterable {
@@ -165,6 +170,9 @@ public enum PreferredAction: String, Sendable, CaseIterable {
 /// that receives it: its process holds the user's focus, another process does, or nobody.
 public enum Focus: String, Sendable, CaseIterable {
     case this, other, none
+    /// pencild performed the action itself, through the pen's mirror (docs/gestures.md, "The
+    /// pen switches tool through its mirror"): no app acts on it.
+    case pen
 }
 
 /// One event of the protocol (docs/protocol.md "Event"). Fields a type does not carry are nil.

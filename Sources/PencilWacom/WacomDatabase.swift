@@ -111,14 +111,29 @@ public final class WacomDatabase: @unchecked Sendable {
     private func identity(of tablet: OpaquePointer) -> PenIdentity {
         var count: Int32 = 0
         var styli: [Int64: Stylus] = [:]
+        var eraserIDs: [Int64: Int64] = [:]
         if let ids = libwacom_get_supported_styli(tablet, &count) {
             for index in 0..<Int(count) {
                 let id = Int64(ids[index])
                 if let stylus = stylus(id: id) { styli[id] = stylus }
+                if let eraser = eraserID(ofPen: id) { eraserIDs[id] = eraser }
             }
         }
         let model = libwacom_get_name(tablet).map { String(cString: $0) }
-        return PenIdentity(model: model, styli: styli)
+        return PenIdentity(model: model, styli: styli, eraserIDs: eraserIDs)
+    }
+
+    /// The tool id of a pen's eraser end: the first eraser libwacom pairs with it.
+    public func eraserID(ofPen id: Int64) -> Int64? {
+        guard let pen = libwacomStylus(id: id), libwacom_stylus_is_eraser(pen) == 0 else { return nil }
+        var count: Int32 = 0
+        guard let ids = libwacom_stylus_get_paired_ids(pen, &count) else { return nil }
+        for index in 0..<Int(count) {
+            if let eraser = libwacomStylus(id: Int64(ids[index])), libwacom_stylus_is_eraser(eraser) != 0 {
+                return Int64(ids[index])
+            }
+        }
+        return nil
     }
 
     private static func stylus(_ stylus: OpaquePointer) -> Stylus {

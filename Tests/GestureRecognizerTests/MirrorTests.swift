@@ -224,10 +224,13 @@ import Testing
         // Derived from the recordings' README and the contract, with default preferences:
         // every BTN_STYLUS2 event is the squeeze button's (withheld); the Cintiq's 16 stylus
         // clicks include one double-tap, so 14 clicks (28 events) reach apps; the Dell
-        // Canvas's one stylus press is one click.
+        // Canvas's one stylus press is one click. The tool switch is off: this is about clicks
+        // (MirrorToolSwitchTests has the switch on the same recording).
+        var preferences = Preferences.defaults
+        preferences.mirrorSwitchesTool = false
         for (file, stylus, stylus2) in [("Wacom Cintiq 22HDT Pen.events", 28, 0), ("dell_canvas_pen.evemu", 2, 0)] {
             let recording = try EvemuRecording.load(path: SharedRecordings.path(file))
-            let frames = try PenPipeline.mirrorFrames(of: recording.events, description: recording.description)
+            let frames = try PenPipeline.mirrorFrames(of: recording.events, description: recording.description, preferences: preferences)
             let written = frames.filter { $0.type == EventCode.EV_KEY }
             #expect(written.filter { $0.code == EventCode.BTN_STYLUS }.count == stylus, "\(file)")
             #expect(written.filter { $0.code == EventCode.BTN_STYLUS2 }.count == stylus2, "\(file)")

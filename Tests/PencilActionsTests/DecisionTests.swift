@@ -34,6 +34,9 @@ import Testing
         #expect(ActionDecision.request(for: event(.doubleTap, focus: .this)) == nil)
         #expect(ActionDecision.request(for: event(.squeeze, phase: .ended, focus: .other)) == nil)
         #expect(ActionDecision.request(for: event(.doubleTap, focus: .unknown("someone"))) == nil)
+        // pencild switched the pen's tool through its mirror: one performer per gesture.
+        #expect(ActionDecision.request(for: event(.doubleTap, focus: .pen)) == nil)
+        #expect(ActionDecision.request(for: event(.squeeze, phase: .ended, focus: .pen)) == nil)
         // A daemon that knows no focus: nobody can hold it.
         #expect(ActionDecision.request(for: event(.doubleTap, focus: nil)) != nil)
     }

@@ -37,12 +37,13 @@ struct CallTests {
         defer { daemon.stop(); daemon.removeDirectory() }
         let client = PencilClient(socketPath: daemon.socketPath)
         let defaults = try await client.preferences()
-        #expect(!defaults.withholdGestureClicks && defaults.eraserButton == .eraser && !defaults.prefersPencilOnlyDrawing
-                && defaults.prefersHoverToolPreview)
-        let result = try await client.setPreferences(.init(withholdGestureClicks: true, eraserButton: .button,
-                                                           prefersPencilOnlyDrawing: true, prefersHoverToolPreview: false))
-        #expect(result.withholdGestureClicks && result.eraserButton == .button && result.prefersPencilOnlyDrawing
-                && !result.prefersHoverToolPreview)
+        #expect(defaults.withholdGestureClicks && defaults.eraserButton == .eraser && !defaults.prefersPencilOnlyDrawing
+                && defaults.prefersHoverToolPreview && defaults.mirrorSwitchesTool)
+        let result = try await client.setPreferences(.init(withholdGestureClicks: false, eraserButton: .button,
+                                                           prefersPencilOnlyDrawing: true, prefersHoverToolPreview: false,
+                                                           mirrorSwitchesTool: false))
+        #expect(!result.withholdGestureClicks && result.eraserButton == .button && result.prefersPencilOnlyDrawing
+                && !result.prefersHoverToolPreview && !result.mirrorSwitchesTool)
         #expect(result.doubleTapAction == defaults.doubleTapAction, "the other fields are kept")
         #expect(try await client.preferences() == result)
         // The eraser button as the tap button, by name.
@@ -51,7 +52,8 @@ struct CallTests {
         let again = try RunningDaemon(stateDirectory: daemon.stateDirectory)
         defer { again.stop(); again.removeDirectory() }
         let stored = try await PencilClient(socketPath: again.socketPath).preferences()
-        #expect(stored.eraserButton == .button && !stored.prefersHoverToolPreview && stored.tapButton == .eraser)
+        #expect(stored.eraserButton == .button && !stored.prefersHoverToolPreview && stored.tapButton == .eraser
+                && !stored.withholdGestureClicks && !stored.mirrorSwitchesTool)
     }
 
     @Test("a preferencesChanged event carries the new preferences")

@@ -76,8 +76,8 @@ struct DecodingTests {
         #expect(!preferences.prefersHoverToolPreview)
         // Left out, each keeps the daemon's default.
         let defaults = try PencilPreferences(json: try JSONReader.parse("{}"))
-        #expect(!defaults.withholdGestureClicks && defaults.eraserButton == .eraser && !defaults.prefersPencilOnlyDrawing
-                && defaults.prefersHoverToolPreview)
+        #expect(defaults.withholdGestureClicks && defaults.eraserButton == .eraser && !defaults.prefersPencilOnlyDrawing
+                && defaults.prefersHoverToolPreview && defaults.mirrorSwitchesTool)
     }
 
     @Test("an event without a type or a time is refused")

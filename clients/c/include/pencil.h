@@ -102,6 +102,7 @@ enum pencil_event_type {
 	PENCIL_EVENT_DOUBLE_TAP,
 	PENCIL_EVENT_SQUEEZE,
 	PENCIL_EVENT_PREFERENCES_CHANGED,
+	PENCIL_EVENT_DEVICE_CHANGED,
 	/**
 	 * Made by the library, never sent by the daemon: the event stream ended and the
 	 * context does not reconnect (pencil_set_reconnect()). It follows the closing
@@ -177,6 +178,7 @@ enum pencil_focus {
 	PENCIL_FOCUS_THIS, /**< "this": the receiving process holds the user's focus */
 	PENCIL_FOCUS_OTHER, /**< "other": another process of the user does */
 	PENCIL_FOCUS_NOBODY, /**< "none": nobody claimed it */
+	PENCIL_FOCUS_PEN,
 };
 
 /** The button a gesture listens to (Preferences.tapButton and squeezeButton). */
@@ -650,6 +652,8 @@ int pencil_preferences_get_prefers_pencil_only_drawing(const struct pencil_prefe
 int pencil_preferences_set_prefers_pencil_only_drawing(struct pencil_preferences *preferences, bool value);
 int pencil_preferences_get_prefers_hover_tool_preview(const struct pencil_preferences *preferences);
 int pencil_preferences_set_prefers_hover_tool_preview(struct pencil_preferences *preferences, bool value);
+int pencil_preferences_get_mirror_switches_tool(const struct pencil_preferences *preferences);
+int pencil_preferences_set_mirror_switches_tool(struct pencil_preferences *preferences, bool value);
 /* End of the generated preferences' functions. */
 
 #ifdef __cplusplus

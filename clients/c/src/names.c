@@ -8,14 +8,15 @@
 					    (int)(sizeof(variable##_names) / sizeof(variable##_names[0]))}
 
 TABLE(event_type_table, "deviceAdded", "deviceRemoved", "proximityIn", "proximityOut", "tipDown", "tipUp",
-      "motion", "hover", "buttonDown", "buttonUp", "doubleTap", "squeeze", "preferencesChanged");
+      "motion", "hover", "buttonDown", "buttonUp", "doubleTap", "squeeze", "preferencesChanged",
+      "deviceChanged");
 TABLE(tool_table, "pen", "eraser", "brush", "pencil", "airbrush", "mouse", "lens");
 TABLE(axis_table, "pressure", "distance", "tilt", "rotation", "slider", "wheel");
 TABLE(button_table, "stylus", "stylus2", "stylus3", "eraser");
 TABLE(phase_table, "began", "changed", "ended", "cancelled");
 TABLE(action_table, "ignore", "switchEraser", "switchPrevious", "showColorPalette", "showInkAttributes",
       "showContextualPalette", "runSystemShortcut");
-TABLE(focus_table, "this", "other", "none");
+TABLE(focus_table, "this", "other", "none", "pen");
 TABLE(gesture_button_table, "stylus", "stylus2", "stylus3", "longPress", "none", "eraser");
 TABLE(eraser_button_table, "eraser", "button");
 TABLE(stylus_kind_table, "general", "inking", "airbrush", "classic", "marker", "stroke", "puck", "mobile",

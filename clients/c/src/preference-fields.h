@@ -16,6 +16,7 @@
 	FLAG(withhold_gesture_clicks, "withholdGestureClicks") \
 	NAME(eraser_button, "eraserButton", enum pencil_eraser_button, eraser_button_table) \
 	FLAG(prefers_pencil_only_drawing, "prefersPencilOnlyDrawing") \
-	FLAG(prefers_hover_tool_preview, "prefersHoverToolPreview")
+	FLAG(prefers_hover_tool_preview, "prefersHoverToolPreview") \
+	FLAG(mirror_switches_tool, "mirrorSwitchesTool")
 
 #endif

@@ -39,6 +39,7 @@ class EventType(WireName):
     DOUBLE_TAP = "doubleTap"
     SQUEEZE = "squeeze"
     PREFERENCES_CHANGED = "preferencesChanged"
+    DEVICE_CHANGED = "deviceChanged"
 
 
 class ToolType(WireName):
@@ -137,6 +138,7 @@ class Focus(WireName):
     THIS = "this"
     OTHER = "other"
     NONE = "none"
+    PEN = "pen"
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ class PreferenceFields:
     eraser_button: Optional[EraserButtonMode] = None
     prefers_pencil_only_drawing: Optional[bool] = None
     prefers_hover_tool_preview: Optional[bool] = None
+    mirror_switches_tool: Optional[bool] = None
 
 
 # Preferences' fields: (attribute, wire name, kind), in the interface's order.
@@ -171,4 +174,5 @@ PREFERENCE_FIELDS: Tuple[Tuple[str, str, object], ...] = (
     ("eraser_button", "eraserButton", EraserButtonMode),
     ("prefers_pencil_only_drawing", "prefersPencilOnlyDrawing", bool),
     ("prefers_hover_tool_preview", "prefersHoverToolPreview", bool),
+    ("mirror_switches_tool", "mirrorSwitchesTool", bool),
 )
