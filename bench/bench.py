@@ -191,6 +191,26 @@ def callgrind_instructions(bin_dir, probe, recording, work, name, extra=()):
     raise RuntimeError(f"no totals in {out}")
 
 
+def calls_to(profile, needle):
+    """How often functions whose (mangled) name holds `needle` were called, and the instructions
+    of those calls with what they called, from a callgrind profile's call lines."""
+    names, calls, cost = {}, 0, 0
+    callee = None
+    with open(profile) as f:
+        lines = iter(f)
+        for line in lines:
+            match = re.match(r"(c?fn)=\((\d+)\)(?: (.*))?", line)
+            if match:
+                if match.group(3):
+                    names[match.group(2)] = match.group(3)
+                callee = names.get(match.group(2), "") if match.group(1) == "cfn" else None
+                continue
+            if line.startswith("calls=") and callee is not None and needle in callee:
+                calls += int(line.split("=", 1)[1].split()[0])
+                cost += int(next(lines).split()[1])
+    return calls, cost
+
+
 # The goals of the per-event costs (issue 10): a frame through the whole daemon, and a
 # typical motion event on the wire, reply framing included.
 GOAL_INSTRUCTIONS_PER_FRAME = 15_000
@@ -213,9 +233,14 @@ def instructions_per_frame(bin_dir, probe, recording, work):
     # pass-through costs in pencild; its write(2) is the kernel's work, which callgrind does not count.
     mirror_full_ir = callgrind_instructions(bin_dir, probe, recording, work, "mirror-full", ["--mirror-replays"])
     mirror_small_ir = callgrind_instructions(bin_dir, probe, small, work, "mirror-tenth", ["--mirror-replays"])
+    # The tool switch (issue 33): the recording's double-tap switches its pen to the eraser; the
+    # frames after it are rewritten out of line (MirrorToolSwitch.rewriteAsEraser), every other
+    # frame pays only an inlined check.
+    switched_frames, switched_ir = calls_to(os.path.join(work, "callgrind.mirror-full"), "rewriteAsEraser")
     return {"full_ir": full_ir, "full_frames": frames, "small_ir": small_ir, "small_frames": small_frames,
             "ir_per_frame": (full_ir - small_ir) / (frames - small_frames),
             "mirror_ir_per_frame": (mirror_full_ir - mirror_small_ir) / (frames - small_frames),
+            "switched_frames": switched_frames, "switched_ir_per_frame": switched_ir / switched_frames if switched_frames else None,
             "breakdown": callgrind_breakdown(os.path.join(work, "callgrind.full"), full_ir)}
 
 
@@ -294,6 +319,10 @@ def goal_lines(figures):
             verdict = "PASS" if added <= GOAL_MIRROR_INSTRUCTIONS else "MISS"
             lines.append(f"{verdict}: the mirror's pass-through adds {added:,.0f} instructions per frame "
                          f"({cg['mirror_ir_per_frame']:,.0f} with it; goal: at most {GOAL_MIRROR_INSTRUCTIONS:,} more)")
+        if cg.get("switched_frames"):
+            lines.append(f"info: the tool switch: {cg['switched_frames']:,} of the {cg['full_frames']:,} frames came after the "
+                         f"recording's double-tap and were written as the eraser's, {cg['switched_ir_per_frame']:,.0f} instructions "
+                         f"each (MirrorToolSwitch.rewriteAsEraser); the others, with no switch active, pay only the inlined check")
     else:
         lines.append("MISS: instructions per frame not measured (valgrind is missing)")
     b = figures.get("bytes")

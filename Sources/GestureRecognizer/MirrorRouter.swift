@@ -62,9 +62,9 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     public var appHoldsFocus = false
     /// The squeeze in progress is performed here (decided when it began).
     private var performingSqueeze = false
-    /// The last step (a frame, or the deadlines fired) had a gesture this mirror performs: the
-    /// deciding user's streams see its focus as `pen`.
-    public private(set) var performedInStep = false
+    /// The gesture of the last step (a frame, or the deadlines fired) that this mirror performs,
+    /// if any: every stream sees its focus as `pen`.
+    public private(set) var performedInStep: EventType?
 
     /// The tip is reported as the eraser now (docs/gestures.md, "The pen switches tool through
     /// its mirror").
@@ -129,7 +129,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
 
     public mutating func process(_ frame: borrowing PenFrame, into output: inout [InputEvent]) {
         routedEvents.removeAll(keepingCapacity: true)
-        performedInStep = false
+        performedInStep = nil
         switch frame.kind {
         case .added:
             return
@@ -165,7 +165,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     /// Fires every deadline of the stage due by `time`, earliest first (the recogniser's first
     /// on a tie), so that none is left behind for a frame to overtake.
     public mutating func advance(to time: Int64, into output: inout [InputEvent]) {
-        performedInStep = false
+        performedInStep = nil
         while let deadline = nextDeadline, deadline <= time {
             let before = (recognizer.nextDeadline, pendingClick?.press, heldPress)
             fire(deadline, into: &output)
@@ -229,12 +229,12 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             case .doubleTap:
                 if performs(event.action) {
                     toolSwitch.request()
-                    performedInStep = true
+                    performedInStep = event.type
                 }
             case .squeeze:
                 if event.phase == .began { performingSqueeze = performs(event.action) }
                 if performingSqueeze {
-                    performedInStep = true
+                    performedInStep = event.type
                     if event.phase == .ended { toolSwitch.request() }
                 }
                 if event.phase == .ended || event.phase == .cancelled { performingSqueeze = false }

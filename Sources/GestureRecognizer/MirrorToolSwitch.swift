@@ -44,23 +44,27 @@ struct MirrorToolSwitch: Sendable {
     /// Rewrites the events the router appended for one frame (from `start`), then appends the
     /// switch's two frames when it is due. `frame`'s state is the pen after that frame.
     mutating func rewrite(_ output: inout [InputEvent], from start: Int, state: PenState, time: Int64) {
-        if reportsEraser {
-            // The tip's own frames, as the eraser's (its leaving included); the real eraser's
-            // pass as they are.
-            let tipTool = [tool, state.tool].lazy.compactMap { $0 }.first(where: Self.isTip)
-            for index in output.indices[start...] {
-                let event = output[index]
-                if event.type == EventCode.EV_KEY, Self.isTipCode(event.code) {
-                    output[index] = InputEvent(time: event.time, type: event.type, code: EventCode.BTN_TOOL_RUBBER, value: event.value)
-                } else if event.type == EventCode.EV_ABS, event.code == EventCode.ABS_MISC, let tipTool, tipTool.id != 0,
-                          Int64(event.value) == tipTool.id {
-                    output[index] = InputEvent(time: event.time, type: event.type, code: event.code, value: Int32(truncatingIfNeeded: eraserID(of: tipTool)))
-                }
-            }
-        }
+        // While no switch is active this is all a frame costs (docs/benchmarks.md).
+        if reportsEraser { rewriteAsEraser(&output, from: start, state: state) }
         tool = state.tool
         tipDown = state.tipDown
-        appendDueSwitch(to: &output, time: time)
+        if wantsEraser != reportsEraser { appendDueSwitch(to: &output, time: time) }
+    }
+
+    /// The tip's own frames, as the eraser's (its leaving included); the real eraser's pass as
+    /// they are. Kept out of line, so that callgrind shows what a switched frame costs.
+    @inline(never)
+    private func rewriteAsEraser(_ output: inout [InputEvent], from start: Int, state: PenState) {
+        let tipTool = [tool, state.tool].lazy.compactMap { $0 }.first(where: Self.isTip)
+        for index in output.indices[start...] {
+            let event = output[index]
+            if event.type == EventCode.EV_KEY, Self.isTipCode(event.code) {
+                output[index] = InputEvent(time: event.time, type: event.type, code: EventCode.BTN_TOOL_RUBBER, value: event.value)
+            } else if event.type == EventCode.EV_ABS, event.code == EventCode.ABS_MISC, let tipTool, tipTool.id != 0,
+                      Int64(event.value) == tipTool.id {
+                output[index] = InputEvent(time: event.time, type: event.type, code: event.code, value: Int32(truncatingIfNeeded: eraserID(of: tipTool)))
+            }
+        }
     }
 
     /// Writes the switch if it is due (the tip lifted, or a request with the tip up).

@@ -56,6 +56,7 @@ extension PencilDevice {
                   buttons: PencilButton.list(json["buttons"]), model: json["model"]?.stringValue,
                   styli: try (json["styli"]?.arrayValue ?? []).map { (stylus) throws(PencilClientError) in try PencilStylus(json: stylus) },
                   mirror: json["mirror"]?.stringValue)
+        tipReportedAs = json["tipReportedAs"]?.stringValue.map(PencilToolType.init(rawValue:))
     }
 }
 
@@ -119,6 +120,7 @@ extension PencilEvent {
                                           direct: info.direct, widthMillimeters: info.widthMillimeters,
                                           heightMillimeters: info.heightMillimeters, tools: tools, axes: axes, buttons: buttons,
                                           model: info.model, mirror: info.mirror)
+            event.deviceInfo?.tipReportedAs = info.tipReportedAs.flatMap { ToolType(rawValue: $0.rawValue) }
         }
         if let preferences {
             guard let converted = preferences.protocolPreferences else { return nil }

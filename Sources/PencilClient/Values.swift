@@ -71,6 +71,9 @@ public struct PencilDevice: Equatable, Sendable {
     /// The kernel name of the mirror that apps read while the pen's gesture clicks are withheld
     /// (`withholdGestureClicks`); nil while the pen is not grabbed.
     public var mirror: String?
+    /// While there is a mirror: the tool the pen's tip is reported as to apps (`.eraser` after a
+    /// double-tap pencild performed); nil without a mirror.
+    public var tipReportedAs: PencilToolType?
 
     public init(id: String, name: String, bus: Int = 0, vendor: Int = 0, product: Int = 0, direct: Bool = false,
                 widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,

@@ -63,6 +63,9 @@ public enum DevicesCommand: PencilCommand {
         }
         if let mirror = device.mirror {
             lines.append(String(repeating: " ", count: 10) + "mirror: " + mirror.escapedForTerminal + " (gesture clicks withheld: apps read the mirror)")
+            if device.tipReportedAs == .eraser {
+                lines.append(String(repeating: " ", count: 10) + "tip: eraser (a double-tap switched the pen to its eraser in every app)")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -13,7 +13,8 @@ public enum PrefsCommand: PencilCommand {
 
     static let keys = ["doubleTapAction", "squeezeAction", "tapButton", "squeezeButton",
                        "tapMaxDuration", "doubleTapInterval", "longPressDuration", "doubleTapSlop",
-                       "withholdGestureClicks", "eraserButton", "prefersPencilOnlyDrawing", "prefersHoverToolPreview"]
+                       "withholdGestureClicks", "eraserButton", "prefersPencilOnlyDrawing", "prefersHoverToolPreview",
+                       "mirrorSwitchesTool"]
 
     enum Request: Equatable {
         case get(json: Bool)
@@ -63,7 +64,7 @@ public enum PrefsCommand: PencilCommand {
             return .success(.double(millimetres))
         case "doubleTapAction", "squeezeAction", "tapButton", "squeezeButton", "eraserButton":
             return .success(.string(text))
-        case "withholdGestureClicks", "prefersPencilOnlyDrawing", "prefersHoverToolPreview":
+        case "withholdGestureClicks", "prefersPencilOnlyDrawing", "prefersHoverToolPreview", "mirrorSwitchesTool":
             switch text {
             case "true", "yes", "on", "1": return .success(.bool(true))
             case "false", "no", "off", "0": return .success(.bool(false))
@@ -139,6 +140,7 @@ public enum PrefsCommand: PencilCommand {
             ("eraserButton", preferences.eraserButton.rawValue),
             ("prefersPencilOnlyDrawing", String(preferences.prefersPencilOnlyDrawing)),
             ("prefersHoverToolPreview", String(preferences.prefersHoverToolPreview)),
+            ("mirrorSwitchesTool", String(preferences.mirrorSwitchesTool)),
         ]
     }
 

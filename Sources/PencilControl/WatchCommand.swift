@@ -161,6 +161,8 @@ struct WatchModel {
             }
         case .preferencesChanged:
             status = "preferences changed"
+        case .deviceChanged:
+            if let info = event.deviceInfo { devices[info.id] = info }
         default:
             device = event.device ?? device
         }
@@ -220,7 +222,9 @@ enum WatchScreen {
         var lines: [String] = []
         lines.append(fit("pencilctl watch  \(model.socketPath)  (q quits, c clears)", columns))
         if let id = model.device, let info = model.devices[id] {
-            lines.append(fit("\(id)  \(info.name)", columns))
+            // A double-tap pencild performed: apps see the tip as the eraser.
+            let switched = info.tipReportedAs == .eraser ? "  (tip: eraser in every app)" : ""
+            lines.append(fit("\(id)  \(info.name)\(switched)", columns))
         } else if model.devices.isEmpty, let departed = model.departed {
             lines.append(fit("\(departed.id)  \(departed.name)  (gone: waiting for a pen)", columns))
         } else if model.devices.isEmpty {

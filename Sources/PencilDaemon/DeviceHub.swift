@@ -202,10 +202,14 @@ final class DeviceHub {
                                    identity: identity(of: recording.description, node: nil), source: .waitingReplay(recording),
                                    isReplay: true, startTime: Self.startTime(of: recording, now: now))
             if configuration.mirrorsReplays {
+                // Routed under the defaults, for seat0's deciding user, whose app may hold the
+                // focus (then it acts on a double-tap, and the mirror switches nothing).
                 var preferences = Preferences.defaults
                 preferences.withholdGestureClicks = true
+                let owner = delegate?.deviceHub(self, decidingUserForSeat: LogindSeat.main)
                 try? device.pipeline.stage.setMirror(device: device.pipeline.tracker.deviceInfo, identity: device.identity,
-                                                     preferences: preferences, owner: nil)
+                                                     preferences: preferences, owner: owner)
+                device.mirrorOwner = owner
             }
             add(device)
         }
@@ -239,6 +243,8 @@ final class DeviceHub {
             device.pipeline.stage.add(uid: uid, device: device.info, identity: device.identity, preferences: preferences,
                                       state: device.pipeline.tracker.state)
         }
+        // What deviceAdded says of the mirror is what monitors know.
+        device.announcedTipReportedAs = device.tipReportedAs
         devices.append(device)
         device.pipeline.start(at: device.lastTime.microseconds, into: &output)
         emit()
@@ -411,6 +417,8 @@ final class DeviceHub {
             // The batch's events go out in their order once the pipeline is back in its device:
             // a monitor's reply may unsubscribe a user from it.
             emit()
+            // A replay's mirror writes nowhere: a switch of its tool is told after the batch.
+            announceChanges(of: device)
         }
         if status == .finished {
             // The end of a replay: close what is open; timers that did not fire never will.
@@ -427,6 +435,7 @@ final class DeviceHub {
                 if let next = player.nextEventTime { until = min(until, next - 1) }
                 device.advance(to: until, into: &output)
                 emit()
+                announceChanges(of: device)
             }
         }
         return false
@@ -557,7 +566,6 @@ final class DeviceHub {
         // The mirror first, when the pen is idle: deviceAdded then names it.
         device.wantedMirror = delegate?.deviceHub(self, mirrorWishForSeat: device.seat)
         settleMirror(of: device)
-        device.announcedTipReportedAs = device.tipReportedAs
         add(device)
     }
 

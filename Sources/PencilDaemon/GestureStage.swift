@@ -48,8 +48,7 @@ struct UserGestureStages: PenFrameStage {
     /// preferences (`mirrorPreferences`); it runs before the users' recognisers.
     private(set) var mirror: MirrorRouter?
     private(set) var mirrorPreferences: Preferences?
-    /// The deciding user the mirror follows: their streams see a gesture the mirror performed
-    /// with the focus `pen`.
+    /// The deciding user the mirror follows.
     private var mirrorOwner: UInt32?
     private var mirrorDeadline: Int64?
     private var uids: [UInt32] = []
@@ -116,7 +115,7 @@ struct UserGestureStages: PenFrameStage {
     }
 
     mutating func process(_ frame: borrowing PenFrame, into output: inout UserEvents) {
-        var performed = false
+        var performed: EventType?
         if mirror != nil {
             mirror!.process(frame, into: &output.mirror)
             mirrorDeadline = mirror!.nextDeadline
@@ -130,13 +129,14 @@ struct UserGestureStages: PenFrameStage {
             } else {
                 output.lists[slot].append(contentsOf: frame.events)
             }
-            if performed, uids[index] == mirrorOwner { Self.markPerformed(&output.lists[slot], from: start) }
+            if let performed { Self.mark(performed, in: &output.lists[slot], from: start) }
         }
     }
 
-    /// The owner's gestures of a step the mirror performed: focus `pen` for every stream.
-    private static func markPerformed(_ events: inout [Event], from start: Int) {
-        for index in events.indices[start...] where events[index].type == .doubleTap || events[index].type == .squeeze {
+    /// A gesture of a step the mirror performed: focus `pen` on every user's streams (each
+    /// user's recogniser reports it), so that nothing acts on it a second time.
+    private static func mark(_ performed: EventType, in events: inout [Event], from start: Int) {
+        for index in events.indices[start...] where events[index].type == performed {
             events[index].focus = .pen
         }
     }
@@ -150,7 +150,7 @@ struct UserGestureStages: PenFrameStage {
     }
 
     mutating func advance(to time: Int64, into output: inout UserEvents) {
-        var performed = false
+        var performed: EventType?
         if let deadline = mirrorDeadline, deadline <= time {
             mirror!.advance(to: time, into: &output.mirror)
             mirrorDeadline = mirror!.nextDeadline
@@ -162,7 +162,7 @@ struct UserGestureStages: PenFrameStage {
             let start = output.lists[slot].count
             recognizers[index]!.advance(to: time, into: &output.lists[slot])
             deadlines[index] = recognizers[index]!.nextDeadline
-            if performed, uids[index] == mirrorOwner { Self.markPerformed(&output.lists[slot], from: start) }
+            if let performed { Self.mark(performed, in: &output.lists[slot], from: start) }
         }
     }
 

@@ -172,20 +172,20 @@ extension DeviceHub {
     }
 
     /// Writes what the mirror has for the step, first of all; a write that fails gives the pen
-    /// back to every reader at once rather than leave apps without it.
-    func writeMirror(of device: PenDevice, _ events: inout [InputEvent]) {
-        guard !events.isEmpty else { return }
-        defer {
-            events.removeAll(keepingCapacity: true)
-            // A switch of the tool is written as mirror frames: monitors hear of it after them.
-            announceChanges(of: device)
-        }
-        guard let mirror = device.mirror else { return }
+    /// back to every reader at once rather than leave apps without it. True when the step had
+    /// frames for the mirror: a switch of the tool is among them, and is told (`announceChanges`)
+    /// once the step's events have gone out.
+    @discardableResult
+    func writeMirror(of device: PenDevice, _ events: inout [InputEvent]) -> Bool {
+        guard !events.isEmpty else { return false }
+        defer { events.removeAll(keepingCapacity: true) }
+        guard let mirror = device.mirror else { return true }
         do {
             try mirror.write(events)
         } catch {
             stopMirror(of: device, reason: "writing to it failed: \(error)")
             failMirror(of: device, "the mirror failed: \(error)")
         }
+        return true
     }
 }

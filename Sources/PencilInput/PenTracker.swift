@@ -91,6 +91,9 @@ public struct PenTracker: Sendable {
         beginFrame(&frame, kind: .added, time: time)
         var info = deviceInfo
         info.mirror = mirrorName
+        // A mirror starts with the tip as itself (docs/gestures.md, "The pen switches tool
+        // through its mirror"); a later switch comes as a deviceChanged.
+        if mirrorName != nil { info.tipReportedAs = .pen }
         frame.events.append(Event(type: .deviceAdded, time: time, device: deviceInfo.id, deviceInfo: info))
         frame.gestureIndex = frame.events.count
         finishFrame(&frame)

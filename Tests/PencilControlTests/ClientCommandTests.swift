@@ -59,6 +59,24 @@ struct WatchScreenTests {
         #expect(!lines.contains { $0.contains("@") || $0.contains("O|") })
     }
 
+    @Test("a pen switched to its eraser through its mirror says so in the heading, and no longer once switched back")
+    func tipReportedAsEraser() throws {
+        var pen = PenScript(device: TestDevice.intuos5Pen.description)
+        pen.approach()
+        var model = WatchModel(socketPath: "test.sock")
+        // The pen stays attached: the end of the script would close the device out.
+        for event in try reportedEvents(pen) where event.type != .deviceRemoved { model.apply(event) }
+        #expect(!WatchScreen.render(model, size: size)[1].contains("eraser"))
+        let id = try #require(model.device)
+        var info = try #require(model.devices[id])
+        info.mirror = "event9"
+        for tip in [ToolType.eraser, .pen] {
+            info.tipReportedAs = tip
+            model.apply(Event(type: .deviceChanged, time: 1, device: id, deviceInfo: info))
+            #expect(WatchScreen.render(model, size: size)[1].hasSuffix("(tip: eraser in every app)") == (tip == .eraser))
+        }
+    }
+
     @Test("the device going away is shown as gone")
     func deviceRemoved() throws {
         var pen = PenScript(device: TestDevice.cintiqPro16Pen.description)

@@ -30,7 +30,7 @@ final class EmbeddedDaemon: ClientTransport {
     /// What the daemon logged, one line each, level prefix included (`<4>...`).
     var log: [String] { logLines.lines }
 
-    init(replays: [Configuration.Replay] = [], speed: Double? = 1, waitForMonitors: Int = 1, demo: Bool = false,
+    init(replays: [Configuration.Replay] = [], speed: Double? = 1, waitForMonitors: Int = 1, demo: Bool = false, mirrorsReplays: Bool = false,
          access: any AccessPolicy = TestAccess(allowed: [0, 1000, 1001]), limits: Limits = Limits(), now: HostTime = HostTime(microseconds: 1_000_000_000)) throws {
         directory = RunningDaemon.makeTemporaryDirectory()
         var configuration = Configuration(mode: .user, socketPath: directory + "/unused.sock", stateDirectory: directory + "/state")
@@ -39,6 +39,7 @@ final class EmbeddedDaemon: ClientTransport {
         configuration.replaySpeed = speed
         configuration.replayWaitsForMonitors = waitForMonitors
         configuration.demo = demo
+        configuration.mirrorsReplays = mirrorsReplays
         configuration.limits = limits
         configuration.logLevel = .info
         self.now = now

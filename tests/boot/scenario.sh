@@ -183,6 +183,10 @@ if wait_for 60 grep -q '"doubleTap"' "$work/monitor.json"; then
     tap=$(grep -m1 '"doubleTap"' "$work/monitor.json")
     check double-tap "penuser got $(grep -c . "$work/monitor.json") events; $(cut -c1-160 <<<"$tap")" \
         grep -q '"switchEraser"' <<<"$tap"
+    # The package's defaults mirror the pen (seated has set nothing), and with no app holding
+    # seated's focus pencild switches the pen to its eraser itself: penuser's stream says so.
+    check double-tap-performed "the double-tap's focus: $(grep -o '"focus" *: *"[a-z]*"' <<<"$tap")" \
+        grep -q '"focus" *: *"pen"' <<<"$tap"
 else
     fail double-tap "no doubleTap; got: $(grep -oE '"type":"[a-zA-Z]+"' "$work/monitor.json" | sort | uniq -c | tr -s ' \n' ' ')"
 fi
@@ -201,11 +205,13 @@ for line in sys.stdin:
     device = json.loads(line)
     if device["id"] == sys.argv[1]:
         print(device.get("mirror", ""))' "$1"; }
-as seated pencilctl prefs set withholdGestureClicks=true >/dev/null
+# seated has set nothing: the package's default (withholdGestureClicks true) decides.
+seated_withhold=$(as seated pencilctl prefs get --json | grep -o '"withholdGestureClicks" *: *[a-z]*')
+check prefs-untouched "seated's preferences, never set: $seated_withhold" grep -q 'true$' <<<"$seated_withhold"
 if wait_for 60 bash -c "[ -n \"\$(pencilctl devices --json | grep -o '\"mirror\" *: *\"event[0-9]*\"')\" ]"; then
     mirror=$(mirror_of "$event")
     phys=$(cat "/sys/class/input/$mirror/device/phys" 2>&1)
-    check mirror-made "seated's withholdGestureClicks=true: $event is mirrored as $mirror, phys $phys; udev: $(udevadm info -q property "/dev/input/$mirror" | grep -E '^(ID_INPUT_TABLET|TAGS|CURRENT_TAGS|SYSTEMD_WANTS)=' | tr '\n' ' ')" \
+    check mirror-made "by default: $event is mirrored as $mirror, phys $phys; udev: $(udevadm info -q property "/dev/input/$mirror" | grep -E '^(ID_INPUT_TABLET|TAGS|CURRENT_TAGS|SYSTEMD_WANTS)=' | tr '\n' ' ')" \
         bash -c '[ -c "/dev/input/$1" ] && [ "${2%-pencild}" != "$2" ] && ! udevadm info -q property "/dev/input/$1" | grep -q "pencild"' _ "$mirror" "$phys"
     python3 "$files/virtual_pen.py" read "/dev/input/$mirror" --ready-file "$work/mirror.ready" --timeout 60 >"$work/mirror.read" 2>&1 &
     reader_pid=$!
@@ -215,9 +221,10 @@ if wait_for 60 bash -c "[ -n \"\$(pencilctl devices --json | grep -o '\"mirror\"
     reader_status=$?
     check mirror-carries "a stroke of the pen reached the mirror's reader (exit $reader_status): $(grep -c . "$work/mirror.read") events, $(grep -m1 BTN_TOUCH "$work/mirror.read")" \
         bash -c '[ "$1" = 0 ] && grep -q "BTN_TOUCH 1" "$2" && grep -q "ABS_PRESSURE" "$2"' _ "$reader_status" "$work/mirror.read"
+    # One command gives seated the clicks back.
     as seated pencilctl prefs set withholdGestureClicks=false >/dev/null
     if wait_for 60 bash -c '[ -z "$(pencilctl devices --json | grep -o "\"mirror\"")" ]'; then
-        check mirror-released "withholdGestureClicks=false: the mirror is gone, /dev/input/$mirror $(test -e "/dev/input/$mirror" && echo "still there" || echo removed)" \
+        check mirror-released "seated's pencilctl prefs set withholdGestureClicks=false: the mirror is gone, /dev/input/$mirror $(test -e "/dev/input/$mirror" && echo "still there" || echo removed)" \
             test ! -e "/dev/input/$mirror"
     else
         fail mirror-released "the mirror stayed: $(pencilctl devices --json | tr -d '\n' | cut -c1-200)"

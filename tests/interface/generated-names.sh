@@ -44,7 +44,7 @@ quietly "$copy/scripts/embed-interface" --check && fail "the check passes with a
 fresh_copy
 interface="$copy/interfaces/org.pencild.Pen.varlink"
 sed -i 's/^# tool names: pen, eraser,/# tool names: pen, quill, eraser,/' "$interface"
-sed -i 's/^  prefersHoverToolPreview: ?bool$/  prefersHoverToolPreview: ?bool,\n  prefersQuietClicks: ?bool/' "$interface"
+sed -i 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool,\n  prefersQuietClicks: ?bool/' "$interface"
 printf '%s\n' '' 'method PressChord(chord: string) -> ()' 'error ChordRejected (chord: string, reason: string)' >> "$interface"
 quietly "$copy/scripts/embed-interface" --check && fail "the check passes with an interface newer than the generated files"
 "$copy/scripts/embed-interface"

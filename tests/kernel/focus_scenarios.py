@@ -101,7 +101,7 @@ def run_per_app(suite, name, desktop_environment, focus, apps, end_desktop, extr
     actions = None
     try:
         result = as_service_user(suite, os.path.join(suite.bin, "pencilctl"), "prefs", "set",
-                                 "doubleTapAction=switchEraser", "squeezeAction=ignore")
+                                 "doubleTapAction=switchEraser", "squeezeAction=ignore", "withholdGestureClicks=false")
         check(result.returncode == 0, f"pencilctl prefs set: {result.stderr}")
         os.chown("/dev/uinput", user.pw_uid, -1)
         actions = ActionsProcess(suite, f"actions-{name}", PER_APP_BINDINGS, "--focus", focus,

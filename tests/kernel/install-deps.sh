@@ -31,6 +31,9 @@ VNG_VERSION=${VNG_VERSION:-1.42}
 #                                focus-x11: an X server, a window manager that keeps
 #                                _NET_ACTIVE_WINDOW, xprop, focus moves, Tk windows
 #   sway, foot                   focus-sway: a wlroots compositor (headless) and its windows
+#   xournalpp, grim, seatd       eraser-in-app: a note-taking app drawn in on sway, sway's
+#                                screenshots, and the seat daemon through which sway's own
+#                                libinput opens the input devices
 PACKAGES=(
     qemu-system-x86
     linux-image-amd64 kmod udev
@@ -39,6 +42,7 @@ PACKAGES=(
     libinput-tools
     xvfb openbox x11-utils xdotool python3-tk
     sway foot
+    xournalpp grim seatd
 )
 
 # Only hit the network when something is missing.

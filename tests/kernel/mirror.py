@@ -17,11 +17,16 @@ import subprocess
 import time
 
 import virtual_pen
-from virtual_pen import (ABS_DISTANCE, ABS_PRESSURE, ABS_TILT_X, ABS_TILT_Y, ABS_X, ABS_Y, BTN_STYLUS, BTN_TOOL_PEN,
-                         BTN_TOUCH, EV_ABS, EV_KEY, EV_SYN, INPUT_EVENT)
+from virtual_pen import (ABS_DISTANCE, ABS_MISC, ABS_PRESSURE, ABS_TILT_X, ABS_TILT_Y, ABS_X, ABS_Y, BTN_STYLUS, BTN_TOOL_PEN,
+                         BTN_TOUCH, EV_ABS, EV_KEY, EV_MSC, EV_SYN, INPUT_EVENT, MSC_SERIAL)
 
 PEN_NAME = "pencild Mirror Pen"
 PEN_PHYS = "pencild-suite/input0"
+# An Intuos5 M (usb:056a:002a in libwacom) and its Grip Pen, 0x802, whose eraser end is 0x80a.
+WACOM_NAME = "Wacom Intuos5 M Pen"
+WACOM_PHYS = "usb-0000:00:14.0-3/input0"
+GRIP_PEN, GRIP_PEN_ERASER, SERIAL = 0x802, 0x80a, 0x1234
+PROXIMITY = re.compile(r"\b(pen|eraser|brush|pencil|airbrush|mouse|lens)\s+\((0x[0-9a-f]+|0), id (0x[0-9a-f]+|0)\)\s+proximity-(in|out)")
 DOUBLE_TAP_INTERVAL = 0.400  # the defaults (docs/gestures.md, "Default preferences")
 TAP_MAX_DURATION = 0.300
 
@@ -191,6 +196,54 @@ def stroke_frames():
     return frames
 
 
+def defuzz(value, old, fuzz):
+    """The kernel's filter of an axis with fuzz (input_defuzz_abs_event)."""
+    if fuzz:
+        if old - fuzz // 2 < value < old + fuzz // 2:
+            return old
+        if old - fuzz < value < old + fuzz:
+            return int((old * 3 + value) / 4)
+        if old - fuzz * 2 < value < old + fuzz * 2:
+            return int((old + value) / 2)
+    return value
+
+
+def filtered_values(values, start, fuzz, times=1):
+    """The values a reader of a node gets for `values` written one by one, through `times`
+    nodes with `fuzz` (a value equal to the last one passed is dropped)."""
+    passed = list(values)
+    for _ in range(times):
+        current, out = start, []
+        for value in passed:
+            value = defuzz(value, current, fuzz)
+            if value != current:
+                current = value
+                out.append(value)
+        passed = out
+    return passed
+
+
+def proximities(lines):
+    """libinput's proximity lines as (tool, serial, id, in or out)."""
+    found = []
+    for line in lines:
+        match = PROXIMITY.search(line)
+        if match:
+            found.append((match.group(1), int(match.group(2), 16), int(match.group(3), 16), match.group(4)))
+    return found
+
+
+def device_group(kernel_name):
+    """LIBINPUT_DEVICE_GROUP as udev's rules set it on a node, or None."""
+    subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
+    properties = subprocess.run(["udevadm", "info", "--query=property", f"/dev/input/{kernel_name}"],
+                                capture_output=True, text=True).stdout
+    for line in properties.splitlines():
+        if line.startswith("LIBINPUT_DEVICE_GROUP="):
+            return line.split("=", 1)[1]
+    return None
+
+
 def kernel_filtered_axes(frames, start):
     """The EV_ABS events a reader gets for `frames`: the kernel drops a value equal to the
     axis's current one (no fuzz here). `start`: each axis's value before."""
@@ -218,8 +271,10 @@ class MirrorScenario:
     def note(self, text):
         self.suite.note(f"  mirror: {text}")
 
-    def set_withhold(self, on):
-        result = self.as_service_user(self.suite, self.pencilctl, "prefs", "set", f"withholdGestureClicks={'true' if on else 'false'}")
+    def set_withhold(self, on, switches_tool=False):
+        """Steps 1 to 7 are about the clicks: the switch of tools, step 8's, is off for them."""
+        result = self.as_service_user(self.suite, self.pencilctl, "prefs", "set", f"withholdGestureClicks={'true' if on else 'false'}",
+                                      f"mirrorSwitchesTool={'true' if switches_tool else 'false'}")
         check(result.returncode == 0, f"pencilctl prefs set withholdGestureClicks: {result.stderr.strip()}")
 
     def new_pen(self):
@@ -252,6 +307,136 @@ class MirrorScenario:
             time.sleep(0.04)
             step += 1
             pen.emit((EV_ABS, ABS_X, x + step % 7), (EV_ABS, ABS_Y, y + step % 5))
+
+    def double_tap(self, pen):
+        for _ in range(2):
+            time.sleep(0.03)
+            pen.emit((EV_KEY, BTN_STYLUS, 1))
+            time.sleep(0.03)
+            pen.emit((EV_KEY, BTN_STYLUS, 0))
+
+    def mirror_of(self, monitor, pen_node):
+        device = os.path.basename(pen_node)
+        added = monitor.wait_for(self.is_event("deviceAdded", device), 20, f"deviceAdded for {device}")
+        mirror = added["deviceInfo"].get("mirror")
+        check(bool(mirror), f"no mirror for {device}: {added['deviceInfo']}")
+        check(added["deviceInfo"].get("tipReportedAs") == "pen", f"a new mirror's tip is reported as {added['deviceInfo'].get('tipReportedAs')!r}")
+        return device, mirror
+
+    def switch_tool(self, monitor):
+        """docs/gestures.md, "The pen switches tool through its mirror", read by libinput."""
+        suite = self.suite
+        self.set_withhold(True, switches_tool=True)
+        wacom = virtual_pen.Pen(WACOM_NAME, vendor=0x056A, product=0x002A, phys=WACOM_PHYS, wacom=True)
+        self.pens.append(wacom)
+        device, mirror = self.mirror_of(monitor, wacom.event_node())
+        plain, plain_node = self.new_pen()
+        plain_device, plain_mirror = self.mirror_of(monitor, plain_node)
+
+        # a. The mirror is in its pen's device group (the pen has a phys); another pen is not.
+        groups = {name: device_group(name) for name in (device, mirror, plain_device)}
+        check(groups[device] is not None and groups[device] == groups[mirror],
+              f"the mirror is not in its pen's libinput device group: {groups}")
+        check(groups[plain_device] != groups[device], f"another pen shares the Wacom pen's device group: {groups}")
+        self.note(f"device group of {device} and its mirror {mirror}: {groups[device]}")
+
+        libinput = Libinput(f"/dev/input/{mirror}", os.path.join(suite.results, "mirror-libinput-switch.txt"))
+        libinput.wait_for(lambda lines: any("DEVICE_ADDED" in line for line in lines), 30, "DEVICE_ADDED of the Wacom pen's mirror")
+        raw_mirror = EvdevReader(f"/dev/input/{mirror}")
+        self.readers.append(raw_mirror)
+
+        # b. Hovering, a double-tap: the eraser enters with the Grip Pen eraser's id and the serial.
+        wacom.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000), (EV_ABS, ABS_DISTANCE, 10), (EV_ABS, ABS_MISC, GRIP_PEN),
+                   (EV_MSC, MSC_SERIAL, SERIAL), (EV_KEY, BTN_TOOL_PEN, 1))
+        libinput.wait_for(lambda lines: ("pen", SERIAL, GRIP_PEN, "in") in proximities(lines), 30, "the Grip Pen's proximity-in")
+        self.double_tap(wacom)
+        tap = monitor.wait_for(self.is_event("doubleTap", device), 20, "doubleTap on the Wacom pen")
+        check(tap.get("focus") == "pen", f"the double-tap pencild performed carries focus {tap.get('focus')!r}")
+        changed = monitor.wait_for(self.is_event("deviceChanged", device), 20, "deviceChanged after the switch")
+        check(changed["deviceInfo"].get("tipReportedAs") == "eraser", f"deviceChanged says {changed['deviceInfo']}")
+        libinput.wait_for(lambda lines: ("eraser", SERIAL, GRIP_PEN_ERASER, "in") in proximities(lines), 30,
+                          "the Grip Pen eraser's proximity-in (serial 0x1234, id 0x80a)")
+        check(proximities(libinput.lines) == [("pen", SERIAL, GRIP_PEN, "in"), ("pen", SERIAL, GRIP_PEN, "out"),
+                                              ("eraser", SERIAL, GRIP_PEN_ERASER, "in")],
+              f"libinput's proximity events: {proximities(libinput.lines)}")
+        self.note("after a double-tap libinput reads the Grip Pen as its eraser (0x80a, serial 0x1234)")
+
+        # c. A stroke: it is the eraser's, and its pressure and tilt flow.
+        axis_lines = libinput.count("TABLET_TOOL_AXIS")
+        wacom.emit((EV_ABS, ABS_PRESSURE, 900), (EV_ABS, ABS_TILT_X, 12), (EV_KEY, BTN_TOUCH, 1))
+        for step in range(1, 11):
+            time.sleep(0.01)
+            wacom.emit((EV_ABS, ABS_X, 8000 + 60 * step), (EV_ABS, ABS_PRESSURE, 900 + 300 * step), (EV_ABS, ABS_TILT_X, 12 + step))
+        # d. A double-tap with the tip down: no switch until it lifts.
+        self.double_tap(wacom)
+        monitor.wait_for(self.is_event("doubleTap", device), 20, "the second doubleTap, tip down")
+        wacom.emit((EV_ABS, ABS_X, 8700))
+        libinput.wait_for(lambda _: libinput.count("TABLET_TOOL_AXIS") >= axis_lines + 11, 30, "the stroke's axis events")
+        check(libinput.count("TABLET_TOOL_TIP", "down") >= 1, "libinput saw no tip down from the eraser")
+        check(len(proximities(libinput.lines)) == 3, f"a switch was written with the tip down: {proximities(libinput.lines)}")
+        pressures = [line for line in libinput.lines if "TABLET_TOOL_AXIS" in line and "pressure" in line]
+        check(len(pressures) >= 10, f"the eraser's pressure did not flow: {len(pressures)} axis lines with pressure")
+        wacom.emit((EV_ABS, ABS_PRESSURE, 0), (EV_KEY, BTN_TOUCH, 0))
+        libinput.wait_for(lambda lines: ("pen", SERIAL, GRIP_PEN, "in") in proximities(lines)[3:], 30,
+                          "the pen back after the tip lifted")
+        up = max(i for i, line in enumerate(libinput.lines) if "TABLET_TOOL_TIP" in line and "up" in line)
+        back = max(i for i, line in enumerate(libinput.lines) if PROXIMITY.search(line) and "proximity-in" in line)
+        check(up < back, "the switch back came before the tip lifted")
+        self.note("a double-tap with the tip down switched back only once the tip lifted")
+
+        # e. Unplugging ends the switch: switched to the eraser, the pen goes; back, it is the pen.
+        self.double_tap(wacom)
+        libinput.wait_for(lambda lines: proximities(lines)[-1:] == [("eraser", SERIAL, GRIP_PEN_ERASER, "in")], 30,
+                          "the eraser before the unplug")
+        self.pens.remove(wacom)
+        wacom.close()
+        monitor.wait_for(self.is_event("deviceRemoved", device), 20, "deviceRemoved of the Wacom pen")
+        libinput.close()
+        wacom = virtual_pen.Pen(WACOM_NAME, vendor=0x056A, product=0x002A, phys=WACOM_PHYS, wacom=True)
+        self.pens.append(wacom)
+        device, mirror = self.mirror_of(monitor, wacom.event_node())
+        libinput = Libinput(f"/dev/input/{mirror}", os.path.join(suite.results, "mirror-libinput-replugged.txt"))
+        libinput.wait_for(lambda lines: any("DEVICE_ADDED" in line for line in lines), 30, "DEVICE_ADDED of the new mirror")
+        raw_mirror = EvdevReader(f"/dev/input/{mirror}")
+        self.readers.append(raw_mirror)
+        wacom.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000), (EV_ABS, ABS_DISTANCE, 10), (EV_ABS, ABS_MISC, GRIP_PEN),
+                   (EV_MSC, MSC_SERIAL, SERIAL), (EV_KEY, BTN_TOOL_PEN, 1))
+        libinput.wait_for(lambda lines: len(proximities(lines)) >= 1, 30, "a proximity-in after the replug")
+        check(proximities(libinput.lines)[0] == ("pen", SERIAL, GRIP_PEN, "in"), f"after a replug: {proximities(libinput.lines)}")
+
+        # f. Every X/Y value the pen's node gave pencild reaches apps: a hover that jitters by
+        # less than twice the fuzz, which a mirror with the pen's fuzz would filter again.
+        while raw_mirror.take(0.2):
+            pass
+        before = len(raw_mirror.events)
+        xs = [8000 + round(3 * ((step * 7) % 5) + step * 1.5) for step in range(1, 41)]
+        for x in xs:
+            wacom.emit((EV_ABS, ABS_X, x))
+            time.sleep(0.005)
+            raw_mirror.take(0)
+        wacom.emit((EV_ABS, ABS_MISC, 0), (EV_KEY, BTN_TOOL_PEN, 0))
+        raw_mirror.wait_for(lambda e: e[1] == EV_KEY and e[2] == BTN_TOOL_PEN and e[3] == 0, 20, "the hover's end", since=before)
+        got = [value for _, kind, code, value in raw_mirror.events[before:] if kind == EV_ABS and code == ABS_X]
+        once = filtered_values(xs, 8000, 4)
+        twice = filtered_values(xs, 8000, 4, times=2)
+        check(once != twice, "the jitter would not tell a second filter apart (the test's own control)")
+        check(got == once, f"the mirror's X differ from what the pen's node gave: {got[:10]}... against {once[:10]}...")
+        self.note(f"the mirror passed all {len(once)} X values of the pen's node (a second fuzz filter would pass {len(twice)})")
+        libinput.close()
+
+        # g. A pen with neither eraser nor ids: a double-tap makes it the eraser type all the same.
+        libinput = Libinput(f"/dev/input/{plain_mirror}", os.path.join(suite.results, "mirror-libinput-plain.txt"))
+        libinput.wait_for(lambda lines: any("DEVICE_ADDED" in line for line in lines), 30, "DEVICE_ADDED of the plain pen's mirror")
+        self.hover_in(plain)
+        libinput.wait_for(lambda lines: ("pen", 0, 0, "in") in proximities(lines), 30, "the plain pen's proximity-in")
+        self.double_tap(plain)
+        libinput.wait_for(lambda lines: ("eraser", 0, 0, "in") in proximities(lines), 30, "the plain pen as the eraser type")
+        plain.emit((EV_KEY, BTN_TOOL_PEN, 0))
+        libinput.wait_for(lambda lines: proximities(lines)[-1:] == [("eraser", 0, 0, "out")], 30, "the eraser leaving")
+        libinput.close()
+        self.close_pen(plain)
+        self.pens.remove(wacom)
+        wacom.close()
 
     def run(self):
         suite = self.suite
@@ -408,6 +593,9 @@ class MirrorScenario:
             check(libinput.count("TABLET_TOOL_BUTTON", "released") == libinput.count("TABLET_TOOL_BUTTON", "pressed"),
                   "libinput was left with a button held: " + " | ".join(l for l in libinput.lines if "BUTTON" in l))
             libinput.close()
+
+            # 8. The pen switches tool through its mirror, and its values pass exactly.
+            self.switch_tool(monitor)
         finally:
             if getattr(self, "udev_events", None):
                 self.udev_events.close()
@@ -419,5 +607,5 @@ class MirrorScenario:
             os.chmod("/dev/uinput", uinput.st_mode & 0o7777)
             if suite.daemon.poll() is not None:
                 suite.start_daemon()
-            self.set_withhold(False)
+            self.set_withhold(False, switches_tool=True)
             monitor.close()

@@ -30,6 +30,7 @@ import mirror
 import seat_switch
 import seats
 import focus_scenarios
+import app_eraser
 
 # ---- evdev codes (linux/input-event-codes.h) ------------------------------
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0x00, 0x01, 0x03, 0x04
@@ -546,6 +547,10 @@ class Suite:
         """Gesture clicks withheld: pencild grabs the pen, and libinput reads its mirror as a compositor would."""
         mirror.MirrorScenario(self, Monitor, is_event, as_service_user, SERVICE_USER).run()
 
+    def scenario_eraser_in_app(self):
+        """A double-tap erases in Xournal++ on sway (its libinput reading the mirror): drawn, erased by the same stroke, drawn again."""
+        app_eraser.EraserInApp(self, Monitor, is_event, as_service_user, SERVICE_USER).run()
+
     def scenario_seat_switch(self):
         """A user's pencild stops reading a pen when another user's session takes the seat, and reads it again when it comes back."""
         seat_switch.SeatSwitchScenario(self, Monitor, is_event, SERVICE_USER).run()
@@ -833,9 +838,28 @@ class Suite:
         os.chmod(SOCKET, 0o666)
         monitor = Monitor()
         try:
-            set_prefs("doubleTapAction=switchEraser", "squeezeAction=showContextualPalette")
+            set_prefs("doubleTapAction=switchEraser", "squeezeAction=showContextualPalette", "withholdGestureClicks=true",
+                      "mirrorSwitchesTool=true")
             # logind's uaccess ACL, stood in for: the user may write /dev/uinput.
             os.chown("/dev/uinput", user.pw_uid, -1)
+
+            # 0. The package's defaults: the pen is mirrored, and its double-tap's switchEraser is
+            # performed through the mirror (focus pen), so pencil-actions presses nothing for it;
+            # the squeeze's chord, which only pencil-actions performs, is pressed (the positive side).
+            actions = ActionsProcess(self, "actions-pen-performs", bindings)
+            reader = KeyReader(actions.keyboard())
+            pen, node = self.emulate(self.scenario_recording("actions-keys.evemu"))
+            device = os.path.basename(node)
+            tap = monitor.wait_for(is_event("doubleTap", device), 20, "doubleTap from the mirrored pen")
+            check(tap.get("focus") == "pen", f"the mirrored pen's double-tap carries focus {tap.get('focus')!r}, not pen: {tap}")
+            squeeze = monitor.wait_for(is_event("squeeze", device, phase="ended"), 20, "squeeze ended from the mirrored pen")
+            check(squeeze.get("focus") == "none", f"the squeeze (not the mirror's to perform) carries focus {squeeze.get('focus')!r}")
+            reader.wait_for(lambda r: len(r.keys) >= len(chord(64)), 20, "the squeeze's chord")
+            pen.wait(timeout=20)
+            monitor.wait_for(is_event("deviceRemoved", device), 20, "deviceRemoved")
+            check(reader.keys == chord(64), f"for a gesture the pen performed the keyboard sent {key_summary(reader.keys)}, not only the squeeze's f6")
+            actions.stop()
+            set_prefs("withholdGestureClicks=false")
 
             # 1. Keys: the exact chord of each gesture, down and up, one key change per frame.
             actions = ActionsProcess(self, "actions-keys", bindings)
@@ -949,6 +973,7 @@ class Suite:
             ("eraser-button", self.scenario_eraser_button),
             ("third-button", self.scenario_third_button),
             ("mirror", self.scenario_mirror),
+            ("eraser-in-app", self.scenario_eraser_in_app),
             ("seat-switch", self.scenario_seat_switch),
             ("seats", self.scenario_seats),
             ("focus-x11", focus_scenarios.bind(self, focus_scenarios.scenario_focus_x11)),

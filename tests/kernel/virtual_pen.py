@@ -27,10 +27,12 @@ import sys
 import time
 
 # ---- linux/input-event-codes.h -------------------------------------------
-EV_SYN, EV_KEY, EV_ABS = 0x00, 0x01, 0x03
+EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0x00, 0x01, 0x03, 0x04
 SYN_REPORT = 0
 ABS_X, ABS_Y, ABS_PRESSURE, ABS_DISTANCE, ABS_TILT_X, ABS_TILT_Y = 0x00, 0x01, 0x18, 0x19, 0x1A, 0x1B
-BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2 = 0x140, 0x14A, 0x14B, 0x14C
+ABS_MISC, MSC_SERIAL = 0x28, 0x00
+BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2 = 0x140, 0x141, 0x14A, 0x14B, 0x14C
+BUS_USB = 0x03
 INPUT_PROP_POINTER = 0x00
 BUS_VIRTUAL = 0x06
 
@@ -62,6 +64,7 @@ UI_ABS_SETUP = _ioc(_WRITE, 4, UINPUT_ABS_SETUP.size)
 UI_SET_EVBIT = _ioc(_WRITE, 100, 4)
 UI_SET_KEYBIT = _ioc(_WRITE, 101, 4)
 UI_SET_ABSBIT = _ioc(_WRITE, 103, 4)
+UI_SET_MSCBIT = _ioc(_WRITE, 104, 4)
 UI_SET_PROPBIT = _ioc(_WRITE, 110, 4)
 UI_SET_PHYS = _ioc(_WRITE, 108, 8)  # _IOW('U', 108, char *): the size is a pointer's
 SYSNAME_LEN = 64
@@ -85,25 +88,32 @@ KEYS = (BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2)
 
 class Pen:
     """`extra_keys`: more EV_KEY codes for the node to declare (a pen whose node also has
-    keyboard keys, as some tablets' nodes do)."""
+    keyboard keys, as some tablets' nodes do). `wacom`: a Wacom serial pen's node as the kernel's
+    wacom driver makes it: on USB, with the eraser tool, ABS_MISC (the tool id), MSC_SERIAL
+    and a fuzz of 4 on X and Y."""
 
-    def __init__(self, name, vendor=0x1234, product=0x5678, phys=None, extra_keys=()):
+    def __init__(self, name, vendor=0x1234, product=0x5678, phys=None, extra_keys=(), wacom=False):
         self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
         if phys:
             fcntl.ioctl(self.fd, UI_SET_PHYS, phys.encode() + b"\0")
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_SYN)
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_KEY)
-        for key in (*KEYS, *extra_keys):
+        for key in (*KEYS, *extra_keys, *((BTN_TOOL_RUBBER,) if wacom else ())):
             fcntl.ioctl(self.fd, UI_SET_KEYBIT, key)
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_ABS)
-        for code, (lo, hi, res) in AXES.items():
+        axes = {**AXES, **({ABS_MISC: (0, 0, 0)} if wacom else {})}
+        for code, (lo, hi, res) in axes.items():
+            fuzz = 4 if wacom and code in (ABS_X, ABS_Y) else 0
             fcntl.ioctl(self.fd, UI_SET_ABSBIT, code)
             fcntl.ioctl(self.fd, UI_ABS_SETUP,
-                        UINPUT_ABS_SETUP.pack(code, 0, lo, hi, 0, 0, res))
+                        UINPUT_ABS_SETUP.pack(code, 0, lo, hi, fuzz, 0, res))
+        if wacom:
+            fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_MSC)
+            fcntl.ioctl(self.fd, UI_SET_MSCBIT, MSC_SERIAL)
         # An external (not on-screen) tablet: pointer property, not direct.
         fcntl.ioctl(self.fd, UI_SET_PROPBIT, INPUT_PROP_POINTER)
         fcntl.ioctl(self.fd, UI_DEV_SETUP,
-                    UINPUT_SETUP.pack(BUS_VIRTUAL, vendor, product, 1,
+                    UINPUT_SETUP.pack(BUS_USB if wacom else BUS_VIRTUAL, vendor, product, 1,
                                       name.encode()[:79], 0))
         fcntl.ioctl(self.fd, UI_DEV_CREATE)
         buf = bytearray(SYSNAME_LEN)

@@ -378,15 +378,20 @@ def phase_settings(app: Any) -> None:
 
     # Apps and the eraser button: switches.
     show_page(app, "Apps")
-    for field, name, on in [("withholdGestureClicks", "Keep gesture clicks from apps", True),
+    # Both on by default: the eraser switch first, while the clicks are kept (it needs them).
+    for field, name, on in [("mirrorSwitchesTool", "Switch to the eraser in every app", False),
+                            ("withholdGestureClicks", "Keep gesture clicks from apps", False),
                             ("prefersPencilOnlyDrawing", "Draw only with the pen", True),
                             ("prefersHoverToolPreview", "Preview the tool while hovering", False)]:
         switch = find(app, "check box", name)
         act(switch, "toggle")
         pencild_has(field, on, f"apps: '{name}' is sent as {field}={str(on).lower()}")
     shown = labels(app)
-    check(any(text.startswith("A double-tap’s and a squeeze’s clicks never reach apps") for text in shown),
-          "apps: the withholding switch says what it does")
+    check(any(text.startswith("On: a double-tap’s and a squeeze’s clicks never reach apps") and "Off: apps get every click" in text
+              for text in shown),
+          "apps: the withholding switch says what it does, on and off")
+    check(wait(lambda: not find(app, "check box", "Switch to the eraser in every app").getState().contains(pyatspi.STATE_SENSITIVE), 5),
+          "apps: with the clicks no longer kept, the eraser switch is greyed (it works through them)")
     check(not any("takes effect with a pencild that withholds clicks" in text for text in shown),
           "apps: and no longer that it waits for a pencild that withholds clicks (this one does)")
     show_page(app, "Pens")

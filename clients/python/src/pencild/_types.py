@@ -146,6 +146,9 @@ class Device:
     #: The kernel name of the mirror apps read while the pen's gesture clicks are withheld
     #: (``withhold_gesture_clicks``); None while the pen is not grabbed.
     mirror: Optional[str] = None
+    #: While there is a mirror: the tool the pen's tip is reported as to apps (``ToolType.ERASER``
+    #: after a double-tap pencild performed); None without a mirror.
+    tip_reported_as: Optional[ToolType] = None
 
     @classmethod
     def from_json(cls, value: object, path: str = "device") -> Device:
@@ -165,6 +168,8 @@ class Device:
             model=None if json.get("model") is None else _string(json["model"], _where(path, "model")),
             styli=_styli(json.get("styli", []), _where(path, "styli")),
             mirror=None if json.get("mirror") is None else _string(json["mirror"], _where(path, "mirror")),
+            tip_reported_as=None if json.get("tipReportedAs") is None
+            else _name(ToolType, json["tipReportedAs"], _where(path, "tipReportedAs")),
         )
 
 
