@@ -151,7 +151,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             // The machines alone: the frame's own events are not copied out only to be dropped.
             recognizer.clearTransitions()
             recognizer.process(frame, gestures: &ignoredEvents, replacedGestures: &ignoredReplacedEvents)
-            noteGestures()
+            if !ignoredEvents.isEmpty { noteGestures() }
             ignoredEvents.removeAll(keepingCapacity: true)
             ignoredReplacedEvents.removeAll(keepingCapacity: true)
             taken = TransitionBits(recognizer.transitionBits)
@@ -159,7 +159,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         let raw = routedEvents
         let start = output.count
         route(raw, frame: frame, taken: taken, into: &output)
-        toolSwitch.rewrite(&output, from: start, state: frame.current, time: frame.time)
+        toolSwitch.rewrite(&output, from: start, tool: frame.current.tool, tipDown: frame.current.tipDown, time: frame.time)
     }
 
     /// Fires every deadline of the stage due by `time`, earliest first (the recogniser's first
@@ -215,7 +215,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     private mutating func step(_ body: (inout GestureRecognizer, inout [Event]) -> Void) -> TransitionBits {
         recognizer.clearTransitions()
         body(&recognizer, &ignoredEvents)
-        noteGestures()
+        if !ignoredEvents.isEmpty { noteGestures() }
         ignoredEvents.removeAll(keepingCapacity: true)
         return TransitionBits(recognizer.transitionBits)
     }

@@ -42,20 +42,21 @@ struct MirrorToolSwitch: Sendable {
     var isDue: Bool { wantsEraser != reportsEraser && !tipDown }
 
     /// Rewrites the events the router appended for one frame (from `start`), then appends the
-    /// switch's two frames when it is due. `frame`'s state is the pen after that frame.
-    mutating func rewrite(_ output: inout [InputEvent], from start: Int, state: PenState, time: Int64) {
+    /// switch's two frames when it is due. `tool` and `tipDown`: the pen after that frame (the
+    /// two fields alone: a whole PenState would be copied each frame).
+    mutating func rewrite(_ output: inout [InputEvent], from start: Int, tool newTool: Tool?, tipDown newTipDown: Bool, time: Int64) {
         // While no switch is active this is all a frame costs (docs/benchmarks.md).
-        if reportsEraser { rewriteAsEraser(&output, from: start, state: state) }
-        tool = state.tool
-        tipDown = state.tipDown
+        if reportsEraser { rewriteAsEraser(&output, from: start, newTool: newTool) }
+        tool = newTool
+        tipDown = newTipDown
         if wantsEraser != reportsEraser { appendDueSwitch(to: &output, time: time) }
     }
 
     /// The tip's own frames, as the eraser's (its leaving included); the real eraser's pass as
     /// they are. Kept out of line, so that callgrind shows what a switched frame costs.
     @inline(never)
-    private func rewriteAsEraser(_ output: inout [InputEvent], from start: Int, state: PenState) {
-        let tipTool = [tool, state.tool].lazy.compactMap { $0 }.first(where: Self.isTip)
+    private func rewriteAsEraser(_ output: inout [InputEvent], from start: Int, newTool: Tool?) {
+        let tipTool = [tool, newTool].lazy.compactMap { $0 }.first(where: Self.isTip)
         for index in output.indices[start...] {
             let event = output[index]
             if event.type == EventCode.EV_KEY, Self.isTipCode(event.code) {

@@ -117,9 +117,7 @@ struct UserGestureStages: PenFrameStage {
     mutating func process(_ frame: borrowing PenFrame, into output: inout UserEvents) {
         var performed: EventType?
         if mirror != nil {
-            mirror!.process(frame, into: &output.mirror)
-            mirrorDeadline = mirror!.nextDeadline
-            performed = mirror!.performedInStep
+            (mirrorDeadline, performed) = mirror!.processReturningState(frame, into: &output.mirror)
         }
         for index in uids.indices {
             let slot = output.slot(of: uids[index])
@@ -152,9 +150,7 @@ struct UserGestureStages: PenFrameStage {
     mutating func advance(to time: Int64, into output: inout UserEvents) {
         var performed: EventType?
         if let deadline = mirrorDeadline, deadline <= time {
-            mirror!.advance(to: time, into: &output.mirror)
-            mirrorDeadline = mirror!.nextDeadline
-            performed = mirror!.performedInStep
+            (mirrorDeadline, performed) = mirror!.advanceReturningState(to: time, into: &output.mirror)
         }
         for index in uids.indices {
             guard let deadline = deadlines[index], deadline <= time else { continue }
@@ -177,6 +173,20 @@ struct UserGestureStages: PenFrameStage {
     func catchUpEvents(of uid: UInt32, at time: Int64) -> [Event] {
         guard let index = uids.firstIndex(of: uid), let recognizer = recognizers[index] else { return [] }
         return recognizer.catchUpEvents(at: time)
+    }
+}
+
+extension MirrorRouter {
+    /// `process`, then the next deadline and the gesture performed, read in place (reading them
+    /// through the optional in the stage would copy the whole router each frame).
+    fileprivate mutating func processReturningState(_ frame: borrowing PenFrame, into output: inout [InputEvent]) -> (Int64?, EventType?) {
+        process(frame, into: &output)
+        return (nextDeadline, performedInStep)
+    }
+
+    fileprivate mutating func advanceReturningState(to time: Int64, into output: inout [InputEvent]) -> (Int64?, EventType?) {
+        advance(to: time, into: &output)
+        return (nextDeadline, performedInStep)
     }
 }
 

@@ -6,8 +6,9 @@
 # $XDG_RUNTIME_DIR/pencild.sock (a private folder whose name has a tag in it):
 #   1. Krita starts while no pencild runs: the docker says where it looks (the user's
 #      socket, then the system's), the text as it is, and Krita runs;
-#   2. pencild starts with pencild's default preferences, replaying a pen that double-taps
-#      then squeezes: the plugin finds it by itself and claims the focus; the double-tap
+#   2. pencild starts, replaying a pen that double-taps then squeezes, and the person keeps
+#      the gesture clicks (withheld by default): the plugin finds it by itself and claims the
+#      focus; the double-tap
 #      turns eraser mode on; the squeeze is on the pen's upper button, Krita's own right
 #      click, so the plugin leaves it to Krita and the docker says so; the docker's last
 #      gesture line follows each gesture; pencil-actions stands aside;
@@ -208,9 +209,13 @@ replay() {
 actions_saw() { [ "$(grep -c "$1" "$work/actions-$2.log")" -ge "$3" ]; }
 stop_actions() { kill -TERM "$actions_pid" 2>/dev/null || true; wait "$actions_pid" 2>/dev/null || true; }
 
-echo "test-krita: pencild starts after Krita, as the user's, with its default preferences"
+echo "test-krita: pencild starts after Krita, as the user's; the person keeps the gesture clicks (withheld by default)"
 defaults_checks() {
     check "the plugin found the pencild that came after it, by itself, and claimed the focus" state "$connected"
+    check "pencild's default withholds gesture clicks" state 's["preferences"].get("withholdGestureClicks") == "true"'
+    "$bin/pencilctl" prefs set withholdGestureClicks=false >"$work/prefs.log" 2>&1 ||
+        fail "pencilctl prefs set withholdGestureClicks=false (no PENCILD_SOCKET)" "$(cat "$work/prefs.log")"
+    wait_for 30 state 's["preferences"].get("withholdGestureClicks") == "false"' || { dump; exit 1; }
     check "on the user's socket" state 's["socket"] == os.environ["XDG_RUNTIME_DIR"] + "/pencild.sock"'
     check "the docker says so" state 'any("pencild: connected" in t and "focus: Krita" in t for t in s["dockerTexts"])'
     check "the docker lists the pen by its name as it is, & and tags included" \

@@ -85,6 +85,8 @@ static struct json_object *preferences_json(const struct pencil_preferences *pre
 	if (pencil_preferences_get_prefers_hover_tool_preview(preferences) >= 0)
 		add(object, "prefersHoverToolPreview",
 		    json_object_new_boolean(pencil_preferences_get_prefers_hover_tool_preview(preferences)));
+	if (pencil_preferences_get_mirror_switches_tool(preferences) >= 0)
+		add(object, "mirrorSwitchesTool", json_object_new_boolean(pencil_preferences_get_mirror_switches_tool(preferences)));
 	return object;
 }
 

@@ -213,7 +213,7 @@ static int decode_preferences(const char *text, struct pencil_preferences **pref
 }
 
 /* The daemon's preferences (GetPreferences, SetPreferences, preferencesChanged) hold all
- * twelve fields, and pencil.h promises each getter its value: one missing is malformed. */
+ * thirteen fields, and pencil.h promises each getter its value: one missing is malformed. */
 static void preferences_are_whole(void)
 {
 	static const char *const fields[] = {
@@ -221,7 +221,7 @@ static void preferences_are_whole(void)
 		"\"tapButton\":\"stylus\"", "\"squeezeButton\":\"longPress\"", "\"tapMaxDuration\":180",
 		"\"doubleTapInterval\":300", "\"longPressDuration\":400", "\"doubleTapSlop\":0.02",
 		"\"withholdGestureClicks\":true", "\"eraserButton\":\"eraser\"", "\"prefersPencilOnlyDrawing\":false",
-		"\"prefersHoverToolPreview\":true",
+		"\"prefersHoverToolPreview\":true", "\"mirrorSwitchesTool\":true",
 	};
 	const size_t count = sizeof(fields) / sizeof(fields[0]);
 	/* -1: all of them; else all but that one. */

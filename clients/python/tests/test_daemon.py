@@ -402,15 +402,17 @@ class Preferences(unittest.TestCase):
             monitor = pencild.Monitor(daemon.socket, events=["preferencesChanged"])
             with pencild.Client(daemon.socket) as client:
                 defaults = client.get_preferences()
-                self.assertIs(defaults.withhold_gesture_clicks, False)
+                self.assertIs(defaults.withhold_gesture_clicks, True)
+                self.assertIs(defaults.mirror_switches_tool, True)
                 self.assertIs(defaults.eraser_button, pencild.EraserButtonMode.ERASER)
                 self.assertIs(defaults.prefers_pencil_only_drawing, False)
                 self.assertIs(defaults.prefers_hover_tool_preview, True)
                 result = client.set_preferences(pencild.Preferences(
-                    withhold_gesture_clicks=True, eraser_button=pencild.EraserButtonMode.BUTTON,
+                    withhold_gesture_clicks=False, mirror_switches_tool=False, eraser_button=pencild.EraserButtonMode.BUTTON,
                     prefers_pencil_only_drawing=True, prefers_hover_tool_preview=False,
                     tap_button=pencild.GestureButton.ERASER))
-                self.assertIs(result.withhold_gesture_clicks, True)
+                self.assertIs(result.withhold_gesture_clicks, False)
+                self.assertIs(result.mirror_switches_tool, False)
                 self.assertIs(result.eraser_button, pencild.EraserButtonMode.BUTTON)
                 self.assertIs(result.prefers_pencil_only_drawing, True)
                 self.assertIs(result.prefers_hover_tool_preview, False)
