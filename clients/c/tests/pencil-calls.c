@@ -112,25 +112,28 @@ static void preferences(struct pencil *pencil)
 
 	/* The four preferences added with stylus identity and the mirror, and the eraser button. */
 	check(pencil_get_preferences(pencil, &current, NULL) == 0 && current &&
-		      pencil_preferences_get_withhold_gesture_clicks(current) == 0 &&
+		      pencil_preferences_get_withhold_gesture_clicks(current) == 1 &&
+		      pencil_preferences_get_mirror_switches_tool(current) == 1 &&
 		      pencil_preferences_get_eraser_button(current) == PENCIL_ERASER_BUTTON_ERASER &&
 		      pencil_preferences_get_prefers_pencil_only_drawing(current) == 0 &&
 		      pencil_preferences_get_prefers_hover_tool_preview(current) == 1,
-	      "the four new preferences have their defaults");
+	      "the new preferences have their defaults");
 	pencil_preferences_destroy(current);
 	changes = pencil_preferences_new();
 	check(pencil_preferences_get_withhold_gesture_clicks(changes) == -1, "a new preferences object sets no flag");
-	pencil_preferences_set_withhold_gesture_clicks(changes, true);
+	pencil_preferences_set_withhold_gesture_clicks(changes, false);
+	pencil_preferences_set_mirror_switches_tool(changes, false);
 	pencil_preferences_set_eraser_button(changes, PENCIL_ERASER_BUTTON_BUTTON);
 	pencil_preferences_set_prefers_pencil_only_drawing(changes, true);
 	pencil_preferences_set_prefers_hover_tool_preview(changes, false);
 	result = NULL;
 	check(pencil_set_preferences(pencil, changes, &result, NULL) == 0 && result &&
-		      pencil_preferences_get_withhold_gesture_clicks(result) == 1 &&
+		      pencil_preferences_get_withhold_gesture_clicks(result) == 0 &&
+		      pencil_preferences_get_mirror_switches_tool(result) == 0 &&
 		      text_is(pencil_preferences_get_eraser_button_name(result), "button") &&
 		      pencil_preferences_get_prefers_pencil_only_drawing(result) == 1 &&
 		      pencil_preferences_get_prefers_hover_tool_preview(result) == 0,
-	      "SetPreferences with the four new fields");
+	      "SetPreferences with the new fields");
 	pencil_preferences_destroy(result);
 	pencil_preferences_set_tap_button(changes, PENCIL_GESTURE_BUTTON_ERASER);
 	check(text_is(pencil_preferences_get_tap_button_name(changes), "eraser"), "tapButton eraser by its name");
