@@ -213,14 +213,17 @@ if wait_for 60 bash -c "[ -n \"\$(pencilctl devices --json | grep -o '\"mirror\"
     phys=$(cat "/sys/class/input/$mirror/device/phys" 2>&1)
     check mirror-made "by default: $event is mirrored as $mirror, phys $phys; udev: $(udevadm info -q property "/dev/input/$mirror" | grep -E '^(ID_INPUT_TABLET|TAGS|CURRENT_TAGS|SYSTEMD_WANTS)=' | tr '\n' ' ')" \
         bash -c '[ -c "/dev/input/$1" ] && [ "${2%-pencild}" != "$2" ] && ! udevadm info -q property "/dev/input/$1" | grep -q "pencild"' _ "$mirror" "$phys"
-    python3 "$files/virtual_pen.py" read "/dev/input/$mirror" --ready-file "$work/mirror.ready" --timeout 60 >"$work/mirror.read" 2>&1 &
+    # The double-tap above switched the pen to its eraser through the mirror: the stroke comes
+    # as the eraser's, and ends with the eraser leaving.
+    python3 "$files/virtual_pen.py" read "/dev/input/$mirror" --ready-file "$work/mirror.ready" --timeout 60 \
+        --until-key 0x141 >"$work/mirror.read" 2>&1 &
     reader_pid=$!
     wait_for 30 test -e "$work/mirror.ready"
     echo stroke >&3
     wait "$reader_pid"
     reader_status=$?
-    check mirror-carries "a stroke of the pen reached the mirror's reader (exit $reader_status): $(grep -c . "$work/mirror.read") events, $(grep -m1 BTN_TOUCH "$work/mirror.read")" \
-        bash -c '[ "$1" = 0 ] && grep -q "BTN_TOUCH 1" "$2" && grep -q "ABS_PRESSURE" "$2"' _ "$reader_status" "$work/mirror.read"
+    check mirror-carries "a stroke of the pen reached the mirror's reader as the eraser's (exit $reader_status): $(grep -c . "$work/mirror.read") events, $(grep -m1 BTN_TOOL "$work/mirror.read"), $(grep -m1 BTN_TOUCH "$work/mirror.read")" \
+        bash -c '[ "$1" = 0 ] && grep -q "BTN_TOOL_RUBBER 1" "$2" && ! grep -q "BTN_TOOL_PEN" "$2" && grep -q "BTN_TOUCH 1" "$2" && grep -q "ABS_PRESSURE" "$2"' _ "$reader_status" "$work/mirror.read"
     # One command gives seated the clicks back.
     as seated pencilctl prefs set withholdGestureClicks=false >/dev/null
     if wait_for 60 bash -c '[ -z "$(pencilctl devices --json | grep -o "\"mirror\"")" ]'; then
