@@ -62,8 +62,8 @@ struct ToolSwitchTests {
 /// new preferences of the same deciding user, and ends with another user or no mirror.
 @Suite("The tool switch and the mirror's owner")
 struct ToolSwitchOwnerTests {
-    @Test("new preferences of the same user keep the switch; another user, or the mirror let go, end it")
-    func theSwitchFollowsItsOwner() throws {
+    /// A pen mirrored for uid 1000, hovering, double-tapped, gone: switched to its eraser.
+    static func switchedByUser1000() throws -> PenPipeline<UserGestureStages> {
         var pen = PenScript(device: TestDevice.intuos5Pen.description)
         pen.approach()
         for _ in 0..<2 {
@@ -78,40 +78,35 @@ struct ToolSwitchOwnerTests {
         var output = UserEvents()
         pipeline.start(at: pen.events.first?.time ?? 0, into: &output)
         for event in pen.events { pipeline.feed(event, into: &output) }
+        return pipeline
+    }
+
+    @Test("new preferences of the same user keep the switch; mirrorSwitchesTool turned off ends it")
+    func theSwitchFollowsItsOwner() throws {
+        var pipeline = try Self.switchedByUser1000()
+        let device = pipeline.tracker.deviceInfo
         #expect(pipeline.stage.mirrorReportsEraser)
         var slower = Preferences.defaults
         slower.doubleTapInterval = 600
-        try pipeline.stage.setMirror(device: tracker.deviceInfo, identity: .unknown, preferences: slower, owner: 1000)
+        try pipeline.stage.setMirror(device: device, identity: .unknown, preferences: slower, owner: 1000)
         #expect(pipeline.stage.mirrorReportsEraser, "the same user's new preferences ended the switch")
         var off = slower
         off.mirrorSwitchesTool = false
-        try pipeline.stage.setMirror(device: tracker.deviceInfo, identity: .unknown, preferences: off, owner: 1000)
+        try pipeline.stage.setMirror(device: device, identity: .unknown, preferences: off, owner: 1000)
         #expect(!pipeline.stage.mirrorReportsEraser, "mirrorSwitchesTool off kept the switch")
-        try pipeline.stage.setMirror(device: tracker.deviceInfo, identity: .unknown, preferences: slower, owner: 1000)
+        try pipeline.stage.setMirror(device: device, identity: .unknown, preferences: slower, owner: 1000)
         #expect(!pipeline.stage.mirrorReportsEraser)
     }
 
-    @Test("another deciding user's mirror starts with the tip as itself")
+    @Test("another deciding user's mirror, or one after the mirror was let go, starts with the tip as itself")
     func anotherUserEndsIt() throws {
-        var pen = PenScript(device: TestDevice.intuos5Pen.description)
-        pen.approach()
-        for _ in 0..<2 {
-            pen.wait(ms: 20)
-            pen.click(.stylus, holdingMs: 60)
-        }
-        pen.wait(ms: 20)
-        pen.leave()
-        let tracker = PenTracker(description: pen.device, id: "event7")
-        var pipeline = PenPipeline(tracker: tracker, stage: UserGestureStages())
-        try pipeline.stage.setMirror(device: tracker.deviceInfo, identity: .unknown, preferences: .defaults, owner: 1000)
-        var output = UserEvents()
-        pipeline.start(at: pen.events.first?.time ?? 0, into: &output)
-        for event in pen.events { pipeline.feed(event, into: &output) }
+        var pipeline = try Self.switchedByUser1000()
+        let device = pipeline.tracker.deviceInfo
         #expect(pipeline.stage.mirrorReportsEraser, "the positive side: the double-tap switched")
-        try pipeline.stage.setMirror(device: tracker.deviceInfo, identity: .unknown, preferences: .defaults, owner: 1001)
+        try pipeline.stage.setMirror(device: device, identity: .unknown, preferences: .defaults, owner: 1001)
         #expect(!pipeline.stage.mirrorReportsEraser)
-        try pipeline.stage.setMirror(device: tracker.deviceInfo, identity: .unknown, preferences: nil, owner: nil)
-        try pipeline.stage.setMirror(device: tracker.deviceInfo, identity: .unknown, preferences: .defaults, owner: 1001)
+        try pipeline.stage.setMirror(device: device, identity: .unknown, preferences: nil, owner: nil)
+        try pipeline.stage.setMirror(device: device, identity: .unknown, preferences: .defaults, owner: 1001)
         #expect(!pipeline.stage.mirrorReportsEraser)
     }
 }

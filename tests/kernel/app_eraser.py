@@ -18,10 +18,9 @@ import sys
 import tempfile
 import time
 
-import focus_scenarios
 import virtual_pen
 from focus_scenarios import Desktop, as_user, runtime_directory, wait_until
-from virtual_pen import ABS_DISTANCE, ABS_MISC, ABS_PRESSURE, ABS_X, ABS_Y, BTN_STYLUS, BTN_TOOL_PEN, BTN_TOUCH, EV_ABS, EV_KEY, EV_MSC, MSC_SERIAL
+from virtual_pen import ABS_DISTANCE, ABS_MISC, ABS_PRESSURE, ABS_X, BTN_TOOL_PEN, BTN_TOUCH, EV_ABS, EV_KEY
 
 OUTPUT = (1024, 768)
 # The pen's X and Y range (virtual_pen.AXES), and where on the tablet the stroke goes: the middle
@@ -89,8 +88,7 @@ class EraserInApp:
         """A person's stroke across the page: hover in, down, a line, up, away."""
         y = int(STROKE_Y * TABLET[1])
         x0, x1 = (int(fraction * TABLET[0]) for fraction in STROKE_X)
-        pen.emit((EV_ABS, ABS_X, x0), (EV_ABS, ABS_Y, y), (EV_ABS, ABS_DISTANCE, 10), (EV_ABS, ABS_MISC, 0x802),
-                 (EV_MSC, MSC_SERIAL, 0x1234), (EV_KEY, BTN_TOOL_PEN, 1))
+        pen.enter(x0, y, tool_id=0x802, serial=0x1234)
         time.sleep(0.05)
         pen.emit((EV_ABS, ABS_DISTANCE, 0), (EV_ABS, ABS_PRESSURE, 8000), (EV_KEY, BTN_TOUCH, 1))
         steps = 40
@@ -101,13 +99,6 @@ class EraserInApp:
         pen.emit((EV_ABS, ABS_PRESSURE, 0), (EV_KEY, BTN_TOUCH, 0))
         time.sleep(0.05)
         pen.emit((EV_ABS, ABS_DISTANCE, 10))
-
-    def double_tap(self, pen):
-        for _ in range(2):
-            time.sleep(0.03)
-            pen.emit((EV_KEY, BTN_STYLUS, 1))
-            time.sleep(0.03)
-            pen.emit((EV_KEY, BTN_STYLUS, 0))
 
     def leave(self, pen):
         pen.emit((EV_ABS, ABS_MISC, 0), (EV_KEY, BTN_TOOL_PEN, 0))
@@ -222,7 +213,7 @@ class EraserInApp:
             drawn = shows(lambda count: count >= 150, 60, "the stroke on the screen")
             keep("2-drawn")
             # 2. A double-tap: pencild switches the pen to its eraser (nobody holds the focus).
-            self.double_tap(pen)
+            pen.clicks(2)
             tap = monitor.wait_for(self.is_event("doubleTap", device), 20, "the double-tap")
             check(tap.get("focus") == "pen", f"the double-tap carries focus {tap.get('focus')!r}")
             changed = monitor.wait_for(self.is_event("deviceChanged", device), 20, "deviceChanged to the eraser")
@@ -233,7 +224,7 @@ class EraserInApp:
             erased = shows(lambda count: count < drawn // 5, 60, f"the stroke erased (fewer than {drawn // 5} of its {drawn} inked pixels left)")
             keep("3-erased")
             # 4. A double-tap, and the stroke draws again.
-            self.double_tap(pen)
+            pen.clicks(2)
             monitor.wait_for(self.is_event("doubleTap", device), 20, "the second double-tap")
             changed = monitor.wait_for(self.is_event("deviceChanged", device), 20, "deviceChanged back to the pen")
             check(changed["deviceInfo"].get("tipReportedAs") == "pen", f"deviceChanged: {changed['deviceInfo']}")

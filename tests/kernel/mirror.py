@@ -18,7 +18,7 @@ import time
 
 import virtual_pen
 from virtual_pen import (ABS_DISTANCE, ABS_MISC, ABS_PRESSURE, ABS_TILT_X, ABS_TILT_Y, ABS_X, ABS_Y, BTN_STYLUS, BTN_TOOL_PEN,
-                         BTN_TOUCH, EV_ABS, EV_KEY, EV_MSC, EV_SYN, INPUT_EVENT, MSC_SERIAL)
+                         BTN_TOUCH, EV_ABS, EV_KEY, EV_SYN, INPUT_EVENT)
 
 PEN_NAME = "pencild Mirror Pen"
 PEN_PHYS = "pencild-suite/input0"
@@ -308,13 +308,6 @@ class MirrorScenario:
             step += 1
             pen.emit((EV_ABS, ABS_X, x + step % 7), (EV_ABS, ABS_Y, y + step % 5))
 
-    def double_tap(self, pen):
-        for _ in range(2):
-            time.sleep(0.03)
-            pen.emit((EV_KEY, BTN_STYLUS, 1))
-            time.sleep(0.03)
-            pen.emit((EV_KEY, BTN_STYLUS, 0))
-
     def mirror_of(self, monitor, pen_node):
         device = os.path.basename(pen_node)
         added = monitor.wait_for(self.is_event("deviceAdded", device), 20, f"deviceAdded for {device}")
@@ -346,10 +339,9 @@ class MirrorScenario:
         self.readers.append(raw_mirror)
 
         # b. Hovering, a double-tap: the eraser enters with the Grip Pen eraser's id and the serial.
-        wacom.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000), (EV_ABS, ABS_DISTANCE, 10), (EV_ABS, ABS_MISC, GRIP_PEN),
-                   (EV_MSC, MSC_SERIAL, SERIAL), (EV_KEY, BTN_TOOL_PEN, 1))
+        wacom.enter(8000, 6000, tool_id=GRIP_PEN, serial=SERIAL)
         libinput.wait_for(lambda lines: ("pen", SERIAL, GRIP_PEN, "in") in proximities(lines), 30, "the Grip Pen's proximity-in")
-        self.double_tap(wacom)
+        wacom.clicks(2)
         tap = monitor.wait_for(self.is_event("doubleTap", device), 20, "doubleTap on the Wacom pen")
         check(tap.get("focus") == "pen", f"the double-tap pencild performed carries focus {tap.get('focus')!r}")
         changed = monitor.wait_for(self.is_event("deviceChanged", device), 20, "deviceChanged after the switch")
@@ -368,7 +360,7 @@ class MirrorScenario:
             time.sleep(0.01)
             wacom.emit((EV_ABS, ABS_X, 8000 + 60 * step), (EV_ABS, ABS_PRESSURE, 900 + 300 * step), (EV_ABS, ABS_TILT_X, 12 + step))
         # d. A double-tap with the tip down: no switch until it lifts.
-        self.double_tap(wacom)
+        wacom.clicks(2)
         monitor.wait_for(self.is_event("doubleTap", device), 20, "the second doubleTap, tip down")
         wacom.emit((EV_ABS, ABS_X, 8700))
         libinput.wait_for(lambda _: libinput.count("TABLET_TOOL_AXIS") >= axis_lines + 11, 30, "the stroke's axis events")
@@ -385,7 +377,7 @@ class MirrorScenario:
         self.note("a double-tap with the tip down switched back only once the tip lifted")
 
         # e. Unplugging ends the switch: switched to the eraser, the pen goes; back, it is the pen.
-        self.double_tap(wacom)
+        wacom.clicks(2)
         libinput.wait_for(lambda lines: proximities(lines)[-1:] == [("eraser", SERIAL, GRIP_PEN_ERASER, "in")], 30,
                           "the eraser before the unplug")
         self.pens.remove(wacom)
@@ -399,8 +391,7 @@ class MirrorScenario:
         libinput.wait_for(lambda lines: any("DEVICE_ADDED" in line for line in lines), 30, "DEVICE_ADDED of the new mirror")
         raw_mirror = EvdevReader(f"/dev/input/{mirror}")
         self.readers.append(raw_mirror)
-        wacom.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000), (EV_ABS, ABS_DISTANCE, 10), (EV_ABS, ABS_MISC, GRIP_PEN),
-                   (EV_MSC, MSC_SERIAL, SERIAL), (EV_KEY, BTN_TOOL_PEN, 1))
+        wacom.enter(8000, 6000, tool_id=GRIP_PEN, serial=SERIAL)
         libinput.wait_for(lambda lines: len(proximities(lines)) >= 1, 30, "a proximity-in after the replug")
         check(proximities(libinput.lines)[0] == ("pen", SERIAL, GRIP_PEN, "in"), f"after a replug: {proximities(libinput.lines)}")
 
@@ -429,7 +420,7 @@ class MirrorScenario:
         libinput.wait_for(lambda lines: any("DEVICE_ADDED" in line for line in lines), 30, "DEVICE_ADDED of the plain pen's mirror")
         self.hover_in(plain)
         libinput.wait_for(lambda lines: ("pen", 0, 0, "in") in proximities(lines), 30, "the plain pen's proximity-in")
-        self.double_tap(plain)
+        plain.clicks(2)
         libinput.wait_for(lambda lines: ("eraser", 0, 0, "in") in proximities(lines), 30, "the plain pen as the eraser type")
         plain.emit((EV_KEY, BTN_TOOL_PEN, 0))
         libinput.wait_for(lambda lines: proximities(lines)[-1:] == [("eraser", 0, 0, "out")], 30, "the eraser leaving")

@@ -162,13 +162,27 @@ class Pen:
         """Hovers, clicks BTN_STYLUS `clicks` times (two: a double-tap), leaves."""
         self.emit((EV_ABS, ABS_X, 8000), (EV_ABS, ABS_Y, 6000),
                   (EV_KEY, BTN_TOOL_PEN, 1))
-        for _ in range(clicks):
-            time.sleep(0.02)
-            self.emit((EV_KEY, BTN_STYLUS, 1))
-            time.sleep(0.02)
-            self.emit((EV_KEY, BTN_STYLUS, 0))
+        self.clicks(clicks, pause=0.02)
         time.sleep(0.02)
         self.emit((EV_KEY, BTN_TOOL_PEN, 0))
+
+    def clicks(self, count=2, pause=0.03):
+        """The pen hovering, BTN_STYLUS pressed and released `count` times (two: a double-tap)."""
+        for _ in range(count):
+            time.sleep(pause)
+            self.emit((EV_KEY, BTN_STYLUS, 1))
+            time.sleep(pause)
+            self.emit((EV_KEY, BTN_STYLUS, 0))
+
+    def enter(self, x, y, tool_id=None, serial=None):
+        """The pen comes into range above (x, y), hovering; a Wacom serial pen also says which
+        tool it is (ABS_MISC) and its serial (MSC_SERIAL)."""
+        events = [(EV_ABS, ABS_X, x), (EV_ABS, ABS_Y, y), (EV_ABS, ABS_DISTANCE, 10)]
+        if tool_id is not None:
+            events.append((EV_ABS, ABS_MISC, tool_id))
+        if serial is not None:
+            events.append((EV_MSC, MSC_SERIAL, serial))
+        return self.emit(*events, (EV_KEY, BTN_TOOL_PEN, 1))
 
     def close(self):
         fcntl.ioctl(self.fd, UI_DEV_DESTROY)
