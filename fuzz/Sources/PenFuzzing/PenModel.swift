@@ -141,6 +141,9 @@ public struct PenModel {
             }
         case .preferencesChanged:
             fatalError("a pipeline made a preferencesChanged")
+        case .deviceChanged:
+            // The daemon's, when a mirror comes or goes or switches its tool: never a pipeline's.
+            fatalError("a pipeline made a deviceChanged")
         }
     }
 

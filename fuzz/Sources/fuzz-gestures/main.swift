@@ -31,10 +31,14 @@ runFuzzer { bytes in
     /// The pen as the stream has it: the device's, or the eraser swap's.
     func streamState() -> PenState { pipeline.recognizer.presentedState ?? pipeline.tracker.state }
     // The mirror of the same pen under the same preferences: its gesture keys are down only
-    // while a tool is in proximity, and every other event reaches it unchanged, in order.
+    // while a tool is in proximity, and every other event reaches it unchanged, in order. The
+    // tool switch, which writes the tip as the eraser on purpose, is off here
+    // (MirrorToolSwitchTests have it).
+    var mirrorPreferences = preferences
+    mirrorPreferences.mirrorSwitchesTool = false
     guard var mirror = try? PenPipeline(tracker: PenTracker(description: description, id: "fuzz0", identity: identity),
                                         stage: MirrorRouter(device: description.penDeviceInfo(id: "fuzz0", identity: identity),
-                                                            preferences: preferences, identity: identity)) else {
+                                                            preferences: mirrorPreferences, identity: identity)) else {
         fatalError("valid preferences refused by the mirror: \(preferences)")
     }
     var mirrorOutput: [InputEvent] = []
