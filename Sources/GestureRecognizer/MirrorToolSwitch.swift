@@ -74,7 +74,7 @@ struct MirrorToolSwitch: Sendable {
         reportsEraser = wantsEraser
         // No tip in range (none at all, or the real eraser end): the next one enters as switched.
         guard let tool, Self.isTip(tool) else { return }
-        let tipCode = Self.code(of: tool.type)
+        let tipCode = tool.type.keyCode
         let leaving = reportsEraser ? tipCode : EventCode.BTN_TOOL_RUBBER
         let entering = reportsEraser ? EventCode.BTN_TOOL_RUBBER : tipCode
         let enteringID = reportsEraser ? eraserID(of: tool) : tool.id
@@ -106,17 +106,5 @@ struct MirrorToolSwitch: Sendable {
     static func isTipCode(_ code: UInt16) -> Bool {
         code == EventCode.BTN_TOOL_PEN || code == EventCode.BTN_TOOL_BRUSH || code == EventCode.BTN_TOOL_PENCIL
             || code == EventCode.BTN_TOOL_AIRBRUSH
-    }
-
-    static func code(of type: ToolType) -> UInt16 {
-        switch type {
-        case .pen: return EventCode.BTN_TOOL_PEN
-        case .eraser: return EventCode.BTN_TOOL_RUBBER
-        case .brush: return EventCode.BTN_TOOL_BRUSH
-        case .pencil: return EventCode.BTN_TOOL_PENCIL
-        case .airbrush: return EventCode.BTN_TOOL_AIRBRUSH
-        case .mouse: return EventCode.BTN_TOOL_MOUSE
-        case .lens: return EventCode.BTN_TOOL_LENS
-        }
     }
 }

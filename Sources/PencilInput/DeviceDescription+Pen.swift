@@ -14,6 +14,14 @@ extension ToolTypeCode {
     }
 }
 
+extension ToolType {
+    /// The tool key (`BTN_TOOL_*`) that reports this tool, from `EventCode.toolKeys`.
+    public var keyCode: UInt16 {
+        // toolKeys has every tool type: the search always finds one.
+        EventCode.toolKeys.first { $0.tool.toolType == self }!.code
+    }
+}
+
 extension DeviceDescription {
     /// The device as the protocol describes it to clients (docs/protocol.md "Device"), with what
     /// libwacom knows of it: its model, and `eraser` among its buttons when its pens' eraser

@@ -239,17 +239,7 @@ public struct PenScript: Sendable {
 
     // MARK: Encoding
 
-    public static func key(of tool: ToolType) -> UInt16? {
-        switch tool {
-        case .pen: return EventCode.BTN_TOOL_PEN
-        case .eraser: return EventCode.BTN_TOOL_RUBBER
-        case .brush: return EventCode.BTN_TOOL_BRUSH
-        case .pencil: return EventCode.BTN_TOOL_PENCIL
-        case .airbrush: return EventCode.BTN_TOOL_AIRBRUSH
-        case .mouse: return EventCode.BTN_TOOL_MOUSE
-        case .lens: return EventCode.BTN_TOOL_LENS
-        }
-    }
+    public static func key(of tool: ToolType) -> UInt16? { tool.keyCode }
 
     /// The key of a barrel button; nil for `eraser`, which the firmware reports as a tool swap.
     public static func key(of button: PenButton) -> UInt16? {
