@@ -86,6 +86,10 @@ class Libinput:
 
     def __init__(self, node, log_path):
         self.log_path = log_path
+        # libinput opens only a node udev has finished with (as a compositor gets it from its
+        # udev monitor); a mirror just made may still be in udev's queue.
+        waited = subprocess.run(["udevadm", "wait", "--timeout=30", node], capture_output=True, text=True)
+        check(waited.returncode == 0, f"udev did not initialize {node} within 30 s: {waited.stderr.strip()}")
         self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.buffer = b""

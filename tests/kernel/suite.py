@@ -150,17 +150,24 @@ class Monitor:
 
 
 def summary(events, limit=40):
-    words = []
-    for event in events[:limit]:
+    """The events as words, a run of the same word counted once ("motion@event4 x36"); past
+    `limit` runs, the first ten and the last: the last are what a failed wait most needs."""
+    runs = []
+    for event in events:
         word = event["type"]
         for key in ("phase", "button", "action"):
             if key in event:
                 word += f"/{event[key]}"
         if "device" in event:
             word += f"@{event['device']}"
-        words.append(word)
-    more = f" ... ({len(events) - limit} more)" if len(events) > limit else ""
-    return "[" + ", ".join(words) + "]" + more if words else "none"
+        if runs and runs[-1][0] == word:
+            runs[-1][1] += 1
+        else:
+            runs.append([word, 1])
+    words = [word if count == 1 else f"{word} x{count}" for word, count in runs]
+    if len(words) > limit:
+        words = words[:10] + [f"... ({len(words) - limit} more) ..."] + words[-(limit - 10):]
+    return "[" + ", ".join(words) + "]" if words else "none"
 
 
 def is_event(kind, device=None, **fields):
