@@ -37,7 +37,9 @@ final class PenService {
 
     var clients = ClientTable()
     /// Who reads which seat's pens (system mode).
-    var seatReaders = SeatReaders()
+    var seatReaders: SeatReaders
+    /// Who is at which seat (logind's sessions; a test's own).
+    let seatSessions: any SeatSessions
     /// The seat of the device whose events were delivered last (`seat(of:)`).
     var seatCache: (device: String, seat: String)?
     var focus = FocusClaims()
@@ -51,8 +53,11 @@ final class PenService {
     /// At most this many preference writes per user per second.
     static let preferencesWriteInterval: Int64 = 250_000
 
-    init(configuration: Configuration, logger: Logger, access: any AccessPolicy, preferences: PreferencesStore) {
+    init(configuration: Configuration, logger: Logger, access: any AccessPolicy, preferences: PreferencesStore,
+         seatSessions: any SeatSessions = LogindSeatSessions()) {
         self.configuration = configuration
+        self.seatSessions = seatSessions
+        seatReaders = SeatReaders(sessions: seatSessions)
         self.logger = logger
         self.access = access
         self.preferences = preferences
@@ -280,7 +285,7 @@ final class PenService {
             return
         }
         guard !call.oneway else { return }
-        var subscription = MonitorSubscription()
+        var subscription = MonitorFilter()
         if let given = call.parameters["devices"], !given.isNull {
             guard let list = given.arrayValue else { replyError(connection, call, .invalidParameter("devices")); return }
             var ids = Set<String>()
@@ -648,7 +653,7 @@ extension PenService: DeviceHubDelegate {
         guard configuration.allowsGrab else { return nil }
         switch configuration.mode {
         case .user: return ProcessIdentity.userID
-        case .system: return SeatSessions.activeUser(onSeat: seat)
+        case .system: return seatSessions.activeUser(onSeat: seat)
         }
     }
 
@@ -661,7 +666,7 @@ extension PenService: DeviceHubDelegate {
     /// The system service reads every seat's pens; a user's daemon only those of a seat its
     /// user holds, so that nobody reads the next user's handwriting.
     func deviceHub(_ hub: DeviceHub, mayReadSeat seat: String) -> Bool {
-        configuration.mode == .system || SeatSessions.userHolds(seat: seat, uid: ProcessIdentity.userID)
+        configuration.mode == .system || seatSessions.userHolds(seat: seat, uid: ProcessIdentity.userID)
     }
 }
 

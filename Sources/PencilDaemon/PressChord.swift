@@ -55,7 +55,7 @@ extension PenService {
         case .allowed:
             // The user at the seat, but perhaps not from there: an SSH login or a cron job of
             // the same uid types into nobody's session.
-            guard SeatSessions.processActsForSeat(pid: connection.peer.pid, uid: uid, seat: seat) else {
+            guard seatSessions.processActsForSeat(pid: connection.peer.pid, uid: uid, seat: seat) else {
                 clientLog.log(.notice, uid: uid, now: now, "\(connection.label): chord \(chord) refused: pid \(connection.peer.pid) is neither in \(seat)'s active session nor under uid \(uid)'s service manager")
                 replyError(connection, call, PenError.permissionDenied)
                 return
@@ -100,8 +100,8 @@ extension PenService {
         guard configuration.mode == .system else {
             return .noKeyboard("a user's pencild has no keyboard: the system service presses chords for the seat's active user")
         }
-        guard SeatSessions.areTracked else { return .noKeyboard("logind keeps no seats here: nobody is known to be at \(seat)") }
-        return SeatSessions.activeUser(onSeat: seat) == uid ? .allowed : .denied
+        guard seatSessions.areTracked else { return .noKeyboard("logind keeps no seats here: nobody is known to be at \(seat)") }
+        return seatSessions.activeUser(onSeat: seat) == uid ? .allowed : .denied
     }
 
     func mayPressKeys(uid: UInt32) -> Bool { keyAccess(uid: uid) == .allowed }

@@ -11,21 +11,25 @@ import PencilSystem
 /// A seat's holder is read from sd-login when first asked after a session change, and kept
 /// until the next one: never per event.
 struct SeatReaders {
+    /// Who is at which seat.
+    let sessions: any SeatSessions
     /// False where everyone who may connect reads every pen.
     private(set) var restricted = false
     /// Each seat's holder (nil: nobody) as sd-login said since the last refresh.
     private var holders: [String: UInt32?] = [:]
 
+    init(sessions: any SeatSessions) { self.sessions = sessions }
+
     /// Forgets the holders: sessions changed. A seat's holder is read again when next asked.
     mutating func refresh(mode: Configuration.Mode) {
-        restricted = mode == .system && SeatSessions.areTracked
+        restricted = mode == .system && sessions.areTracked
         holders = [:]
     }
 
     /// The holder of `seat`; nil when nobody holds it.
     mutating func holder(of seat: String) -> UInt32? {
         if let known = holders[seat] { return known }
-        let uid = SeatSessions.activeUser(onSeat: seat)
+        let uid = sessions.activeUser(onSeat: seat)
         holders[seat] = .some(uid)
         return uid
     }

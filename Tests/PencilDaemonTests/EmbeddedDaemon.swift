@@ -9,11 +9,34 @@ import Varlink
 /// (what logind's sessions decide on a real machine).
 final class TestAccess: AccessPolicy, @unchecked Sendable {
     var allowed: Set<UInt32>
+    /// Who reads every seat's pens; nil: everyone allowed.
+    var everySeat: Set<UInt32>?
 
-    init(allowed: Set<UInt32>) { self.allowed = allowed }
+    init(allowed: Set<UInt32>, everySeat: Set<UInt32>? = nil) {
+        self.allowed = allowed
+        self.everySeat = everySeat
+    }
+
+    func seesEverySeat(_ peer: PeerCredentials) -> Bool { everySeat?.contains(peer.uid) ?? true }
 
     func refusal(for peer: PeerCredentials) -> String? {
         allowed.contains(peer.uid) ? nil : "uid \(peer.uid) has no access (test)"
+    }
+}
+
+/// Who is at which seat, as a test says (logind's active sessions on a real machine).
+final class TestSeatSessions: SeatSessions, @unchecked Sendable {
+    var holders: [String: UInt32]
+    var areTracked = true
+    /// The processes that run in their user's session at the seat.
+    var seatedProcesses: Set<Int32> = []
+
+    init(holders: [String: UInt32]) { self.holders = holders }
+
+    func activeUser(onSeat seat: String) -> UInt32? { areTracked ? holders[seat] : nil }
+
+    func processActsForSeat(pid: Int32, uid: UInt32, seat: String) -> Bool {
+        activeUser(onSeat: seat) == uid && seatedProcesses.contains(pid)
     }
 }
 
@@ -31,9 +54,10 @@ final class EmbeddedDaemon: ClientTransport {
     var log: [String] { logLines.lines }
 
     init(replays: [Configuration.Replay] = [], speed: Double? = 1, waitForMonitors: Int = 1, demo: Bool = false, mirrorsReplays: Bool = false,
-         access: any AccessPolicy = TestAccess(allowed: [0, 1000, 1001]), limits: Limits = Limits(), now: HostTime = HostTime(microseconds: 1_000_000_000)) throws {
+         access: any AccessPolicy = TestAccess(allowed: [0, 1000, 1001]), limits: Limits = Limits(), now: HostTime = HostTime(microseconds: 1_000_000_000),
+         mode: Configuration.Mode = .user, seatSessions: any SeatSessions = LogindSeatSessions()) throws {
         directory = RunningDaemon.makeTemporaryDirectory()
-        var configuration = Configuration(mode: .user, socketPath: directory + "/unused.sock", stateDirectory: directory + "/state")
+        var configuration = Configuration(mode: mode, socketPath: directory + "/unused.sock", stateDirectory: directory + "/state")
         configuration.liveDevices = false
         configuration.replays = replays
         configuration.replaySpeed = speed
@@ -45,7 +69,7 @@ final class EmbeddedDaemon: ClientTransport {
         self.now = now
         let logger = Logger(level: .info, sink: { [logLines] in logLines.append($0) })
         service = PenService(configuration: configuration, logger: logger, access: access,
-                             preferences: PreferencesStore(directory: configuration.stateDirectory, logger: logger))
+                             preferences: PreferencesStore(directory: configuration.stateDirectory, logger: logger), seatSessions: seatSessions)
         service.transport = self
         try service.start(now: now)
         pump()
