@@ -12,9 +12,6 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
-/* EVIOCGRAB and friends are function-like macros Swift cannot import. */
-static inline unsigned long pencild_eviocgrab(void) { return EVIOCGRAB; }
-
 /* Sets the phys of the uinput device about to be made on `fd` (UI_SET_PHYS): libevdev's
  * uinput creation does not pass its phys on. 0 or -errno. */
 static inline int pencild_uinput_set_phys(int fd, const char *phys)

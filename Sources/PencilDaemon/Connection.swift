@@ -16,7 +16,7 @@ final class Connection: ServerConnection {
     let seesEverySeat: Bool
     /// The socket, for the daemon's own transport; nil elsewhere.
     var descriptor: FileDescriptor?
-    var monitor: MonitorSubscription?
+    var monitor: MonitorFilter?
     /// Queued in the list of connections with output to send.
     var needsFlush = false
     /// What the daemon's epoll watches for on the socket now.
@@ -31,20 +31,4 @@ final class Connection: ServerConnection {
     }
 
     var label: String { "client \(slot).\(generation) (uid \(peer.uid), pid \(peer.pid))" }
-}
-
-/// A Monitor call in progress: which devices and event types the client asked for.
-struct MonitorSubscription {
-    /// nil: every device.
-    var devices: Set<String>?
-    /// nil: every event type.
-    var eventTypes: Set<EventType>?
-
-    func wants(_ event: Event) -> Bool { wants(type: event.type, device: event.device) }
-
-    func wants(type: EventType, device: String?) -> Bool {
-        if let eventTypes, !eventTypes.contains(type) { return false }
-        if let devices, let device, !devices.contains(device) { return false }
-        return true
-    }
 }
