@@ -2,20 +2,6 @@ import PencilProtocol
 import PencilSystem
 import Varlink
 
-/// What carries the service's clients: the daemon's sockets and epoll loop, or a test's
-/// in-memory pipes. The service decides; the transport moves bytes.
-protocol ClientTransport: AnyObject {
-    /// `connection` has output to send (`connection.output`); call `PenService.didSend` after.
-    func outputPending(_ connection: Connection)
-    /// `connection.reading` changed: read from the client, or stop until it changes back.
-    func readingChanged(_ connection: Connection)
-    /// The service is done with `connection`: release what carries it.
-    func closed(_ connection: Connection)
-    /// A device's descriptor to watch (`PenService.deviceReadable(token:now:)` when readable).
-    func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno)
-    func stopWatching(_ descriptor: FileDescriptor)
-}
-
 /// The service: turns clients' calls into replies and effects, and devices' events into
 /// streams. It reads no clock and does no socket I/O: host time comes in with every call
 /// (`now`, CLOCK_MONOTONIC µs), and bytes come and go through the transport. That is what
@@ -667,57 +653,5 @@ extension PenService: DeviceHubDelegate {
     /// user holds, so that nobody reads the next user's handwriting.
     func deviceHub(_ hub: DeviceHub, mayReadSeat seat: String) -> Bool {
         configuration.mode == .system || seatSessions.userHolds(seat: seat, uid: ProcessIdentity.userID)
-    }
-}
-
-/// Coalesced preference writes: per user, the value waiting to be written, the calls waiting
-/// for it, and when the user last wrote.
-struct PreferencesWrites {
-    struct Pending {
-        var value: Preferences
-        var waiters: [Connection]
-        var due: HostTime
-    }
-
-    private var pendingByUser: [UInt32: Pending] = [:]
-    private var lastWrite: [UInt32: HostTime] = [:]
-
-    func pending(of uid: UInt32) -> Preferences? { pendingByUser[uid]?.value }
-
-    func mayWrite(uid: UInt32, now: HostTime, interval: Int64) -> Bool {
-        guard let last = lastWrite[uid] else { return true }
-        return now - last >= interval
-    }
-
-    func nextWrite(uid: UInt32, interval: Int64) -> HostTime {
-        (lastWrite[uid] ?? HostTime(microseconds: 0)) + interval
-    }
-
-    mutating func wrote(uid: UInt32, at now: HostTime) {
-        lastWrite[uid] = now
-        // Users who have not written for a while need no entry.
-        if lastWrite.count > 1024 { lastWrite = lastWrite.filter { now - $0.value < 1_000_000 } }
-    }
-
-    mutating func `defer`(_ value: Preferences, uid: UInt32, waiter: Connection?, due: HostTime) {
-        var pending = pendingByUser[uid] ?? Pending(value: value, waiters: [], due: due)
-        pending.value = value
-        if let waiter { pending.waiters.append(waiter) }
-        pendingByUser[uid] = pending
-    }
-
-    var nextDue: HostTime? { pendingByUser.values.lazy.map(\.due).min() }
-
-    mutating func takeDue(now: HostTime) -> [(UInt32, Pending)] {
-        let due = pendingByUser.filter { $0.value.due <= now }
-        for uid in due.keys { pendingByUser[uid] = nil }
-        return due.map { ($0.key, $0.value) }
-    }
-
-    /// A closed connection waits for nothing.
-    mutating func forget(_ connection: Connection) {
-        for uid in pendingByUser.keys {
-            pendingByUser[uid]?.waiters.removeAll { $0 === connection }
-        }
     }
 }

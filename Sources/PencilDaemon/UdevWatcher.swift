@@ -1,62 +1,6 @@
 import CEvdev
 import PencilSystem
 
-/// What udev says about one input device node, as plain data.
-struct InputNode: Equatable, Sendable {
-    enum Action: String, Sendable { case add, remove, change }
-
-    /// nil for devices found by enumeration (they are there now).
-    var action: Action?
-    /// The kernel name, e.g. `event7`: the device's id in the protocol.
-    var kernelName: String
-    /// `/dev/input/event7`; nil for nodes without one (the `input7` parent).
-    var devnode: String?
-    /// The udev properties pencild reads (ID_INPUT_TABLET, ID_INPUT_TABLET_PAD, ID_SEAT).
-    var properties: [String: String]
-    /// The node's folder in sysfs.
-    var syspath: String = ""
-    /// The input device's phys, as its parent in sysfs has it; a mirror's ends in `-pencild`.
-    var phys: String?
-
-    /// The seat the device belongs to (udev's ID_SEAT, seat0 when unset).
-    var seat: String { properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? LogindSeat.main }
-}
-
-/// Which input nodes pencild opens: event nodes udev's input_id marks as a tablet and not as a
-/// tablet pad. Pure, so that the rule is tested without udev.
-enum InputNodeFilter {
-    static let propertiesRead = ["ID_INPUT_TABLET", "ID_INPUT_TABLET_PAD", "ID_SEAT"]
-    /// What follows the pen's phys in a mirror's (docs/gestures.md, "The mirror").
-    static let mirrorPhysSuffix = "-pencild"
-
-    enum Verdict: Equatable {
-        case open
-        case ignore(reason: String)
-    }
-
-    /// `mirrors`: the sysfs folders of the mirrors this daemon made.
-    static func verdict(for node: InputNode, mirrors: Set<String> = []) -> Verdict {
-        guard let devnode = node.devnode, devnode.hasPrefix("/dev/input/event") else {
-            return .ignore(reason: "not an event node")
-        }
-        // Mirrors are never pens: by phys (anyone's mirror), and by the syspath recorded for
-        // our own (the phys a device reports is whatever its maker chose).
-        if node.phys?.hasSuffix(mirrorPhysSuffix) == true {
-            return .ignore(reason: "a mirror of pencild (phys ends in \(mirrorPhysSuffix))")
-        }
-        if mirrors.contains(where: { node.syspath.hasPrefix($0 + "/") }) {
-            return .ignore(reason: "the mirror of one of this daemon's pens")
-        }
-        guard node.properties["ID_INPUT_TABLET"] == "1" else {
-            return .ignore(reason: "udev does not mark it ID_INPUT_TABLET=1")
-        }
-        if node.properties["ID_INPUT_TABLET_PAD"] == "1" {
-            return .ignore(reason: "a tablet pad (ID_INPUT_TABLET_PAD=1)")
-        }
-        return .open
-    }
-}
-
 /// libudev's context, enumeration and monitor for the `input` subsystem. All of pencild's
 /// libudev pointer code lives here; nothing leaves it but `InputNode` values. One thread (the
 /// event loop's) uses it; it frees its pointers when it goes.

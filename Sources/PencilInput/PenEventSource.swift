@@ -1,26 +1,5 @@
 import PencilTime
 
-/// One thing a source hands out: an evdev event, or the news that the kernel dropped events
-/// and the device's real state follows (live SYN_DROPPED, libevdev's sync mode).
-public enum SourceItem: Equatable, Sendable {
-    case event(InputEvent)
-    /// Call `PenTracker.beginResynchronisation()`; the sync events that follow end with a
-    /// SYN_REPORT.
-    case resynchronisation
-}
-
-/// What a source has left after a read.
-public enum SourceStatus: Equatable, Sendable {
-    /// Nothing more for now: wait until the descriptor is readable (live) or until
-    /// `nextDueTime` (replay).
-    case drained
-    /// The read stopped at its limit with more at hand: read again soon, after other work.
-    case more
-    /// The source has ended (the end of a recording): close the device with
-    /// `PenTracker.remove(into:)`.
-    case finished
-}
-
 /// Where a pen device's events come from: a live device node (`LiveDevice`) or a recording
 /// played on its own clock (`RecordingPlayer`). The daemon's event loop watches a live
 /// source's descriptor and a replay's `nextDueTime`, and reads when either is ready.

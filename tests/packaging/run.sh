@@ -364,7 +364,7 @@ check_man_pages() {
 
     # pencild.conf(5): the keys the daemon's parser knows, section by section...
     compare_lists "pencild.conf(5) keys" \
-        "$(grep -oE 'case \("[A-Za-z]+", "[A-Za-z]+"\)' Sources/PencilDaemon/Configuration.swift |
+        "$(grep -oE 'case \("[A-Za-z]+", "[A-Za-z]+"\)' Sources/PencilDaemon/ConfigurationFile.swift |
            sed -E 's/case \("([A-Za-z]+)", "([A-Za-z]+)"\)/\1 \2/')" \
         "$(awk '/^# \[/ { section = substr($2, 2, length($2) - 2) } section && /^\*[A-Za-z]+=\*$/ { gsub(/[*=]/, ""); print section, $0 }' man/pencild.conf.5.scd)"
     # ...and the page's example is a file pencild accepts.

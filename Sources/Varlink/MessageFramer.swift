@@ -64,16 +64,6 @@ public struct MessageFramer: Sendable {
     }
 }
 
-public enum FramingError: Error, Equatable, Sendable, CustomStringConvertible {
-    case messageTooLarge(limit: Int)
-
-    public var description: String {
-        switch self {
-        case .messageTooLarge(let limit): return "message longer than \(limit) bytes"
-        }
-    }
-}
-
 extension MessageFramer {
     /// Receives what `descriptor` has, at most `scratch.count` bytes, and appends it; returns
     /// how many bytes came (0: the peer closed). A non-blocking descriptor with nothing to

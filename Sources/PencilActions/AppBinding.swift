@@ -1,0 +1,17 @@
+import PencilDevices
+import PencilProtocol
+
+/// One `[ACTION @PATTERN]` section: its action's binding while a matching app has the focus.
+public struct AppBinding: Equatable, Sendable {
+    public var action: PreferredAction
+    public var pattern: AppPattern
+    public var binding: Binding
+    public var line: Int
+
+    public init(action: PreferredAction, pattern: AppPattern, binding: Binding, line: Int) {
+        self.action = action
+        self.pattern = pattern
+        self.binding = binding
+        self.line = line
+    }
+}

@@ -1,0 +1,17 @@
+import PencilProtocol
+import PencilSystem
+import Varlink
+
+/// What carries the service's clients: the daemon's sockets and epoll loop, or a test's
+/// in-memory pipes. The service decides; the transport moves bytes.
+protocol ClientTransport: AnyObject {
+    /// `connection` has output to send (`connection.output`); call `PenService.didSend` after.
+    func outputPending(_ connection: Connection)
+    /// `connection.reading` changed: read from the client, or stop until it changes back.
+    func readingChanged(_ connection: Connection)
+    /// The service is done with `connection`: release what carries it.
+    func closed(_ connection: Connection)
+    /// A device's descriptor to watch (`PenService.deviceReadable(token:now:)` when readable).
+    func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno)
+    func stopWatching(_ descriptor: FileDescriptor)
+}

@@ -1,0 +1,12 @@
+import CEvdev
+import PencilProtocol
+
+/// One frame of a chord on the virtual keyboard.
+public struct KeyFrame: Equatable, Sendable {
+    public var code: UInt16
+    public var down: Bool
+    public init(code: UInt16, down: Bool) {
+        self.code = code
+        self.down = down
+    }
+}
