@@ -28,16 +28,14 @@ final class TestAccess: AccessPolicy, @unchecked Sendable {
 final class TestSeatSessions: SeatSessions, @unchecked Sendable {
     var holders: [String: UInt32]
     var areTracked = true
-    /// The processes that run in their user's session at the seat.
-    var seatedProcesses: Set<Int32> = []
 
     init(holders: [String: UInt32]) { self.holders = holders }
 
     func activeUser(onSeat seat: String) -> UInt32? { areTracked ? holders[seat] : nil }
 
-    func processActsForSeat(pid: Int32, uid: UInt32, seat: String) -> Bool {
-        activeUser(onSeat: seat) == uid && seatedProcesses.contains(pid)
-    }
+    /// No test process runs in the seat's session: an embedded test presses no real keys (the
+    /// root tests and the boot tier press them from a session).
+    func processActsForSeat(pid: Int32, uid: UInt32, seat: String) -> Bool { false }
 }
 
 /// The whole daemon service in this thread, on a virtual clock and in-memory connections,
