@@ -60,6 +60,9 @@ let package = Package(
         // JSON values, a strict bounded reader and a writer into a reused buffer: the wire
         // format below both the protocol's types and varlink.
         .target(name: "JSON"),
+        // One option parser for every executable: options and operands as a table, from which
+        // usage and help are written too.
+        .target(name: "CommandLineOptions"),
         // The protocol's value types and their JSON form: shared by every layer.
         .target(name: "PencilProtocol", dependencies: ["JSON"], linkerSettings: [.linkedLibrary("m")]),
         // The pure core of pen input: device descriptions, evemu recordings from bytes, frames,
@@ -79,15 +82,15 @@ let package = Package(
         // The daemon: event loop, OS layer, device manager, server, preferences store.
         .target(
             name: "PencilDaemon",
-            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd"]
+            dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "CEvdev", "CSystemd", "CommandLineOptions"]
         ),
         // The client library: typed, tolerant values, the event sequence that survives a
         // daemon restart, the socket look-up that pencilctl shares.
         .target(name: "PencilClient", dependencies: ["PencilProtocol", "PencilSystem", "Varlink"]),
         // pencil-actions: bindings, chords, commands and pencil-actions' decisions.
-        .target(name: "PencilActions", dependencies: ["JSON", "PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev", "CXcb", "CWlrForeignToplevel", "CFocusBus", "CSystemd"]),
+        .target(name: "PencilActions", dependencies: ["JSON", "PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilClient", "Varlink", "CEvdev", "CXcb", "CWlrForeignToplevel", "CFocusBus", "CSystemd", "CommandLineOptions"]),
         // pencilctl's commands.
-        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions"]),
+        .target(name: "PencilControl", dependencies: ["PencilProtocol", "PencilSystem", "PencilInput", "PencilDevices", "PencilWacom", "GestureRecognizer", "Varlink", "PencilClient", "PencilActions", "CommandLineOptions"]),
         // Test harness: pen scripts that read like what a person does with the pen, the shared
         // recordings, a real pencild; with the devices' table.
         .target(name: "PencilTestSupport", dependencies: ["PencilProtocol", "PencilInput", "PencilSystem", "PencilTestDevices"]),
@@ -109,7 +112,8 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         // The benchmarks' workloads: linked into pencil-bench and its tests, never into the daemon.
         .target(name: "PencilBenchmarks", dependencies: ["PencilInput", "GestureRecognizer", "PencilProtocol"]),
-        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "PencilDevices", "PencilTestDevices", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter"]),
+        .executableTarget(name: "pencil-bench", dependencies: ["PencilBenchmarks", "PencilInput", "PencilDevices", "PencilTestDevices", "GestureRecognizer", "PencilProtocol", "PencilSystem", "CAllocationCounter", "CommandLineOptions"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "JSONTests", dependencies: ["PencilTestSupport", "JSON"]),
         .testTarget(name: "PencilProtocolTests", dependencies: ["PencilTestSupport", "PencilProtocol"]),
         .testTarget(name: "PencilInputTests", dependencies: ["PencilTestSupport", "PencilInput", "PencilDevices", "PencilProtocol"]),
@@ -117,9 +121,9 @@ let package = Package(
         .testTarget(name: "PencilWacomTests", dependencies: ["PencilTestSupport", "PencilWacom", "PencilInput", "PencilDevices", "PencilProtocol", "GestureRecognizer"]),
         .testTarget(name: "GestureRecognizerTests", dependencies: ["PencilTestSupport", "PencilBenchmarks", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
         .testTarget(name: "VarlinkTests", dependencies: ["PencilTestSupport", "Varlink", "PencilProtocol"]),
-        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilWacom", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol"]),
+        .testTarget(name: "PencilControlTests", dependencies: ["PencilTestSupport", "PencilControl", "PencilWacom", "PencilClient", "GestureRecognizer", "PencilInput", "PencilDevices", "PencilProtocol", "CommandLineOptions"]),
         .testTarget(name: "PencilClientTests", dependencies: ["PencilTestSupport", "PencilClient", "PencilInput", "PencilProtocol", "Varlink"]),
-        .testTarget(name: "PencilActionsTests", dependencies: ["PencilTestSupport", "PencilActions", "PencilClient", "PencilDevices", "PencilProtocol", "PencilSystem"]),
+        .testTarget(name: "PencilActionsTests", dependencies: ["PencilTestSupport", "PencilActions", "PencilClient", "PencilDevices", "PencilProtocol", "PencilSystem", "CommandLineOptions"]),
         .testTarget(name: "PencilDaemonTests", dependencies: ["PencilTestSupport", "PencilDaemon", "Varlink", "PencilInput", "PencilDevices", "PencilProtocol"]),
     ],
     swiftLanguageModes: [.v6]

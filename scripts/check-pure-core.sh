@@ -19,7 +19,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-pure_modules=(JSON PencilProtocol PencilTime PencilInput GestureRecognizer PencilTestDevices PencilBenchmarks)
+pure_modules=(JSON PencilProtocol PencilTime PencilInput GestureRecognizer PencilTestDevices PencilBenchmarks CommandLineOptions)
 # Modules that may read the clock: the daemon, and the OS layer itself.
 control_modules=(PencilDaemon)
 

@@ -273,10 +273,10 @@ extension ActionsService {
     public static func main(arguments: [String]) -> Int32 {
         switch ActionsOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath()) {
         case .failure(let error):
-            try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\n\(ActionsOptions.usage)\n".utf8))
+            try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\nusage: \(ActionsOptions.parser.usage)\n".utf8))
             return 64
         case .success(.help):
-            try? FileDescriptor(rawValue: 1).writeAll(Array((ActionsOptions.usage + "\n").utf8))
+            try? FileDescriptor(rawValue: 1).writeAll(Array(ActionsOptions.usage.utf8))
             return 0
         case .success(.run(let options)):
             let service = ActionsService(options: options, socketPath: options.socketPath ?? DaemonSocket.path())

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilActions
 import PencilClient
 import PencilDevices
@@ -17,7 +18,6 @@ import Glibc
 /// where pencild has none.
 public enum ActionsCommand: PencilCommand {
     public static let name = "actions"
-    public static let usage = "actions [--app ID] [--config FILE] | actions test ACTION [--app ID] [--config FILE]"
     public static let summary = "show what double-tap and squeeze do through pencil-actions, or try one binding"
 
     /// Whose bindings apply: the app pencil-actions reports as focused, or one named.
@@ -31,46 +31,51 @@ public enum ActionsCommand: PencilCommand {
         case test(PreferredAction, config: String, app: AppChoice)
     }
 
-    static func parse(_ arguments: [String], defaultConfig: String) -> Result<Request, UsageProblem> {
-        var config = defaultConfig
+    struct Options: Equatable {
+        var config: String?
         var app = AppChoice.focused
         var words: [String] = []
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--config":
-                guard index + 1 < arguments.count else { return .failure(UsageProblem("--config needs a file")) }
-                config = arguments[index + 1]
-                index += 2
-                continue
-            case "--app":
-                guard index + 1 < arguments.count else { return .failure(UsageProblem("--app needs an app id (org.kde.krita, firefox)")) }
-                // What a focus provider would report: the same rule.
-                guard let id = AppID.sanitized(arguments[index + 1]) else {
-                    return .failure(UsageProblem("--app: \"\(arguments[index + 1])\" is not an app id (1 to \(AppID.maximumBytes) bytes of text, no control characters)"))
-                }
-                app = .named(id)
-                index += 2
-                continue
-            default:
-                break
+    }
+
+    static let parser = OptionParser<Options>(command: "pencilctl actions", options: [
+        .value("--app", valueName: "ID", help: ["as if this app were focused (org.kde.krita, firefox)"]) { options, text throws(UsageError) in
+            // What a focus provider would report: the same rule.
+            guard let id = AppID.sanitized(text) else {
+                throw UsageError("--app: \"\(text)\" is not an app id (1 to \(AppID.maximumBytes) bytes of text, no control characters)")
             }
-            if arguments[index].hasPrefix("-") { return .failure(UsageProblem("unknown option \(arguments[index])")) }
-            words.append(arguments[index])
-            index += 1
+            options.app = .named(id)
+        },
+        .value("--config", valueName: "FILE", help: ["the bindings (default: pencil-actions' own)"]) { $0.config = $1 },
+    ], operands: [
+        Operand("test ACTION", count: 0...2) { $0.words.append($1) },
+    ])
+
+    static let about = [
+        "Shows what double-tap and squeeze do through pencil-actions for the focused app (or --app):",
+        "the bindings in force and each gesture's action. \"actions test ACTION\" performs that",
+        "app's binding of ACTION once, as pencil-actions would.",
+    ]
+
+    static func parse(_ arguments: [String], defaultConfig: String) -> Result<Request, UsageError> {
+        let options: Options
+        switch parser.parse(arguments, into: Options()) {
+        case .success(let parsed): options = parsed
+        case .failure(let problem): return .failure(problem)
         }
+        let config = options.config ?? defaultConfig
+        let words = options.words
         switch words.first {
         case nil:
-            return .success(.show(config: config, app: app))
+            return .success(.show(config: config, app: options.app))
         case "test":
             let names = PreferredAction.allCases.map(\.rawValue).joined(separator: ", ")
-            guard words.count == 2 else { return .failure(UsageProblem("actions test needs one ACTION (\(names))")) }
+            guard words.count == 2 else { return .failure(UsageError("actions test needs one ACTION (\(names))")) }
             guard let action = PreferredAction(rawValue: words[1]) else {
-                return .failure(UsageProblem("unknown action \"\(words[1])\" (known: \(names))"))
+                return .failure(UsageError("unknown action \"\(words[1])\" (known: \(names))"))
             }
-            return .success(.test(action, config: config, app: app))
+            return .success(.test(action, config: config, app: options.app))
         default:
-            return .failure(UsageProblem("unknown word \"\(words[0])\" (actions, or actions test ACTION)"))
+            return .failure(UsageError("unknown word \"\(words[0])\" (actions, or actions test ACTION)"))
         }
     }
 

@@ -28,4 +28,15 @@ extension CommandIO {
             return .failure(ReportedFailure(status: error.exitCode))
         }
     }
+
+    /// The recording at `path`, when it is a pen's: anything else is reported with `refusal`
+    /// (given why the device is no pen) and exits 65.
+    static func loadPen(_ path: String, description: String?, io: CommandIO,
+                        refusal: (String) -> TerminalMessage) -> Result<EvemuRecording, ReportedFailure> {
+        loadRecording(path, description: description, io: io).flatMap { recording in
+            guard case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) else { return .success(recording) }
+            io.errors.line(refusal(reason))
+            return .failure(ReportedFailure(status: ExitCode.dataError))
+        }
+    }
 }

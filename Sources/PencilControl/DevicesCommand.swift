@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilClient
 import PencilProtocol
 import Varlink
@@ -5,13 +6,18 @@ import Varlink
 /// `pencilctl devices [--json]`: the pen devices pencild has now (ListDevices).
 public enum DevicesCommand: PencilCommand {
     public static let name = "devices"
-    public static let usage = "devices [--json]"
     public static let summary = "list the pen devices pencild reads"
 
+    struct Options: Equatable {
+        var json = false
+    }
+
+    static let parser = OptionParser<Options>(command: "pencilctl devices", options: [
+        .flag("--json", help: ["each device as the protocol's JSON, one a line"]) { $0.json = true },
+    ])
+
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
-        guard arguments.isEmpty || arguments == ["--json"] else {
-            return usageError("unexpected argument \(arguments[0])", io: io)
-        }
+        guard let options = parsed(arguments, into: Options(), io: io) else { return ExitCode.usage }
         let path = DaemonSocket.path()
         let reply: JSONValue
         do {
@@ -24,7 +30,7 @@ public enum DevicesCommand: PencilCommand {
             io.errors.line("pencilctl devices: pencild's reply has no device list: \(reply.jsonText)")
             return ExitCode.software
         }
-        if arguments == ["--json"] {
+        if options.json {
             for device in list { io.output.rawLine(device.jsonText) }
             return ExitCode.success
         }

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilClient
 import PencilDevices
 import PencilInput
@@ -28,14 +29,13 @@ import Glibc
 /// or missing recording, 69 no uinput (or no permission to use it), 74 a write failed.
 public enum EmulateCommand: PencilCommand {
     public static let name = "emulate"
-    public static let usage = "emulate RECORDING [--desc DESC] [--speed FACTOR|max] [--hold] [--settle SECONDS] [--wait-for-pencild]"
     public static let summary = "play an evemu recording through a virtual pen (uinput) with its exact capabilities; prints the device node"
 
     /// EX_IOERR: a write to the device failed.
     static let ioError: Int32 = 74
 
     struct Options: Equatable {
-        var recording: String
+        var recording = ""
         var description: String?
         var speed: PlaybackSpeed = .realTime
         var hold = false
@@ -49,25 +49,17 @@ public enum EmulateCommand: PencilCommand {
     static let pencildTimeout: Int64 = 30_000_000
 
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
-        let options: Options
-        switch parse(arguments) {
-        case .success(let parsed):
-            options = parsed
-        case .failure(let problem):
-            return usageError(problem.message, io: io)
-        }
+        guard let options = parsed(arguments, into: Options(), io: io) else { return ExitCode.usage }
 
         var recording: EvemuRecording
-        switch CommandIO.loadRecording(options.recording, description: options.description, io: io) {
-        case .success(let loaded): recording = loaded
-        case .failure(let failure): return failure.status
-        }
         // Only pens: a keyboard made from a recording could type into whatever session has
         // the seat, switch virtual terminals, or press the power key. A pen's own keyboard keys
         // (a Cintiq's express keys) and switches are left out of the virtual pen likewise.
-        if case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) {
-            io.errors.line("pencilctl emulate: \(options.recording): not a pen device (\(reason)): emulate plays only pens")
-            return ExitCode.dataError
+        switch CommandIO.loadPen(options.recording, description: options.description, io: io, refusal: { reason in
+            "pencilctl emulate: \(options.recording): not a pen device (\(reason)): emulate plays only pens"
+        }) {
+        case .success(let loaded): recording = loaded
+        case .failure(let failure): return failure.status
         }
         let (penOnly, removed) = Self.penOnly(recording.description)
         recording.description = penOnly
@@ -219,69 +211,34 @@ public enum EmulateCommand: PencilCommand {
         return "\(milliseconds / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    struct UsageProblem: Error, Equatable {
-        var message: String
-    }
+    static let parser = OptionParser<Options>(command: "pencilctl emulate", options: [
+        .recordingDescription { $0.description = $1 },
+        .value("--speed", valueName: "FACTOR|max", help: ["play FACTOR times as fast, or as fast as the device takes events (default: 1)"]) {
+            options, text throws(UsageError) in
+            if text == "max" {
+                options.speed = .asFastAsPossible
+            } else if let factor = Double(text), factor.isFinite, let parsed = PlaybackSpeed(factor: factor) {
+                options.speed = parsed
+            } else {
+                throw UsageError("--speed: expected a positive number or max, not \"\(text)\"")
+            }
+        },
+        .flag("--hold", help: ["keep the device after the last event, until Ctrl-C or SIGTERM"]) { $0.hold = true },
+        .value("--settle", valueName: "SECONDS", help: ["how long the device lives before the first event and after the last (default: 0.5)"]) {
+            options, text throws(UsageError) in
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+                throw UsageError("--settle: expected seconds from 0 to 3600, not \"\(text)\"")
+            }
+            options.settle = Int64((seconds * 1_000_000).rounded())
+        },
+        .flag("--wait-for-pencild", help: ["play once pencild has added the device (at most 30 s), instead of after --settle"]) {
+            $0.waitForPencild = true
+        },
+    ], operands: [
+        Operand("RECORDING", missing: "no recording given") { $0.recording = $1 },
+    ])
 
-    static func parse(_ arguments: [String]) -> Result<Options, UsageProblem> {
-        var recording: String?
-        var description: String?
-        var speed = PlaybackSpeed.realTime
-        var hold = false
-        var settle: Int64 = 500_000
-        var waitForPencild = false
-        var index = 0
-        while index < arguments.count {
-            var argument = arguments[index]
-            var value: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                value = String(argument[argument.index(after: equals)...])
-                argument = String(argument[..<equals])
-            }
-            func takeValue() -> String? {
-                if let value { return value }
-                index += 1
-                return index < arguments.count ? arguments[index] : nil
-            }
-            switch argument {
-            case "--desc":
-                guard let text = takeValue() else { return .failure(UsageProblem(message: "--desc needs a value")) }
-                description = text
-            case "--speed":
-                guard let text = takeValue() else { return .failure(UsageProblem(message: "--speed needs a value")) }
-                if text == "max" {
-                    speed = .asFastAsPossible
-                } else if let factor = Double(text), factor.isFinite, let parsed = PlaybackSpeed(factor: factor) {
-                    speed = parsed
-                } else {
-                    return .failure(UsageProblem(message: "--speed: expected a positive number or max, not \"\(text)\""))
-                }
-            case "--settle":
-                guard let text = takeValue() else { return .failure(UsageProblem(message: "--settle needs a value")) }
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
-                    return .failure(UsageProblem(message: "--settle: expected seconds from 0 to 3600, not \"\(text)\""))
-                }
-                settle = Int64((seconds * 1_000_000).rounded())
-            case "--hold":
-                guard value == nil else { return .failure(UsageProblem(message: "--hold takes no value")) }
-                hold = true
-            case "--wait-for-pencild":
-                guard value == nil else { return .failure(UsageProblem(message: "--wait-for-pencild takes no value")) }
-                waitForPencild = true
-            case _ where argument.hasPrefix("-") && argument != "-":
-                return .failure(UsageProblem(message: "unknown option \(argument)"))
-            default:
-                if let first = recording {
-                    return .failure(UsageProblem(message: "one recording at a time (got \(first) and \(argument))"))
-                }
-                recording = argument
-            }
-            index += 1
-        }
-        guard let recording else { return .failure(UsageProblem(message: "no recording given")) }
-        return .success(Options(recording: recording, description: description, speed: speed, hold: hold, settle: settle,
-                                waitForPencild: waitForPencild))
-    }
+    static func parse(_ arguments: [String]) -> Result<Options, UsageError> { parser.parse(arguments, into: Options()) }
 }
 
 // MARK: Playback

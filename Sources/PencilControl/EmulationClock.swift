@@ -3,9 +3,6 @@ import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What emulation reads and waits on: CLOCK_MONOTONIC (µs), or a scripted clock in tests.
 protocol EmulationClock {

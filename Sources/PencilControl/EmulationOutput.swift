@@ -3,9 +3,6 @@ import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where emulation writes events: the virtual device, or a list in tests.
 protocol EmulationOutput {

@@ -3,9 +3,6 @@ import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The events a recording writes to a virtual device, and when. Pure: the clock and the
 /// device come in through `play`.

@@ -3,9 +3,6 @@ import PencilDevices
 import PencilInput
 import PencilProtocol
 import PencilSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How a played recording went.
 struct EmulationResult: Equatable {

@@ -2,9 +2,6 @@ import PencilClient
 import PencilProtocol
 import PencilSystem
 import Varlink
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The readable form of events: one line each, times in seconds since the first event seen.
 struct EventFormatter {

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import GestureRecognizer
 import PencilInput
 import PencilProtocol
@@ -9,35 +10,26 @@ import PencilWacom
 /// each with `file:line: what is wrong` on stderr and no events printed; usage errors 64.
 public enum EventsCommand: PencilCommand {
     public static let name = "events"
-    public static let usage = "events RECORDING [--desc DESC] [--preferences JSON]"
     public static let summary = "print the events pencild reports for an evemu recording, one JSON object a line"
 
     /// The id a replayed device has (docs/protocol.md, Device).
     public static let deviceID = "replay0"
 
     struct Options: Equatable {
-        var recording: String
+        var recording = ""
         var description: String?
-        var preferences: Preferences
+        var preferences = Preferences()
     }
 
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
-        let options: Options
-        switch parse(arguments) {
-        case .success(let parsed):
-            options = parsed
-        case .failure(let problem):
-            return usageError(problem.message, io: io)
-        }
+        guard let options = parsed(arguments, into: Options(), io: io) else { return ExitCode.usage }
 
         let recording: EvemuRecording
-        switch CommandIO.loadRecording(options.recording, description: options.description, io: io) {
+        switch CommandIO.loadPen(options.recording, description: options.description, io: io, refusal: { reason in
+            "\(options.recording): not a pen device (\(reason)): pencild would ignore it"
+        }) {
         case .success(let loaded): recording = loaded
         case .failure(let failure): return failure.status
-        }
-        if case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) {
-            io.errors.line("\(options.recording): not a pen device (\(reason)): pencild would ignore it")
-            return ExitCode.dataError
         }
 
         var pipeline: GesturePipeline
@@ -71,49 +63,26 @@ public enum EventsCommand: PencilCommand {
         return ExitCode.success
     }
 
-    struct UsageProblem: Error, Equatable {
-        var message: String
-    }
-
-    static func parse(_ arguments: [String]) -> Result<Options, UsageProblem> {
-        var recording: String?
-        var description: String?
-        var preferencesText: String?
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--desc", "--preferences":
-                index += 1
-                guard index < arguments.count else { return .failure(UsageProblem(message: "\(argument) needs a value")) }
-                if argument == "--desc" { description = arguments[index] } else { preferencesText = arguments[index] }
-            case _ where argument.hasPrefix("--desc="):
-                description = String(argument.dropFirst("--desc=".count))
-            case _ where argument.hasPrefix("--preferences="):
-                preferencesText = String(argument.dropFirst("--preferences=".count))
-            case _ where argument.hasPrefix("-") && argument != "-":
-                return .failure(UsageProblem(message: "unknown option \(argument)"))
-            default:
-                if let first = recording {
-                    return .failure(UsageProblem(message: "one recording at a time (got \(first) and \(argument))"))
+    /// The options of `events` and `mirror`, which take the same.
+    static func recordingParser(_ command: String) -> OptionParser<Options> {
+        OptionParser(command: "pencilctl \(command)", options: [
+            .recordingDescription { $0.description = $1 },
+            .value("--preferences", valueName: "JSON", help: ["the user's preferences as the protocol's JSON (others keep their defaults)"]) {
+                options, text throws(UsageError) in
+                do {
+                    options.preferences = try Preferences().merging(try JSONReader.parse(text))
+                } catch let error as JSONParseError {
+                    throw UsageError("--preferences is not JSON: \(error)")
+                } catch {
+                    throw UsageError("invalid --preferences: \(error)")
                 }
-                recording = argument
-            }
-            index += 1
-        }
-        guard let recording else { return .failure(UsageProblem(message: "no recording given")) }
-
-        var preferences = Preferences()
-        if let preferencesText {
-            do {
-                let json = try JSONReader.parse(preferencesText)
-                preferences = try preferences.merging(json)
-            } catch let error as JSONParseError {
-                return .failure(UsageProblem(message: "--preferences is not JSON: \(error)"))
-            } catch {
-                return .failure(UsageProblem(message: "invalid --preferences: \(error)"))
-            }
-        }
-        return .success(Options(recording: recording, description: description, preferences: preferences))
+            },
+        ], operands: [
+            Operand("RECORDING", missing: "no recording given") { $0.recording = $1 },
+        ])
     }
+
+    static let parser = recordingParser(name)
+
+    static func parse(_ arguments: [String]) -> Result<Options, UsageError> { parser.parse(arguments, into: Options()) }
 }

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import GestureRecognizer
 import PencilInput
 import PencilProtocol
@@ -10,25 +11,20 @@ import PencilWacom
 /// preferences are the deciding user's. Exit codes as `pencilctl events`.
 public enum MirrorCommand: PencilCommand {
     public static let name = "mirror"
-    public static let usage = "mirror RECORDING [--desc DESC] [--preferences JSON]"
     public static let summary = "print, as an evemu recording, what the mirror would write for a recording (gesture clicks withheld)"
 
+    static let parser = EventsCommand.recordingParser(name)
+
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
-        let options: EventsCommand.Options
-        switch EventsCommand.parse(arguments) {
-        case .success(let parsed): options = parsed
-        case .failure(let problem): return usageError(problem.message, io: io)
-        }
+        guard let options = parsed(arguments, into: EventsCommand.Options(), io: io) else { return ExitCode.usage }
         let recording: EvemuRecording
-        switch CommandIO.loadRecording(options.recording, description: options.description, io: io) {
+        switch CommandIO.loadPen(options.recording, description: options.description, io: io, refusal: { reason in
+            "\(options.recording): not a pen device (\(reason)): pencild would make no mirror of it"
+        }) {
         case .success(let loaded): recording = loaded
         case .failure(let failure): return failure.status
         }
         let device = recording.description
-        if case .notAPen(let reason) = PenDeviceClassifier.classify(device) {
-            io.errors.line("\(options.recording): not a pen device (\(reason)): pencild would make no mirror of it")
-            return ExitCode.dataError
-        }
         let identity = WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
         let frames: [InputEvent]
         do {

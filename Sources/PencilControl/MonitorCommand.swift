@@ -1,10 +1,8 @@
+import CommandLineOptions
 import PencilClient
 import PencilProtocol
 import PencilSystem
 import Varlink
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `pencilctl monitor [--json] [--focus] [--device ID]... [--events TYPE,...]`: prints the
 /// daemon's events as they come, one line each: readable by default, the protocol's JSON with
@@ -13,7 +11,6 @@ import Glibc
 /// Ctrl-C or SIGTERM. A daemon that is not there at the start is an error (69).
 public enum MonitorCommand: PencilCommand {
     public static let name = "monitor"
-    public static let usage = "monitor [--json] [--focus] [--device ID]... [--events TYPE,...]"
     public static let summary = "print pen and gesture events from pencild as they happen (Ctrl-C ends)"
 
     struct Options: Equatable {
@@ -23,47 +20,24 @@ public enum MonitorCommand: PencilCommand {
         var events: [String]?
     }
 
-    static func parse(_ arguments: [String]) -> Result<Options, UsageProblem> {
-        var options = Options()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            func value() -> String? {
-                if let equals = argument.firstIndex(of: "=") { return String(argument[argument.index(after: equals)...]) }
-                index += 1
-                return index < arguments.count ? arguments[index] : nil
+    static let parser = OptionParser<Options>(command: "pencilctl monitor", options: [
+        .flag("--json", help: ["print each event as the protocol's JSON"]) { $0.json = true },
+        .flag("--focus", help: ["claim your focus while it runs, as the app in front would"]) { $0.focus = true },
+        .deviceFilter { $0.devices = ($0.devices ?? []) + [$1] },
+        .value("--events", valueName: "TYPE,...", help: ["only these event types"]) { options, list throws(UsageError) in
+            let names = list.split(separator: ",").map { String($0).trimmingSpaces }
+            for name in names where EventType(rawValue: name) == nil {
+                let known = EventType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("unknown event type \"\(name)\" (known: \(known))")
             }
-            switch argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument {
-            case "--json":
-                options.json = true
-            case "--focus":
-                options.focus = true
-            case "--device":
-                guard let id = value(), !id.isEmpty else { return .failure(UsageProblem("--device needs a device id")) }
-                options.devices = (options.devices ?? []) + [id]
-            case "--events":
-                guard let list = value() else { return .failure(UsageProblem("--events needs a list of event types")) }
-                let names = list.split(separator: ",").map { String($0).trimmingSpaces }
-                for name in names where EventType(rawValue: name) == nil {
-                    let known = EventType.allCases.map(\.rawValue).joined(separator: ", ")
-                    return .failure(UsageProblem("unknown event type \"\(name)\" (known: \(known))"))
-                }
-                options.events = (options.events ?? []) + names
-            default:
-                return .failure(UsageProblem("unexpected argument \(argument)"))
-            }
-            index += 1
-        }
-        return .success(options)
-    }
+            options.events = (options.events ?? []) + names
+        },
+    ])
+
+    static func parse(_ arguments: [String]) -> Result<Options, UsageError> { parser.parse(arguments, into: Options()) }
 
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
-        let options: Options
-        switch parse(arguments) {
-        case .success(let parsed): options = parsed
-        case .failure(let problem):
-            return usageError(problem.message, io: io)
-        }
+        guard let options = parsed(arguments, into: Options(), io: io) else { return ExitCode.usage }
         let path = DaemonSocket.path()
         var formatter = EventFormatter()
         var writer = JSONWriter(capacity: 1024)

@@ -5,7 +5,7 @@ import PencilSystem
 
 /// pencilctl's dispatcher.
 public enum PencilControl {
-    public static var commands: [any PencilCommand.Type] {
+    static var commands: [any PencilCommand.Type] {
         [
             EventsCommand.self,
             MirrorCommand.self,
@@ -43,14 +43,20 @@ public enum PencilControl {
             io.errors.write(usageText)
             return ExitCode.usage
         }
-        return command.run(arguments: Array(arguments.dropFirst()), io: io)
+        let rest = Array(arguments.dropFirst())
+        if command.asksForHelp(rest) {
+            io.output.write(command.help)
+            return ExitCode.success
+        }
+        return command.run(arguments: rest, io: io)
     }
 
     public static var usageText: String {
         var text = "usage:\n"
         for command in commands {
-            text += "  pencilctl \(command.usage)\n      \(command.summary)\n"
+            text += "  \(command.usage)\n      \(command.summary)\n"
         }
+        text += "\"pencilctl COMMAND --help\" says more of each.\n"
         return text
     }
 }

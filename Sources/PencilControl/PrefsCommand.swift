@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilClient
 import PencilProtocol
 import Varlink
@@ -8,7 +9,6 @@ import Varlink
 /// their range; either problem is reported with the preference's name.
 public enum PrefsCommand: PencilCommand {
     public static let name = "prefs"
-    public static let usage = "prefs get [--json] | prefs set KEY=VALUE..."
     public static let summary = "show or change your gesture preferences (keys: \(keys.joined(separator: ", ")))"
 
     static let keys = ["doubleTapAction", "squeezeAction", "tapButton", "squeezeButton",
@@ -21,20 +21,41 @@ public enum PrefsCommand: PencilCommand {
         case set(JSONValue)
     }
 
-    static func parse(_ arguments: [String]) -> Result<Request, UsageProblem> {
-        switch arguments.first {
+    struct Options: Equatable {
+        var words: [String] = []
+        var json = false
+    }
+
+    static let parser = OptionParser<Options>(command: "pencilctl prefs", options: [
+        .flag("--json", help: ["with get: the preferences as the protocol's JSON"]) { $0.json = true },
+    ], operands: [
+        Operand("get|set", missing: "prefs needs get or set") { $0.words.append($1) },
+        Operand("KEY=VALUE", count: 0...Int.max) { $0.words.append($1) },
+    ])
+
+    static let about = [
+        "prefs get shows your gesture preferences; prefs set KEY=VALUE... changes the ones named and",
+        "keeps the others. The keys: \(keys.joined(separator: ", ")).",
+    ]
+
+    static func parse(_ arguments: [String]) -> Result<Request, UsageError> {
+        let options: Options
+        switch parser.parse(arguments, into: Options()) {
+        case .success(let parsed): options = parsed
+        case .failure(let problem): return .failure(problem)
+        }
+        let assignments = options.words.dropFirst()
+        switch options.words.first {
         case "get":
-            let rest = arguments.dropFirst()
-            if rest.isEmpty { return .success(.get(json: false)) }
-            if rest.elementsEqual(["--json"]) { return .success(.get(json: true)) }
-            return .failure(UsageProblem("prefs get takes only --json"))
+            guard assignments.isEmpty else { return .failure(UsageError("prefs get takes only --json")) }
+            return .success(.get(json: options.json))
         case "set":
-            let assignments = arguments.dropFirst()
-            guard !assignments.isEmpty else { return .failure(UsageProblem("prefs set needs KEY=VALUE")) }
+            guard !options.json else { return .failure(UsageError("prefs set takes no --json")) }
+            guard !assignments.isEmpty else { return .failure(UsageError("prefs set needs KEY=VALUE")) }
             var members: [(String, JSONValue)] = []
             for assignment in assignments {
                 guard let equals = assignment.firstIndex(of: "=") else {
-                    return .failure(UsageProblem("\"\(assignment)\" is not KEY=VALUE"))
+                    return .failure(UsageError("\"\(assignment)\" is not KEY=VALUE"))
                 }
                 let key = String(assignment[..<equals])
                 let text = String(assignment[assignment.index(after: equals)...])
@@ -45,21 +66,21 @@ public enum PrefsCommand: PencilCommand {
             }
             return .success(.set(.object(members)))
         default:
-            return .failure(UsageProblem("prefs needs get or set"))
+            return .failure(UsageError("prefs needs get or set"))
         }
     }
 
     /// The JSON value of `text` for `key`, by the kind the protocol gives the key.
-    static func value(for key: String, _ text: String) -> Result<JSONValue, UsageProblem> {
+    static func value(for key: String, _ text: String) -> Result<JSONValue, UsageError> {
         switch key {
         case "tapMaxDuration", "doubleTapInterval", "longPressDuration":
             guard let milliseconds = Int64(text) else {
-                return .failure(UsageProblem("\(key): \"\(text)\" is not a whole number of milliseconds"))
+                return .failure(UsageError("\(key): \"\(text)\" is not a whole number of milliseconds"))
             }
             return .success(.int(milliseconds))
         case "doubleTapSlop":
             guard let millimetres = Double(text), millimetres.isFinite else {
-                return .failure(UsageProblem("\(key): \"\(text)\" is not a number of millimetres"))
+                return .failure(UsageError("\(key): \"\(text)\" is not a number of millimetres"))
             }
             return .success(.double(millimetres))
         case "doubleTapAction", "squeezeAction", "tapButton", "squeezeButton", "eraserButton":
@@ -68,10 +89,10 @@ public enum PrefsCommand: PencilCommand {
             switch text {
             case "true", "yes", "on", "1": return .success(.bool(true))
             case "false", "no", "off", "0": return .success(.bool(false))
-            default: return .failure(UsageProblem("\(key): \"\(text)\" is not true or false"))
+            default: return .failure(UsageError("\(key): \"\(text)\" is not true or false"))
             }
         default:
-            return .failure(UsageProblem("unknown preference \"\(key)\" (known: \(keys.joined(separator: ", ")))"))
+            return .failure(UsageError("unknown preference \"\(key)\" (known: \(keys.joined(separator: ", ")))"))
         }
     }
 
@@ -79,8 +100,7 @@ public enum PrefsCommand: PencilCommand {
         let request: Request
         switch parse(arguments) {
         case .success(let parsed): request = parsed
-        case .failure(let problem):
-            return usageError(problem.message, io: io)
+        case .failure(let problem): return usageError(problem.message, io: io)
         }
         let path = DaemonSocket.path()
         let reply: JSONValue

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilDevices
 import PencilInput
 import PencilSystem
@@ -11,33 +12,27 @@ import Glibc
 /// the duration, or when the device is unplugged; every frame is written as it ends.
 public enum RecordCommand: PencilCommand {
     public static let name = "record"
-    public static let usage = "record DEVICE [--duration SECONDS] > FILE"
-    public static let summary = "record /dev/input/eventN in evemu format (Ctrl-C ends)"
+    public static let summary = "record /dev/input/eventN in evemu format on standard output (Ctrl-C ends)"
+
+    struct Options: Equatable {
+        var device = ""
+        /// Microseconds; nil: until Ctrl-C, SIGTERM or the unplug.
+        var duration: Int64?
+    }
+
+    static let parser = OptionParser<Options>(command: "pencilctl record", options: [
+        .value("--duration", valueName: "SECONDS", help: ["stop after SECONDS"]) { options, text throws(UsageError) in
+            guard let seconds = Double(text), seconds > 0, seconds < 1e9 else { throw UsageError("--duration needs a number of seconds") }
+            options.duration = Int64(seconds * 1_000_000)
+        },
+    ], operands: [
+        Operand("DEVICE", missing: "which device? (e.g. /dev/input/event7; pencilctl devices lists pens)") { $0.device = $1 },
+    ])
 
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
-        var device: String?
-        var duration: Int64?
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--duration", index + 1 < arguments.count {
-                guard let seconds = Double(arguments[index + 1]), seconds > 0, seconds < 1e9 else {
-                    io.errors.line("pencilctl record: --duration needs a number of seconds")
-                    return ExitCode.usage
-                }
-                duration = Int64(seconds * 1_000_000)
-                index += 2
-            } else if !argument.hasPrefix("-"), device == nil {
-                device = argument
-                index += 1
-            } else {
-                return usageError("unexpected argument \(argument)", io: io)
-            }
-        }
-        guard let device else {
-            io.errors.line("pencilctl record: which device? (e.g. /dev/input/event7; pencilctl devices lists pens)")
-            return ExitCode.usage
-        }
+        guard let options = parsed(arguments, into: Options(), io: io) else { return ExitCode.usage }
+        let device = options.device
+        let duration = options.duration
         let path = device.contains("/") ? device : "/dev/input/" + device
 
         let live: LiveDevice

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import GestureRecognizer
 import PencilClient
 import PencilProtocol
@@ -11,7 +12,6 @@ import Varlink
 /// plugin or pencil-actions without a pen.
 public enum TryCommand: PencilCommand {
     public static let name = "try"
-    public static let usage = "try double-tap|squeeze [--device ID] [--delay SECONDS]"
     public static let summary = "make pencild's demo pen (pencild --demo) double-tap or squeeze once, and show what it carries"
 
     struct Options: Equatable {
@@ -24,47 +24,33 @@ public enum TryCommand: PencilCommand {
     /// The longest delay: longer is a mistake.
     static let maximumDelay = 60.0
 
-    static func parse(_ arguments: [String]) -> Result<Options, UsageProblem> {
-        var gesture: GestureDemonstration.Gesture?
-        var device: String?
-        var delay = 0.0
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--device":
-                guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else { return .failure(UsageProblem("--device needs a device id")) }
-                device = arguments[index + 1]
-                index += 2
-                continue
-            case "--delay":
-                guard index + 1 < arguments.count, let seconds = Double(arguments[index + 1]), (0...maximumDelay).contains(seconds) else {
-                    return .failure(UsageProblem("--delay needs a number of seconds from 0 to \(Int(maximumDelay))"))
-                }
-                delay = seconds
-                index += 2
-                continue
-            case "double-tap", "doubleTap":
-                guard gesture == nil else { return .failure(UsageProblem("one gesture at a time")) }
-                gesture = .doubleTap
-            case "squeeze":
-                guard gesture == nil else { return .failure(UsageProblem("one gesture at a time")) }
-                gesture = .squeeze
-            default:
-                return .failure(UsageProblem("unexpected argument \(argument) (double-tap or squeeze)"))
+    static let parser = OptionParser<Options>(command: "pencilctl try", options: [
+        .value("--device", valueName: "ID", help: ["the demo pen to use (default: demo0)"]) { options, id throws(UsageError) in
+            guard !id.isEmpty else { throw UsageError("--device needs a device id") }
+            options.device = id
+        },
+        .value("--delay", valueName: "SECONDS", help: ["wait first, to bring the app to try to the front"]) { options, text throws(UsageError) in
+            guard let seconds = Double(text), (0...maximumDelay).contains(seconds) else {
+                throw UsageError("--delay needs a number of seconds from 0 to \(Int(maximumDelay))")
             }
-            index += 1
-        }
-        guard let gesture else { return .failure(UsageProblem("which gesture? double-tap or squeeze")) }
-        return .success(Options(gesture: gesture, device: device, delay: delay))
+            options.delay = seconds
+        },
+    ], operands: [
+        Operand("double-tap|squeeze", missing: "which gesture? double-tap or squeeze") { options, word throws(UsageError) in
+            switch word {
+            case "double-tap", "doubleTap": options.gesture = .doubleTap
+            case "squeeze": options.gesture = .squeeze
+            default: throw UsageError("unexpected argument \(word) (double-tap or squeeze)")
+            }
+        },
+    ])
+
+    static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
+        parser.parse(arguments, into: Options(gesture: .doubleTap))
     }
 
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
-        let options: Options
-        switch parse(arguments) {
-        case .success(let parsed): options = parsed
-        case .failure(let problem): return usageError(problem.message, io: io)
-        }
+        guard let options = parsed(arguments, into: Options(gesture: .doubleTap), io: io) else { return ExitCode.usage }
         if options.delay > 0 {
             io.errors.line("pencilctl try: the \(word(options.gesture)) comes in \(options.delay) s: bring the app to try to the front")
             io.errors.flush()

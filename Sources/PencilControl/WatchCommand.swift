@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilClient
 import PencilProtocol
 import PencilSystem
@@ -11,23 +12,22 @@ import Glibc
 /// Needs a terminal; `monitor` is the same stream as text.
 public enum WatchCommand: PencilCommand {
     public static let name = "watch"
-    public static let usage = "watch [--device ID]"
     public static let summary = "a live view of the pen: canvas, pressure, tilt, distance, gestures (q quits)"
 
     /// At most this often the screen is redrawn: a pen reports up to a few hundred frames a second.
     static let redrawInterval: Int64 = 33_000
 
-    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+    struct Options: Equatable {
         var devices: [String]?
-        var index = 0
-        while index < arguments.count {
-            if arguments[index] == "--device", index + 1 < arguments.count {
-                devices = (devices ?? []) + [arguments[index + 1]]
-                index += 2
-            } else {
-                return usageError("unexpected argument \(arguments[index])", io: io)
-            }
-        }
+    }
+
+    static let parser = OptionParser<Options>(command: "pencilctl watch", options: [
+        .deviceFilter { $0.devices = ($0.devices ?? []) + [$1] },
+    ])
+
+    public static func run(arguments: [String], io: CommandIO) -> Int32 {
+        guard let options = parsed(arguments, into: Options(), io: io) else { return ExitCode.usage }
+        let devices = options.devices
         let output = FileDescriptor(rawValue: 1)
         let input = FileDescriptor(rawValue: 0)
         guard Terminal.isTerminal(output) else {

@@ -1,9 +1,6 @@
 import PencilClient
 import PencilProtocol
 import PencilSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the watch view shows, from the events alone.
 struct WatchModel {

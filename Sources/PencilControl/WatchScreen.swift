@@ -1,9 +1,6 @@
 import PencilClient
 import PencilProtocol
 import PencilSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Draws a WatchModel as lines of text that fit the terminal: a pure function, so that
 /// tests can look at the picture.

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilInput
 import PencilSystem
 import PencilTestDevices
@@ -20,34 +21,36 @@ import Glibc
 enum DaemonBenchmark {
     static let frameInterval: Int64 = 1_000
 
-    static func run(_ arguments: [String]) -> Int32 {
+    struct Options {
         var seconds = 5
         var clientCounts = [1, 16, 64]
         var pencild = siblingExecutable("pencild")
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            let value = index < arguments.count ? arguments[index] : nil
-            switch argument {
-            case "--seconds":
-                guard let text = value, let number = Int(text), number > 0 else { return usage("--seconds needs a positive number") }
-                seconds = number
-                index += 1
-            case "--clients":
-                guard let text = value else { return usage("--clients needs a list such as 1,16,64") }
-                let counts = text.split(separator: ",").compactMap { Int($0) }
-                guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 && $0 <= 120 }) else { return usage("--clients: counts from 1 to 120") }
-                clientCounts = counts
-                index += 1
-            case "--pencild":
-                guard let text = value else { return usage("--pencild needs a path") }
-                pencild = text
-                index += 1
-            default:
-                return usage("unknown option \(argument)")
-            }
+    }
+
+    static let parser = OptionParser<Options>(command: "pencil-bench daemon", options: [
+        .value("--seconds", valueName: "S", help: ["how long each replay lasts (default: 5)"]) { options, text throws(UsageError) in
+            guard let number = Int(text), number > 0 else { throw UsageError("--seconds needs a positive number") }
+            options.seconds = number
+        },
+        .value("--clients", valueName: "1,16,64", help: ["how many clients monitor, one run each (from 1 to 120)"]) { options, text throws(UsageError) in
+            let counts = text.split(separator: ",").compactMap { Int($0) }
+            guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 && $0 <= 120 }) else { throw UsageError("--clients: counts from 1 to 120") }
+            options.clientCounts = counts
+        },
+        .value("--pencild", valueName: "PATH", help: ["the pencild to measure (default: the one beside pencil-bench)"]) { $0.pencild = $1 },
+    ])
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if parser.asksForHelp(arguments) {
+            print(parser.help(about: ["The real pencild replaying a 1 kHz pen to 1, 16 and 64 monitoring clients: latency, CPU, memory."]), terminator: "")
+            return 0
         }
+        let options: Options
+        switch parser.parse(arguments, into: Options()) {
+        case .success(let parsed): options = parsed
+        case .failure(let problem): return usage(problem.message)
+        }
+        let (seconds, clientCounts, pencild) = (options.seconds, options.clientCounts, options.pencild)
         guard access(pencild, X_OK) == 0 else {
             return failure("no pencild at \(pencild): build it first (swift build -c release)")
         }
@@ -181,7 +184,7 @@ enum DaemonBenchmark {
     // MARK: Helpers
 
     static func usage(_ message: String) -> Int32 {
-        failure("\(message)\nusage: pencil-bench daemon [--seconds S] [--clients 1,16,64] [--pencild PATH]", status: 64)
+        failure("\(message)\nusage: \(parser.usage)", status: 64)
     }
 
     static func failure(_ message: String, status: Int32 = 1) -> Int32 {

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PencilBenchmarks
 import CAllocationCounter
 import GestureRecognizer
@@ -30,26 +31,39 @@ if CommandLine.arguments.dropFirst().first == "daemon" {
     exit(DaemonBenchmark.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var recordingPath: String?
-var descriptionPath: String?
-var repetitions = 200
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    switch argument {
-    case "--desc":
-        guard !arguments.isEmpty else { fail("--desc needs a value", 64) }
-        descriptionPath = arguments.removeFirst()
-    case "--repetitions":
-        guard let count = arguments.first.flatMap({ Int($0) }), count > 0 else { fail("--repetitions needs a positive number", 64) }
-        arguments.removeFirst()
-        repetitions = count
-    case _ where argument.hasPrefix("-"):
-        fail("unknown option \(argument)\nusage: pencil-bench [RECORDING [--desc DESC]] [--repetitions N]", 64)
-    default:
-        recordingPath = argument
-    }
+struct InputOptions {
+    var recordingPath: String?
+    var descriptionPath: String?
+    var repetitions = 200
 }
+
+let inputParser = OptionParser<InputOptions>(command: "pencil-bench", options: [
+    .value("--desc", valueName: "DESC", help: ["the device's description, for a recording without one"]) { $0.descriptionPath = $1 },
+    .value("--repetitions", valueName: "N", help: ["how many times the recording is decoded (default: 200)"]) { options, text throws(UsageError) in
+        guard let count = Int(text), count > 0 else { throw UsageError("--repetitions needs a positive number") }
+        options.repetitions = count
+    },
+], operands: [
+    Operand("RECORDING", count: 0...1) { $0.recordingPath = $1 },
+])
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if inputParser.asksForHelp(arguments) {
+    print(inputParser.help(about: [
+        "Decodes and assembles a recording from memory and prints events/s, frames/s and heap",
+        "allocations per frame once warm (default: the Cintiq 22HDT under $PENCILD_RECORDINGS).",
+        "\"pencil-bench daemon --help\" says how the daemon's benchmark runs.",
+    ]), terminator: "")
+    exit(0)
+}
+let inputOptions: InputOptions
+switch inputParser.parse(arguments, into: InputOptions()) {
+case .success(let parsed): inputOptions = parsed
+case .failure(let problem): fail("\(problem.message)\nusage: \(inputParser.usage)", 64)
+}
+var recordingPath = inputOptions.recordingPath
+let descriptionPath = inputOptions.descriptionPath
+let repetitions = inputOptions.repetitions
 if recordingPath == nil {
     guard let directory = getenv("PENCILD_RECORDINGS").map({ String(cString: $0) }), !directory.isEmpty else {
         fail("give a recording, or set PENCILD_RECORDINGS to the directory holding \"Wacom Cintiq 22HDT Pen.events\"", 64)

@@ -13,7 +13,7 @@ do {
 }
 switch command {
 case .help:
-    print(CommandLineParser.usage)
+    print(CommandLineParser.usage, terminator: "")
 case .version:
     print("pencild \(Daemon.version)")
 case .run(let configuration):

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import PencilActions
 import PencilClient
@@ -111,9 +112,9 @@ import Testing
             return options
         }())))
         #expect(ActionsOptions.parse(["--key-interval", "0"], defaultConfigPath: "/c")
-                == .failure(ActionsUsageError(message: "--key-interval: expected milliseconds from 1 to 1000, not '0'")))
-        #expect(ActionsOptions.parse(["--config"], defaultConfigPath: "/c") == .failure(ActionsUsageError(message: "--config needs a value")))
-        #expect(ActionsOptions.parse(["--bogus"], defaultConfigPath: "/c") == .failure(ActionsUsageError(message: "unknown option '--bogus'")))
+                == .failure(UsageError("--key-interval: expected milliseconds from 1 to 1000, not '0'")))
+        #expect(ActionsOptions.parse(["--config"], defaultConfigPath: "/c") == .failure(UsageError("--config needs a value")))
+        #expect(ActionsOptions.parse(["--bogus"], defaultConfigPath: "/c") == .failure(UsageError("unknown option --bogus")))
         #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "/x", "HOME": "/h"][$0] }) == "/x/pencild/actions.conf")
         #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "relative", "HOME": "/h"][$0] }) == "/h/.config/pencild/actions.conf")
     }

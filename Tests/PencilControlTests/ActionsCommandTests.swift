@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import PencilActions
 import PencilDevices
@@ -23,10 +24,10 @@ struct ActionsCommandTests {
     @Test func mistakesAreNamed() {
         #expect(ActionsCommand.parse(["test"], defaultConfig: "/d").failureMessage?.hasPrefix("actions test needs one ACTION") == true)
         #expect(ActionsCommand.parse(["test", "erase"], defaultConfig: "/d").failureMessage?.hasPrefix("unknown action \"erase\"") == true)
-        #expect(ActionsCommand.parse(["--config"], defaultConfig: "/d").failureMessage == "--config needs a file")
+        #expect(ActionsCommand.parse(["--config"], defaultConfig: "/d").failureMessage == "--config needs a value")
         #expect(ActionsCommand.parse(["--json"], defaultConfig: "/d").failureMessage == "unknown option --json")
         #expect(ActionsCommand.parse(["list"], defaultConfig: "/d").failureMessage == "unknown word \"list\" (actions, or actions test ACTION)")
-        #expect(ActionsCommand.parse(["test", "switchEraser", "--app"], defaultConfig: "/d").failureMessage?.hasPrefix("--app needs an app id") == true)
+        #expect(ActionsCommand.parse(["test", "switchEraser", "--app"], defaultConfig: "/d").failureMessage == "--app needs a value")
         #expect(ActionsCommand.parse(["--app", "kri\u{1B}ta"], defaultConfig: "/d").failureMessage?.contains("is not an app id") == true)
         #expect(ActionsCommand.parse(["--app", ""], defaultConfig: "/d").failureMessage?.contains("is not an app id") == true)
     }
@@ -200,7 +201,7 @@ struct ActionsCommandPersonTests {
     }
 }
 
-extension Result where Failure == UsageProblem {
+extension Result where Failure == UsageError {
     var failureMessage: String? {
         if case .failure(let problem) = self { return problem.message }
         return nil

@@ -96,7 +96,7 @@ struct EmulateCommandTests {
 
     @Test("usage errors exit 64 and say what is wrong", arguments: [
         (["emulate"], "no recording given"),
-        (["emulate", "a.events", "b.events"], "one recording at a time (got a.events and b.events)"),
+        (["emulate", "a.events", "b.events"], "unexpected argument b.events"),
         (["emulate", "a.events", "--speed"], "--speed needs a value"),
         (["emulate", "a.events", "--speed", "0"], "--speed: expected a positive number or max, not \"0\""),
         (["emulate", "a.events", "--speed", "fast"], "--speed: expected a positive number or max, not \"fast\""),
@@ -110,7 +110,7 @@ struct EmulateCommandTests {
         let result = run(arguments)
         #expect(result.status == 64)
         #expect(result.output == "")
-        #expect(result.errors == "pencilctl emulate: \(message)\nusage: pencilctl \(EmulateCommand.usage)\n")
+        #expect(result.errors == "pencilctl emulate: \(message)\nusage: \(EmulateCommand.usage)\n")
     }
 
     @Test("a missing recording exits 66 and a malformed one 65, before any device is made")
