@@ -141,7 +141,7 @@ test: deps-test test-generated build-debug test-purity test-swift test-sanitizer
 test-purity: build-debug
 	PURE_CORE_MODULES="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/Modules" scripts/check-pure-core.sh
 
-# The files generated from interfaces/org.pencild.Pen.varlink (scripts/embed-interface) are up
+# The files generated from interfaces/org.pencild.Pen.varlink (scripts/generate-from-interface) are up
 # to date, and the check that says so fails on a stale copy.
 test-generated:
 	tests/interface/generated-names.sh

@@ -1,4 +1,4 @@
-// Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names: do not edit.
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit.
 import PencilProtocol
 
 /// The user's gesture preferences (docs/protocol.md "Preferences"; defaults and meaning in

@@ -11,10 +11,8 @@ public enum PrefsCommand: PencilCommand {
     public static let name = "prefs"
     public static let summary = "show or change your gesture preferences (keys: \(keys.joined(separator: ", ")))"
 
-    static let keys = ["doubleTapAction", "squeezeAction", "tapButton", "squeezeButton",
-                       "tapMaxDuration", "doubleTapInterval", "longPressDuration", "doubleTapSlop",
-                       "withholdGestureClicks", "eraserButton", "prefersPencilOnlyDrawing", "prefersHoverToolPreview",
-                       "mirrorSwitchesTool"]
+    /// The preferences' names, in the interface's order.
+    static let keys = Preferences.fields.map(\.name)
 
     enum Request: Equatable {
         case get(json: Bool)
@@ -72,27 +70,28 @@ public enum PrefsCommand: PencilCommand {
 
     /// The JSON value of `text` for `key`, by the kind the protocol gives the key.
     static func value(for key: String, _ text: String) -> Result<JSONValue, UsageError> {
-        switch key {
-        case "tapMaxDuration", "doubleTapInterval", "longPressDuration":
+        guard let field = Preferences.fields.first(where: { $0.name == key }) else {
+            return .failure(UsageError("unknown preference \"\(key)\" (known: \(keys.joined(separator: ", ")))"))
+        }
+        switch field.kind {
+        case .milliseconds:
             guard let milliseconds = Int64(text) else {
                 return .failure(UsageError("\(key): \"\(text)\" is not a whole number of milliseconds"))
             }
             return .success(.int(milliseconds))
-        case "doubleTapSlop":
+        case .millimetres:
             guard let millimetres = Double(text), millimetres.isFinite else {
                 return .failure(UsageError("\(key): \"\(text)\" is not a number of millimetres"))
             }
             return .success(.double(millimetres))
-        case "doubleTapAction", "squeezeAction", "tapButton", "squeezeButton", "eraserButton":
+        case .names:
             return .success(.string(text))
-        case "withholdGestureClicks", "prefersPencilOnlyDrawing", "prefersHoverToolPreview", "mirrorSwitchesTool":
+        case .flag:
             switch text {
             case "true", "yes", "on", "1": return .success(.bool(true))
             case "false", "no", "off", "0": return .success(.bool(false))
             default: return .failure(UsageError("\(key): \"\(text)\" is not true or false"))
             }
-        default:
-            return .failure(UsageError("unknown preference \"\(key)\" (known: \(keys.joined(separator: ", ")))"))
         }
     }
 

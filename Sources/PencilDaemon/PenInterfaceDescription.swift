@@ -1,4 +1,4 @@
-// Generated from interfaces/org.pencild.Pen.varlink by scripts/embed-interface: do not edit.
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit.
 extension InterfaceDescriptions {
     public static let pen = #"""
     # Pen and gesture events from tablet pens, and each user's gesture preferences.

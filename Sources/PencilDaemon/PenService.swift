@@ -246,50 +246,59 @@ final class PenService {
             replyError(connection, call, .methodNotFound(call.method))
             return
         }
-        switch method {
-        case .listDevices:
-            let infos = devices.devices.filter { reads($0, connection) }.map(\.listedInfo)
-            reply(connection, call) { writer in
-                writer.key("devices"); writer.beginArray()
-                for info in infos { writer.write(info) }
-                writer.endArray()
-            }
-        case .monitor: startMonitor(call, for: connection, now: now)
-        case .getPreferences:
-            let current = writes.pending(of: connection.peer.uid) ?? preferences.preferences(for: connection.peer.uid)
-            reply(connection, call) { writer in writer.key("preferences"); writer.write(current) }
-        case .setPreferences: setPreferences(call, for: connection, now: now)
-        case .setFocus: setFocus(call, for: connection, now: now)
-        case .pressChord: pressChord(call, for: connection, now: now)
-        case .playGesture: playGesture(call, for: connection, now: now)
-        }
-    }
-
-    private func startMonitor(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
-        guard call.more else {
+        // Monitor streams or is refused before its parameters are read.
+        if method == .monitor, !call.more {
             replyError(connection, call, .expectedMore)
             return
         }
+        // Each handler is handed its method's parameters, read and typed as the interface
+        // declares them (PenParameters); one of another kind is InvalidParameter here.
+        let parameters = ParameterReader(call.parameters)
+        do throws(InvalidParameter) {
+            switch method {
+            case .listDevices: listDevices(call, for: connection)
+            case .monitor: startMonitor(try .init(parameters), call, for: connection, now: now)
+            case .getPreferences: getPreferences(call, for: connection)
+            case .setPreferences: setPreferences(try .init(parameters), call, for: connection, now: now)
+            case .setFocus: setFocus(try .init(parameters), call, for: connection, now: now)
+            case .pressChord: pressChord(try .init(parameters), call, for: connection, now: now)
+            case .playGesture: playGesture(try .init(parameters), call, for: connection, now: now)
+            }
+        } catch {
+            replyError(connection, call, .invalidParameter(error.name))
+        }
+    }
+
+    private func listDevices(_ call: VarlinkCall, for connection: Connection) {
+        let infos = devices.devices.filter { reads($0, connection) }.map(\.listedInfo)
+        reply(connection, call) { writer in
+            writer.key("devices"); writer.beginArray()
+            for info in infos { writer.write(info) }
+            writer.endArray()
+        }
+    }
+
+    private func getPreferences(_ call: VarlinkCall, for connection: Connection) {
+        let current = writes.pending(of: connection.peer.uid) ?? preferences.preferences(for: connection.peer.uid)
+        reply(connection, call) { writer in writer.key("preferences"); writer.write(current) }
+    }
+
+    private func startMonitor(_ parameters: PenParameters.Monitor, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
         guard !call.oneway else { return }
         var subscription = MonitorFilter()
-        if let given = call.parameters["devices"], !given.isNull {
-            guard let list = given.arrayValue else { replyError(connection, call, .invalidParameter("devices")); return }
-            var ids = Set<String>()
-            for element in list {
-                guard let id = element.stringValue else { replyError(connection, call, .invalidParameter("devices")); return }
+        if let ids = parameters.devices {
+            for id in ids {
                 guard let device = devices.device(id), reads(device, connection) else {
                     replyError(connection, call, PenError.noSuchDevice(id))
                     return
                 }
-                ids.insert(id)
             }
-            subscription.devices = ids
+            subscription.devices = Set(ids)
         }
-        if let given = call.parameters["events"], !given.isNull {
-            guard let list = given.arrayValue else { replyError(connection, call, .invalidParameter("events")); return }
+        if let names = parameters.events {
             var types = Set<EventType>()
-            for element in list {
-                guard let name = element.stringValue, let type = EventType(rawValue: name) else {
+            for name in names {
+                guard let type = EventType(rawValue: name) else {
                     replyError(connection, call, .invalidParameter("events"))
                     return
                 }
@@ -321,11 +330,8 @@ final class PenService {
         }
     }
 
-    private func setFocus(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
-        guard let focused = call.parameters["focused"]?.boolValue else {
-            replyError(connection, call, .invalidParameter("focused"))
-            return
-        }
+    private func setFocus(_ parameters: PenParameters.SetFocus, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
+        let focused = parameters.focused
         let (uid, pid) = (connection.peer.uid, connection.peer.pid)
         if focused { focus.claim(uid: uid, pid: pid) } else { focus.release(uid: uid, pid: pid) }
         devices.setAppHoldsFocus(focus.holder(of: uid) != nil, uid: uid)
@@ -335,11 +341,8 @@ final class PenService {
 
     // MARK: Preferences
 
-    private func setPreferences(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
-        guard let given = call.parameters["preferences"], !given.isNull else {
-            replyError(connection, call, .invalidParameter("preferences"))
-            return
-        }
+    private func setPreferences(_ parameters: PenParameters.SetPreferences, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
+        let given = parameters.preferences
         let uid = connection.peer.uid
         let current: Preferences
         if let pending = writes.pending(of: uid) {

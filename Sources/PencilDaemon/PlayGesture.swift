@@ -8,17 +8,13 @@ import Varlink
 /// the call's shape, the device, whether it is the demo pen, what the preferences allow, then
 /// how many wait.
 extension PenService {
-    func playGesture(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
-        guard let name = call.parameters["gesture"]?.stringValue, let gesture = GestureDemonstration.Gesture(rawValue: name) else {
+    func playGesture(_ parameters: PenParameters.PlayGesture, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
+        guard let gesture = GestureDemonstration.Gesture(rawValue: parameters.gesture) else {
             replyError(connection, call, .invalidParameter("gesture"))
             return
         }
         let device: PenDevice
-        if let given = call.parameters["device"], !given.isNull {
-            guard let id = given.stringValue else {
-                replyError(connection, call, .invalidParameter("device"))
-                return
-            }
+        if let id = parameters.device {
             // A pen the caller may not read is no pen of theirs.
             guard let found = devices.device(id), reads(found, connection) else {
                 replyError(connection, call, PenError.noSuchDevice(id))

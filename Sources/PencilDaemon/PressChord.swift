@@ -7,26 +7,15 @@ import Varlink
 /// the device's seat. Checked in the order a caller can act on: the call's shape, the device,
 /// the keys, who holds the seat, then the keyboard itself.
 extension PenService {
-    func pressChord(_ call: VarlinkCall, for connection: Connection, now: HostTime) {
-        guard let given = call.parameters["keys"]?.arrayValue, (1...8).contains(given.count) else {
+    func pressChord(_ parameters: PenParameters.PressChord, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
+        let names = parameters.keys
+        // At most eight keys, each name short and without "+": the keys are a list, not a chord's text.
+        guard (1...8).contains(names.count), names.allSatisfy({ (1...32).contains($0.utf8.count) && !$0.contains("+") }) else {
             replyError(connection, call, .invalidParameter("keys"))
             return
         }
-        var names: [String] = []
-        for value in given {
-            // A name is short and has no "+": the keys are a list, not a chord's text.
-            guard let name = value.stringValue, (1...32).contains(name.utf8.count), !name.contains("+") else {
-                replyError(connection, call, .invalidParameter("keys"))
-                return
-            }
-            names.append(name)
-        }
         var seat = SeatKeyboard.seat
-        if let device = call.parameters["device"], !device.isNull {
-            guard let id = device.stringValue else {
-                replyError(connection, call, .invalidParameter("device"))
-                return
-            }
+        if let id = parameters.device {
             // A pen the caller may not read is no pen of theirs.
             guard let device = devices.device(id), reads(device, connection) else {
                 replyError(connection, call, PenError.noSuchDevice(id))

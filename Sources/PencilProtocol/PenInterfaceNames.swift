@@ -1,4 +1,4 @@
-// Generated from interfaces/org.pencild.Pen.varlink by scripts/embed-interface: do not edit.
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit.
 /// The names the interface declares.
 public enum PenInterface {
     public static let name = "org.pencild.Pen"

@@ -1,19 +1,13 @@
 /// The user's choices for gestures (docs/protocol.md "Preferences", defaults in docs/gestures.md).
 
-public enum TapButton: String, Sendable, CaseIterable {
-    case stylus, stylus2, stylus3, eraser, none
+extension TapButton {
+    /// The barrel button it names; nil for `none`.
     public var button: PenButton? { PenButton(rawValue: rawValue) }
 }
 
-public enum SqueezeButton: String, Sendable, CaseIterable {
-    case stylus, stylus2, stylus3, eraser, longPress, none
+extension SqueezeButton {
+    /// The barrel button it names; nil for `longPress` and `none`.
     public var button: PenButton? { PenButton(rawValue: rawValue) }
-}
-
-/// On a pen whose eraser is a button (docs/gestures.md, "An eraser that is a button"): the eraser
-/// tool, as the firmware reports it, or a barrel button named `eraser`.
-public enum EraserButtonMode: String, Sendable, CaseIterable {
-    case eraser, button
 }
 
 public struct Preferences: Equatable, Sendable {

@@ -184,24 +184,12 @@ extension Stylus: JSONFragment {
 }
 
 extension Preferences: JSONFragment {
-    /// Thirteen members; the enumerations' names are short ASCII.
-    public var maximumByteCount: Int { 2 + 13 * (JSONCursor.member("withholdGestureClicks") + 48) }
+    /// Each member: the longest key and a value of at most 48 bytes (short ASCII names, numbers).
+    public var maximumByteCount: Int { 2 + Self.fields.count * (JSONCursor.member("withholdGestureClicks") + 48) }
 
     public func write(to cursor: inout JSONCursor) {
         cursor.beginObject()
-        cursor.key("doubleTapAction"); cursor.string(doubleTapAction.rawValue)
-        cursor.key("squeezeAction"); cursor.string(squeezeAction.rawValue)
-        cursor.key("tapButton"); cursor.string(tapButton.rawValue)
-        cursor.key("squeezeButton"); cursor.string(squeezeButton.rawValue)
-        cursor.key("tapMaxDuration"); cursor.int(Int64(tapMaxDuration))
-        cursor.key("doubleTapInterval"); cursor.int(Int64(doubleTapInterval))
-        cursor.key("longPressDuration"); cursor.int(Int64(longPressDuration))
-        cursor.key("doubleTapSlop"); cursor.number(doubleTapSlop, .millimeters)
-        cursor.key("withholdGestureClicks"); cursor.bool(withholdGestureClicks)
-        cursor.key("eraserButton"); cursor.string(eraserButton.rawValue)
-        cursor.key("prefersPencilOnlyDrawing"); cursor.bool(prefersPencilOnlyDrawing)
-        cursor.key("prefersHoverToolPreview"); cursor.bool(prefersHoverToolPreview)
-        cursor.key("mirrorSwitchesTool"); cursor.bool(mirrorSwitchesTool)
+        for field in Self.fields { field.write(self, to: &cursor) }
         cursor.endObject()
     }
 }
@@ -280,27 +268,10 @@ extension Preferences {
         }
         var result = self
         for (name, value) in members {
-            switch name {
-            case "doubleTapAction": result.doubleTapAction = try Self.enumValue(value, field: name)
-            case "squeezeAction": result.squeezeAction = try Self.enumValue(value, field: name)
-            case "tapButton": result.tapButton = try Self.enumValue(value, field: name)
-            case "squeezeButton": result.squeezeButton = try Self.enumValue(value, field: name)
-            case "tapMaxDuration": result.tapMaxDuration = try Self.milliseconds(value, field: name)
-            case "doubleTapInterval": result.doubleTapInterval = try Self.milliseconds(value, field: name)
-            case "longPressDuration": result.longPressDuration = try Self.milliseconds(value, field: name)
-            case "doubleTapSlop":
-                guard let slop = value.doubleValue else {
-                    throw InvalidPreferences(field: name, reason: "must be a number of millimetres, not \(value.kindName)")
-                }
-                result.doubleTapSlop = slop
-            case "withholdGestureClicks": result.withholdGestureClicks = try Self.flag(value, field: name)
-            case "eraserButton": result.eraserButton = try Self.enumValue(value, field: name)
-            case "prefersPencilOnlyDrawing": result.prefersPencilOnlyDrawing = try Self.flag(value, field: name)
-            case "prefersHoverToolPreview": result.prefersHoverToolPreview = try Self.flag(value, field: name)
-            case "mirrorSwitchesTool": result.mirrorSwitchesTool = try Self.flag(value, field: name)
-            default:
+            guard let field = Self.fields.first(where: { $0.name == name }) else {
                 throw InvalidPreferences(field: name, reason: "is not a preference")
             }
+            try field.read(value, into: &result)
         }
         try result.validate()
         return result
@@ -325,30 +296,6 @@ extension Preferences {
         return (result, dropped)
     }
 
-    private static func enumValue<T: RawRepresentable & CaseIterable>(_ value: JSONValue, field: String) throws(InvalidPreferences) -> T where T.RawValue == String {
-        guard let text = value.stringValue, let result = T(rawValue: text) else {
-            let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw InvalidPreferences(field: field, reason: "must be one of \(allowed)")
-        }
-        return result
-    }
-
-    private static func flag(_ value: JSONValue, field: String) throws(InvalidPreferences) -> Bool {
-        guard let flag = value.boolValue else {
-            throw InvalidPreferences(field: field, reason: "must be true or false, not \(value.kindName)")
-        }
-        return flag
-    }
-
-    private static func milliseconds(_ value: JSONValue, field: String) throws(InvalidPreferences) -> Int {
-        guard case .int(let ms) = value, let result = Int(exactly: ms) else {
-            throw InvalidPreferences(field: field, reason: "must be a whole number of milliseconds, not \(value.kindName)")
-        }
-        guard durationRange.contains(result) else {
-            throw InvalidPreferences(field: field, reason: "must be between \(durationRange.lowerBound) and \(durationRange.upperBound) milliseconds, not \(result)")
-        }
-        return result
-    }
 }
 
 /// Reading events back (clients, tests): the inverse of `JSONWriter.write(_: Event)`.

@@ -1,19 +1,5 @@
-/// The protocol's value types (docs/protocol.md, "Types"). JSON names are the contract.
-
-public enum ToolType: String, Sendable, CaseIterable {
-    case pen, eraser, brush, pencil, airbrush, mouse, lens
-}
-
-public enum AxisName: String, Sendable, CaseIterable {
-    case pressure, distance, tilt, rotation, slider, wheel
-}
-
-/// A barrel button, by its protocol name. `eraser` is the button of a pen whose eraser is a
-/// button (docs/gestures.md, "An eraser that is a button"): the firmware reports it as a tool swap,
-/// and a user's recogniser turns the swap back into this button under `eraserButton` `button`.
-public enum PenButton: String, Sendable, CaseIterable {
-    case stylus, stylus2, stylus3, eraser
-}
+/// The protocol's value types (docs/protocol.md, "Types"). JSON names are the contract; the enums
+/// of names are generated from the interface (Names.swift).
 
 /// The barrel buttons held at once.
 public struct ButtonSet: OptionSet, Sendable, Hashable {
@@ -48,17 +34,6 @@ public struct Tool: Equatable, Hashable, Sendable {
     }
     /// docs/gestures.md: "the same tool" means the same type and serial.
     public func isSameTool(as other: Tool) -> Bool { type == other.type && serial == other.serial }
-}
-
-/// What kind of stylus libwacom says a tool is (docs/protocol.md, "Stylus").
-public enum StylusKind: String, Sendable, CaseIterable {
-    case general, inking, airbrush, classic, marker, stroke, puck, mobile, unknown
-}
-
-/// What a stylus has for an eraser: none, the other end (`invert`), or a button that the
-/// firmware reports as the eraser tool.
-public enum EraserKind: String, Sendable, CaseIterable {
-    case none, invert, button
 }
 
 /// Which pen a tool is, as libwacom names it (docs/protocol.md, "Stylus"): carried by `proximityIn`
@@ -141,38 +116,6 @@ public struct DeviceInfo: Equatable, Sendable {
         self.styli = styli
         self.mirror = mirror
     }
-}
-
-public enum EventType: String, Sendable, CaseIterable {
-    case deviceAdded, deviceRemoved
-    case proximityIn, proximityOut
-    case tipDown, tipUp
-    case motion
-    case hover
-    case buttonDown, buttonUp
-    case doubleTap
-    case squeeze
-    case preferencesChanged
-    /// deviceInfo as it is now: its mirror came or went, or tipReportedAs changed.
-    case deviceChanged
-}
-
-public enum Phase: String, Sendable, CaseIterable {
-    case began, changed, ended, cancelled
-}
-
-/// Apple's UIPencilPreferredAction, by name.
-public enum PreferredAction: String, Sendable, CaseIterable {
-    case ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
-}
-
-/// Which app acts on a gesture (docs/protocol.md, "Which app acts (focus)"), as seen by the stream
-/// that receives it: its process holds the user's focus, another process does, or nobody.
-public enum Focus: String, Sendable, CaseIterable {
-    case this, other, none
-    /// pencild performed the action itself, through the pen's mirror (docs/gestures.md, "The
-    /// pen switches tool through its mirror"): no app acts on it.
-    case pen
 }
 
 /// One event of the protocol (docs/protocol.md "Event"). Fields a type does not carry are nil.

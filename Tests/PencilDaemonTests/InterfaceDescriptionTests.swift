@@ -11,6 +11,6 @@ struct InterfaceDescriptionTests {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let file = try String(contentsOf: repository.appendingPathComponent("interfaces/org.pencild.Pen.varlink"), encoding: .utf8)
         #expect(InterfaceDescriptions.pen == file,
-                "run scripts/embed-interface after editing interfaces/org.pencild.Pen.varlink")
+                "run scripts/generate-from-interface after editing interfaces/org.pencild.Pen.varlink")
     }
 }

@@ -1,27 +1,28 @@
 #!/bin/sh
 # The files generated from interfaces/org.pencild.Pen.varlink are up to date, and the check that
 # says so is not vacuous: on a scratch copy of what the generation reads and writes, it fails for
-# a generated file edited by hand and for an interface edited without regenerating; after a
-# regeneration a new name, preference, method and error reach every client, and the C client's
-# numbers stay as they were.
+# a generated file edited by hand (each of them) and for an interface edited without
+# regenerating; after a regeneration a new name, preference, method and error reach the daemon's
+# side and every client, and the C client's numbers stay as they were.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-files="interfaces/org.pencild.Pen.varlink scripts/embed-interface scripts/generate-client-names
-Sources/PencilDaemon/PenInterfaceDescription.swift Sources/PencilProtocol/PenInterfaceNames.swift
-Sources/PencilClient/Names.swift Sources/PencilClient/PreferenceFields.swift clients/python/src/pencild/_names.py clients/c/src/names.c
-clients/c/src/preference-fields.h clients/c/include/pencil.h"
+generated="Sources/PencilDaemon/PenInterfaceDescription.swift Sources/PencilProtocol/PenInterfaceNames.swift
+Sources/PencilProtocol/Names.swift Sources/PencilProtocol/PreferencesFields.swift Sources/PencilDaemon/PenError.swift
+Sources/PencilDaemon/PenParameters.swift Sources/PencilClient/Names.swift Sources/PencilClient/PreferenceFields.swift
+clients/python/src/pencild/_names.py clients/c/src/names.c clients/c/src/preference-fields.h clients/c/include/pencil.h"
+files="interfaces/org.pencild.Pen.varlink scripts/generate-from-interface $generated"
 failures=0
 fail() {
     echo "generated-names: FAIL: $*" >&2
     failures=$((failures + 1))
 }
 
-"$top/scripts/embed-interface" --check || fail "the tree's generated files are stale"
+"$top/scripts/generate-from-interface" --check || fail "the tree's generated files are stale"
 
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 fresh_copy() {
-    rm -rf "$copy"/*
+    rm -rf "${copy:?}"/*
     for file in $files; do
         mkdir -p "$copy/$(dirname "$file")"
         cp "$top/$file" "$copy/$file"
@@ -30,14 +31,25 @@ fresh_copy() {
 quietly() { "$@" >/dev/null 2>&1; }
 
 fresh_copy
-quietly "$copy/scripts/embed-interface" --check || fail "the check fails on an unchanged copy"
+quietly "$copy/scripts/generate-from-interface" --check || fail "the check fails on an unchanged copy"
 
-sed -i '/case .lens: "lens"/d' "$copy/Sources/PencilClient/Names.swift"
-quietly "$copy/scripts/embed-interface" --check && fail "the check passes with a hand-edited Names.swift"
+# Each generated file, edited by hand: a line added at its end (pencil.h: in its generated part).
+for file in $generated; do
+    fresh_copy
+    case $file in
+    *pencil.h) sed -i '/^	PENCIL_TOOL_LENS,$/d' "$copy/$file" ;;
+    *) echo "// edited by hand" >> "$copy/$file" ;;
+    esac
+    quietly "$copy/scripts/generate-from-interface" --check && fail "the check passes with a hand-edited $file"
+done
+# ...and a generated file that is missing.
+fresh_copy
+rm "$copy/Sources/PencilDaemon/PenParameters.swift"
+quietly "$copy/scripts/generate-from-interface" --check && fail "the check passes with PenParameters.swift missing"
 
 fresh_copy
 sed -i 's/"lens");/"lens", "quill");/' "$copy/clients/c/src/names.c"
-quietly "$copy/scripts/embed-interface" --check && fail "the check passes with a hand-edited names.c"
+quietly "$copy/scripts/generate-from-interface" --check && fail "the check passes with a hand-edited names.c"
 
 # A tool inserted mid-list (the C client appends it), a boolean preference, a method and an
 # error with parameters, as an engineer adds them to the interface alone.
@@ -46,9 +58,9 @@ interface="$copy/interfaces/org.pencild.Pen.varlink"
 sed -i 's/^# tool names: pen, eraser,/# tool names: pen, quill, eraser,/' "$interface"
 sed -i 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool,\n  prefersQuietClicks: ?bool/' "$interface"
 printf '%s\n' '' 'method PressChord(chord: string) -> ()' 'error ChordRejected (chord: string, reason: string)' >> "$interface"
-quietly "$copy/scripts/embed-interface" --check && fail "the check passes with an interface newer than the generated files"
-"$copy/scripts/embed-interface"
-quietly "$copy/scripts/embed-interface" --check || fail "the check fails right after a regeneration"
+quietly "$copy/scripts/generate-from-interface" --check && fail "the check passes with an interface newer than the generated files"
+"$copy/scripts/generate-from-interface"
+quietly "$copy/scripts/generate-from-interface" --check || fail "the check fails right after a regeneration"
 
 expect() { # FILE TEXT: FILE holds the line TEXT
     grep -qxF -- "$2" "$copy/$1" || fail "$1 lacks: $2"
@@ -66,6 +78,13 @@ expect Sources/PencilClient/PreferenceFields.swift '    public var prefersQuietC
 expect Sources/PencilClient/PreferenceFields.swift '        add("prefersQuietClicks", prefersQuietClicks.map { .bool($0) })'
 expect Sources/PencilProtocol/PenInterfaceNames.swift '        case pressChord = "PressChord"'
 expect Sources/PencilProtocol/PenInterfaceNames.swift '        case chordRejected = "ChordRejected"'
+# The daemon's side: its enum, its preferences' table, the error with its parameters, and the
+# method's typed parameters (the interface's second PressChord is the last one declared).
+expect Sources/PencilProtocol/Names.swift '    case pen, quill, eraser, brush, pencil, airbrush, mouse, lens'
+expect Sources/PencilProtocol/PreferencesFields.swift '        .flag("prefersQuietClicks", \.prefersQuietClicks),'
+expect Sources/PencilDaemon/PenError.swift '    static func chordRejected(chord: String, reason: String) -> VarlinkError {'
+expect Sources/PencilDaemon/PenError.swift '        error(.chordRejected, [("chord", .string(chord)), ("reason", .string(reason))])'
+expect Sources/PencilDaemon/PenParameters.swift '            chord = try parameters.required("chord", .string)'
 grep -A1 -xF '	PENCIL_TOOL_LENS,' "$copy/clients/c/include/pencil.h" | grep -qxF '	PENCIL_TOOL_QUILL,' ||
     fail "pencil.h: PENCIL_TOOL_QUILL does not follow PENCIL_TOOL_LENS"
 

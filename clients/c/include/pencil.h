@@ -84,7 +84,7 @@ struct pencil_error;
 /* Names                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names, up to the end marker: do not edit. */
+/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface, up to the end marker: do not edit. */
 
 /** The type of an event (docs/protocol.md, Event). */
 enum pencil_event_type {
@@ -616,7 +616,7 @@ void pencil_preferences_destroy(struct pencil_preferences *preferences);
  * Each setter returns 0, or -EINVAL for UNKNOWN / UNSET values, a negative whole number or a
  * number that is not finite (the daemon checks ranges and answers InvalidPreferences).
  */
-/* The preferences' functions: generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names, up to the end marker: do not edit. */
+/* The preferences' functions: generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface, up to the end marker: do not edit. */
 enum pencil_action pencil_preferences_get_double_tap_action(const struct pencil_preferences *preferences);
 const char *pencil_preferences_get_double_tap_action_name(const struct pencil_preferences *preferences);
 int pencil_preferences_set_double_tap_action(struct pencil_preferences *preferences, enum pencil_action value);

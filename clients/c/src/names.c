@@ -1,4 +1,4 @@
-/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names: do not edit. */
+/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit. */
 /* The protocol's names, numbered as the enums of pencil.h number them. */
 #include "private.h"
 

@@ -1,4 +1,4 @@
-/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names: do not edit. */
+/* Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit. */
 /* The fields of the protocol's Preferences, in its order, for objects.c to expand:
  * NAME(field, key, type, table), INTEGER(field, key), NUMBER(field, key), FLAG(field, key). */
 #ifndef PENCIL_PREFERENCE_FIELDS_H

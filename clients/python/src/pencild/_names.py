@@ -1,4 +1,4 @@
-# Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-client-names: do not edit.
+# Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit.
 """The protocol's names as enums, and the fields of its Preferences."""
 
 from __future__ import annotations

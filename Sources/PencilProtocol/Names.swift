@@ -1,0 +1,82 @@
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit.
+// The daemon's enums of the interface's names: closed, in the interface's order.
+
+/// A tool's type (docs/protocol.md, Device.tools and Tool.type).
+public enum ToolType: String, Sendable, CaseIterable {
+    case pen, eraser, brush, pencil, airbrush, mouse, lens
+}
+
+/// An axis a device reports (docs/protocol.md, Device.axes).
+public enum AxisName: String, Sendable, CaseIterable {
+    case pressure, distance, tilt, rotation, slider, wheel
+}
+
+/// A barrel button, by its protocol name. `eraser` is the button of a pen whose eraser is a
+/// button (docs/gestures.md, "An eraser that is a button"): the firmware reports it as a tool swap,
+/// and a user's recogniser turns the swap back into this button under `eraserButton` `button`.
+public enum PenButton: String, Sendable, CaseIterable {
+    case stylus, stylus2, stylus3
+    /// (on a pen whose eraser is a button)
+    case eraser
+}
+
+/// What kind of stylus libwacom says a tool is (docs/protocol.md, "Stylus").
+public enum StylusKind: String, Sendable, CaseIterable {
+    case general, inking, airbrush, classic, marker, stroke, puck, mobile
+    /// (libwacom does not say)
+    case unknown
+}
+
+/// What a stylus has for an eraser: none, the other end (`invert`), or a button that the
+/// firmware reports as the eraser tool.
+public enum EraserKind: String, Sendable, CaseIterable {
+    case none
+    /// (the other end)
+    case invert
+    /// (a button that the firmware reports as the eraser tool)
+    case button
+}
+
+/// Apple's UIPencilPreferredAction, by name.
+public enum PreferredAction: String, Sendable, CaseIterable {
+    case ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
+}
+
+/// The button whose double-click is a double-tap (preference `tapButton`).
+public enum TapButton: String, Sendable, CaseIterable {
+    case stylus, stylus2, stylus3, eraser, none
+}
+
+/// What makes a squeeze (preference `squeezeButton`): holding a button, or a long press of the tap button.
+public enum SqueezeButton: String, Sendable, CaseIterable {
+    case stylus, stylus2, stylus3, eraser, longPress, none
+}
+
+/// On a pen whose eraser is a button (docs/gestures.md, "An eraser that is a button"): the eraser
+/// tool, as the firmware reports it, or a barrel button named `eraser` (preference `eraserButton`).
+public enum EraserButtonMode: String, Sendable, CaseIterable {
+    case eraser, button
+}
+
+/// What an event reports (docs/protocol.md, "Event").
+public enum EventType: String, Sendable, CaseIterable {
+    case deviceAdded, deviceRemoved, proximityIn, proximityOut, tipDown, tipUp, motion, hover, buttonDown, buttonUp, doubleTap, squeeze, preferencesChanged, deviceChanged
+}
+
+/// The phase of a hover or a squeeze.
+public enum Phase: String, Sendable, CaseIterable {
+    case began, changed, ended, cancelled
+}
+
+/// Which app acts on a gesture (docs/protocol.md, "Which app acts (focus)"), as seen by the stream
+/// that receives it.
+public enum Focus: String, Sendable, CaseIterable {
+    /// (the receiving process holds its user's focus)
+    case this
+    /// (another process of that user does)
+    case other
+    /// (nobody claimed it)
+    case none
+    /// (pencild performed it through the pen's mirror)
+    case pen
+}

@@ -1,0 +1,21 @@
+// Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit.
+
+extension Preferences {
+    /// The interface's Preferences fields in its order: what the JSON writer and reader and
+    /// `pencilctl prefs` go through. Durations (int) are milliseconds, the slop (float) millimetres.
+    public static let fields: [PreferenceField] = [
+        .names("doubleTapAction", \.doubleTapAction),
+        .names("squeezeAction", \.squeezeAction),
+        .names("tapButton", \.tapButton),
+        .names("squeezeButton", \.squeezeButton),
+        .milliseconds("tapMaxDuration", \.tapMaxDuration),
+        .milliseconds("doubleTapInterval", \.doubleTapInterval),
+        .milliseconds("longPressDuration", \.longPressDuration),
+        .millimetres("doubleTapSlop", \.doubleTapSlop),
+        .flag("withholdGestureClicks", \.withholdGestureClicks),
+        .names("eraserButton", \.eraserButton),
+        .flag("prefersPencilOnlyDrawing", \.prefersPencilOnlyDrawing),
+        .flag("prefersHoverToolPreview", \.prefersHoverToolPreview),
+        .flag("mirrorSwitchesTool", \.mirrorSwitchesTool),
+    ]
+}
