@@ -203,41 +203,20 @@ final class PenService {
             return
         }
         switch call.interface {
-        case InterfaceDescriptions.serviceInterface: handleServiceCall(call, from: connection)
+        case VarlinkService.interfaceName: handleServiceCall(call, from: connection)
         case PenInterface.name: handlePenCall(call, from: connection, now: now)
         default: replyError(connection, call, .interfaceNotFound(call.interface))
         }
     }
 
+    /// What org.varlink.service says of pencild.
+    private static let service = VarlinkService(vendor: "pencild", product: "pencild", version: Daemon.version, url: "",
+                                                interfaces: [(PenInterface.name, InterfaceDescriptions.pen)])
+
     private func handleServiceCall(_ call: VarlinkCall, from connection: Connection) {
-        switch call.methodName {
-        case "GetInfo":
-            reply(connection, call) { writer in
-                writer.key("vendor"); writer.string("pencild")
-                writer.key("product"); writer.string("pencild")
-                writer.key("version"); writer.string(Daemon.version)
-                writer.key("url"); writer.string("")
-                writer.key("interfaces"); writer.beginArray()
-                writer.string(InterfaceDescriptions.serviceInterface)
-                writer.string(PenInterface.name)
-                writer.endArray()
-            }
-        case "GetInterfaceDescription":
-            guard let name = call.parameters["interface"]?.stringValue else {
-                replyError(connection, call, .invalidParameter("interface"))
-                return
-            }
-            let text: String
-            switch name {
-            case InterfaceDescriptions.serviceInterface: text = InterfaceDescriptions.service
-            case PenInterface.name: text = InterfaceDescriptions.pen
-            default:
-                replyError(connection, call, .interfaceNotFound(name))
-                return
-            }
-            reply(connection, call) { writer in writer.key("description"); writer.string(text) }
-        default:
-            replyError(connection, call, .methodNotFound(call.method))
+        switch Self.service.answer(call) {
+        case .reply(let parameters): reply(connection, call, parameters)
+        case .error(let error): replyError(connection, call, error)
         }
     }
 
