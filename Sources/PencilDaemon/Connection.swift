@@ -16,7 +16,8 @@ final class Connection: ServerConnection {
     let seesEverySeat: Bool
     /// The socket, for the daemon's own transport; nil elsewhere.
     var descriptor: FileDescriptor?
-    var monitor: MonitorFilter?
+    // Read for every event on the stream's hot path, on the loop's one thread: no exclusivity check.
+    @exclusivity(unchecked) var monitor: MonitorFilter?
     /// Queued in the list of connections with output to send.
     var needsFlush = false
     /// What the daemon's epoll watches for on the socket now.

@@ -21,9 +21,12 @@ final class PenService {
     let keyboard: SeatKeyboard
     weak var transport: (any ClientTransport)?
 
-    var clients = ClientTable()
+    // Read for every event and every client on the stream's hot path; the loop is one thread and
+    // no access to it overlaps another, so the runtime's exclusivity check is left out
+    // (docs/benchmarks.md, instructions per frame).
+    @exclusivity(unchecked) var clients = ClientTable()
     /// Who reads which seat's pens (system mode).
-    var seatReaders: SeatReaders
+    @exclusivity(unchecked) var seatReaders: SeatReaders
     /// Who is at which seat (logind's sessions; a test's own).
     let seatSessions: any SeatSessions
     /// The seat of the device whose events were delivered last (`seat(of:)`).
@@ -506,7 +509,10 @@ final class PenService {
 
     // MARK: Events to monitors
 
-    private var eventWriter = JSONWriter(capacity: 1024)
+    // Read for every event and every client on the stream's hot path; the loop is one thread and
+    // no access to it overlaps another, so the runtime's exclusivity check is left out
+    // (docs/benchmarks.md, instructions per frame).
+    @exclusivity(unchecked) private var eventWriter = JSONWriter(capacity: 1024)
 
     /// Whether some monitor is behind (replays at full speed wait for it).
     var someMonitorIsBehind: Bool {

@@ -48,7 +48,9 @@ open class ServerConnection {
     public private(set) var framer: MessageFramer
     /// What the client has yet to receive. The transport sends from it and reports what went
     /// out (`output.didSend`, then `didSend(now:)`).
-    public var output = OutputBuffer()
+    // Written for every event of a stream on the server's one thread, and no access to it overlaps
+    // another: the runtime's exclusivity check is left out (as for `closed`, read as often).
+    @exclusivity(unchecked) public var output = OutputBuffer()
     /// The last time the client sent a message or its output was all sent (for the idle timeout).
     public private(set) var lastActivity: HostTime
     /// When the message in progress started arriving (for the request timeout).
@@ -62,7 +64,7 @@ open class ServerConnection {
     public private(set) var awaitingDeferredReply = false
     /// Close once the output is sent (after a final error), taking nothing more.
     public private(set) var closeAfterFlush = false
-    public private(set) var closed = false
+    @exclusivity(unchecked) public private(set) var closed = false
     /// Whether the transport reads from the client now, as `updateReading` last decided.
     public private(set) var reading = true
 
