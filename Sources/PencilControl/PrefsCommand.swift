@@ -145,22 +145,17 @@ public enum PrefsCommand: PencilCommand {
         return text
     }
 
+    /// Each preference's name and value as a person reads it (with its unit), in the protocol's order.
     static func pairs(of preferences: Preferences) -> [(String, String)] {
-        [
-            ("doubleTapAction", preferences.doubleTapAction.rawValue),
-            ("squeezeAction", preferences.squeezeAction.rawValue),
-            ("tapButton", preferences.tapButton.rawValue),
-            ("squeezeButton", preferences.squeezeButton.rawValue),
-            ("tapMaxDuration", "\(preferences.tapMaxDuration) ms"),
-            ("doubleTapInterval", "\(preferences.doubleTapInterval) ms"),
-            ("longPressDuration", "\(preferences.longPressDuration) ms"),
-            ("doubleTapSlop", EventFormatter.fixed(preferences.doubleTapSlop, 2) + " mm"),
-            ("withholdGestureClicks", String(preferences.withholdGestureClicks)),
-            ("eraserButton", preferences.eraserButton.rawValue),
-            ("prefersPencilOnlyDrawing", String(preferences.prefersPencilOnlyDrawing)),
-            ("prefersHoverToolPreview", String(preferences.prefersHoverToolPreview)),
-            ("mirrorSwitchesTool", String(preferences.mirrorSwitchesTool)),
-        ]
+        Preferences.fields.map { field in
+            let value = field.value(in: preferences)
+            switch field.kind {
+            case .milliseconds: return (field.name, "\(value.intValue ?? 0) ms")
+            case .millimetres: return (field.name, EventFormatter.fixed(value.doubleValue ?? 0, 2) + " mm")
+            case .names: return (field.name, value.stringValue ?? "")
+            case .flag: return (field.name, String(value.boolValue ?? false))
+            }
+        }
     }
 
     /// `key=value` pairs on one line (monitor's preferencesChanged).

@@ -22,15 +22,21 @@ public struct PreferenceField: Sendable {
     let key: StaticString
     private let readValue: @Sendable (inout Preferences, JSONValue, String) throws(InvalidPreferences) -> Void
     private let writeValue: @Sendable (Preferences, inout JSONCursor) -> Void
+    private let jsonValue: @Sendable (Preferences) -> JSONValue
 
     private init(_ key: StaticString, kind: Kind, readValue: @escaping @Sendable (inout Preferences, JSONValue, String) throws(InvalidPreferences) -> Void,
-                 writeValue: @escaping @Sendable (Preferences, inout JSONCursor) -> Void) {
+                 writeValue: @escaping @Sendable (Preferences, inout JSONCursor) -> Void,
+                 jsonValue: @escaping @Sendable (Preferences) -> JSONValue) {
         self.key = key
         self.name = key.description
         self.kind = kind
         self.readValue = readValue
         self.writeValue = writeValue
+        self.jsonValue = jsonValue
     }
+
+    /// The field's value in `preferences`, as JSON.
+    public func value(in preferences: Preferences) -> JSONValue { jsonValue(preferences) }
 
     /// Sets the field from its JSON value; a value of another kind is refused with the field's name.
     public func read(_ value: JSONValue, into preferences: inout Preferences) throws(InvalidPreferences) {
@@ -52,7 +58,8 @@ public struct PreferenceField: Sendable {
                 throw InvalidPreferences(field: field, reason: "must be one of \(allowed)")
             }
             preferences[keyPath: path] = named
-        }, writeValue: { preferences, cursor in cursor.string(preferences[keyPath: path].rawValue) })
+        }, writeValue: { preferences, cursor in cursor.string(preferences[keyPath: path].rawValue) },
+           jsonValue: { .string($0[keyPath: path].rawValue) })
     }
 
     public static func milliseconds(_ name: StaticString, _ path: WritableKeyPath<Preferences, Int> & Sendable) -> PreferenceField {
@@ -65,7 +72,8 @@ public struct PreferenceField: Sendable {
                 throw InvalidPreferences(field: field, reason: "must be between \(range.lowerBound) and \(range.upperBound) milliseconds, not \(milliseconds)")
             }
             preferences[keyPath: path] = milliseconds
-        }, writeValue: { preferences, cursor in cursor.int(Int64(preferences[keyPath: path])) })
+        }, writeValue: { preferences, cursor in cursor.int(Int64(preferences[keyPath: path])) },
+           jsonValue: { .int(Int64($0[keyPath: path])) })
     }
 
     public static func millimetres(_ name: StaticString, _ path: WritableKeyPath<Preferences, Double> & Sendable) -> PreferenceField {
@@ -74,7 +82,8 @@ public struct PreferenceField: Sendable {
                 throw InvalidPreferences(field: field, reason: "must be a number of millimetres, not \(value.kindName)")
             }
             preferences[keyPath: path] = millimetres
-        }, writeValue: { preferences, cursor in cursor.number(preferences[keyPath: path], .millimeters) })
+        }, writeValue: { preferences, cursor in cursor.number(preferences[keyPath: path], .millimeters) },
+           jsonValue: { .double($0[keyPath: path]) })
     }
 
     public static func flag(_ name: StaticString, _ path: WritableKeyPath<Preferences, Bool> & Sendable) -> PreferenceField {
@@ -83,6 +92,7 @@ public struct PreferenceField: Sendable {
                 throw InvalidPreferences(field: field, reason: "must be true or false, not \(value.kindName)")
             }
             preferences[keyPath: path] = flag
-        }, writeValue: { preferences, cursor in cursor.bool(preferences[keyPath: path]) })
+        }, writeValue: { preferences, cursor in cursor.bool(preferences[keyPath: path]) },
+           jsonValue: { .bool($0[keyPath: path]) })
     }
 }
