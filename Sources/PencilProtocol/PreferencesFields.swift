@@ -2,7 +2,7 @@
 
 extension Preferences {
     /// The interface's Preferences fields in its order: what the JSON writer and reader and
-    /// `pencilctl prefs` go through. Durations (int) are milliseconds, the slop (float) millimetres.
+    /// `pencilctl prefs` go through; each number's unit is the generator's PREFERENCE_UNITS.
     public static let fields: [PreferenceField] = [
         .names("doubleTapAction", \.doubleTapAction),
         .names("squeezeAction", \.squeezeAction),

@@ -57,7 +57,8 @@ fresh_copy
 interface="$copy/interfaces/org.pencild.Pen.varlink"
 sed -i 's/^# tool names: pen, eraser,/# tool names: pen, quill, eraser,/' "$interface"
 sed -i 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool,\n  prefersQuietClicks: ?bool/' "$interface"
-printf '%s\n' '' 'method PressChord(chord: string) -> ()' 'error ChordRejected (chord: string, reason: string)' >> "$interface"
+# The method's parameters over two lines, as longer declarations are written.
+printf '%s\n' '' 'method ReleaseKeys(device: ?string,' '  keys: []string) -> ()' 'error ChordRejected (chord: string, reason: string)' >> "$interface"
 quietly "$copy/scripts/generate-from-interface" --check && fail "the check passes with an interface newer than the generated files"
 "$copy/scripts/generate-from-interface"
 quietly "$copy/scripts/generate-from-interface" --check || fail "the check fails right after a regeneration"
@@ -76,17 +77,39 @@ expect clients/c/include/pencil.h 'int pencil_preferences_set_prefers_quiet_clic
 expect clients/c/src/preference-fields.h '	FLAG(prefers_quiet_clicks, "prefersQuietClicks")'
 expect Sources/PencilClient/PreferenceFields.swift '    public var prefersQuietClicks: Bool'
 expect Sources/PencilClient/PreferenceFields.swift '        add("prefersQuietClicks", prefersQuietClicks.map { .bool($0) })'
-expect Sources/PencilProtocol/PenInterfaceNames.swift '        case pressChord = "PressChord"'
+expect Sources/PencilProtocol/PenInterfaceNames.swift '        case releaseKeys = "ReleaseKeys"'
 expect Sources/PencilProtocol/PenInterfaceNames.swift '        case chordRejected = "ChordRejected"'
 # The daemon's side: its enum, its preferences' table, the error with its parameters, and the
-# method's typed parameters (the interface's second PressChord is the last one declared).
+# method's typed parameters.
 expect Sources/PencilProtocol/Names.swift '    case pen, quill, eraser, brush, pencil, airbrush, mouse, lens'
 expect Sources/PencilProtocol/PreferencesFields.swift '        .flag("prefersQuietClicks", \.prefersQuietClicks),'
 expect Sources/PencilDaemon/PenError.swift '    static func chordRejected(chord: String, reason: String) -> VarlinkError {'
 expect Sources/PencilDaemon/PenError.swift '        error(.chordRejected, [("chord", .string(chord)), ("reason", .string(reason))])'
-expect Sources/PencilDaemon/PenParameters.swift '            chord = try parameters.required("chord", .string)'
+expect Sources/PencilDaemon/PenParameters.swift '    struct ReleaseKeys: Sendable {'
+grep -A6 -xF '    struct ReleaseKeys: Sendable {' "$copy/Sources/PencilDaemon/PenParameters.swift" |
+    grep -qxF '            keys = try parameters.required("keys", .strings)' ||
+    fail "PenParameters.swift: ReleaseKeys does not read its keys, declared on the method's second line"
+
 grep -A1 -xF '	PENCIL_TOOL_LENS,' "$copy/clients/c/include/pencil.h" | grep -qxF '	PENCIL_TOOL_QUILL,' ||
     fail "pencil.h: PENCIL_TOOL_QUILL does not follow PENCIL_TOOL_LENS"
+
+# What the generation cannot know it refuses, naming it, and writes nothing: a method declared
+# twice, a number among the preferences whose unit is not given, a field it cannot read.
+refuses() { # WHAT SED-EXPRESSION MESSAGE
+    fresh_copy
+    sed -i "$2" "$copy/interfaces/org.pencild.Pen.varlink"
+    if "$copy/scripts/generate-from-interface" >"$copy/out" 2>&1; then
+        fail "the generation accepts $1"
+    elif ! grep -qF -- "$3" "$copy/out"; then
+        fail "the generation refuses $1 without saying why: $(cat "$copy/out")"
+    fi
+    cmp -s "$top/Sources/PencilDaemon/PenParameters.swift" "$copy/Sources/PencilDaemon/PenParameters.swift" ||
+        fail "the generation wrote files before refusing $1"
+}
+refuses "a method declared twice" '$a method PlayGesture(gesture: string) -> ()' "method PlayGesture is declared twice"
+refuses "an int preference without a unit" 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool,\n  pressureCurve: ?int/' \
+    "Preferences.pressureCurve: say in PREFERENCE_UNITS"
+refuses "two fields on one line" 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool, quiet: ?bool/' "is not one field"
 
 [ "$failures" = 0 ] || exit 1
 echo "generated-names: up to date; the check fails on stale files and regeneration reaches every client"
