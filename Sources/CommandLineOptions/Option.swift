@@ -23,9 +23,9 @@ public struct Option<Options>: Sendable {
         Option(names: names, valueName: valueName, help: help, repeats: repeats, apply: set)
     }
 
+    /// Its name and value as usage and help show it: `--desc DESC`, `--hold`.
+    var label: String { valueName.map { "\(names[0]) \($0)" } ?? names[0] }
+
     /// How usage writes it: `[--desc DESC]`, `[--device ID]...`.
-    var usage: String {
-        let inner = valueName.map { "\(names[0]) \($0)" } ?? names[0]
-        return "[\(inner)]" + (repeats ? "..." : "")
-    }
+    var usage: String { "[\(label)]" + (repeats ? "..." : "") }
 }

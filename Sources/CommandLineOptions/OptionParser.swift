@@ -132,7 +132,7 @@ public struct OptionParser<Options>: Sendable {
     /// The options as help lists them: a name and its value, then what it does.
     public var optionsHelp: String {
         let shown = options.filter { !$0.help.isEmpty }
-        let labels = shown.map { option in option.valueName.map { "\(option.names[0]) \($0)" } ?? option.names[0] } + ["--help"]
+        let labels = shown.map(\.label) + ["--help"]
         let column = min(labels.map(\.count).max() ?? 0, 22) + 4
         var text = ""
         func add(_ label: String, _ lines: [String]) {

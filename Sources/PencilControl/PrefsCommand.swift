@@ -70,7 +70,7 @@ public enum PrefsCommand: PencilCommand {
 
     /// The JSON value of `text` for `key`, by the kind the protocol gives the key.
     static func value(for key: String, _ text: String) -> Result<JSONValue, UsageError> {
-        guard let field = Preferences.fields.first(where: { $0.name == key }) else {
+        guard let field = Preferences.field(named: key) else {
             return .failure(UsageError("unknown preference \"\(key)\" (known: \(keys.joined(separator: ", ")))"))
         }
         switch field.kind {

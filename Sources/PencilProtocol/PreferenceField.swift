@@ -96,3 +96,8 @@ public struct PreferenceField: Sendable {
            jsonValue: { .bool($0[keyPath: path]) })
     }
 }
+
+extension Preferences {
+    /// The field the interface names `name`; nil for a name that is no preference.
+    public static func field(named name: String) -> PreferenceField? { fields.first { $0.name == name } }
+}

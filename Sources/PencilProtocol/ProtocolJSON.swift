@@ -184,8 +184,8 @@ extension Stylus: JSONFragment {
 }
 
 extension Preferences: JSONFragment {
-    /// Each member: the longest key and a value of at most 48 bytes (short ASCII names, numbers).
-    public var maximumByteCount: Int { 2 + Self.fields.count * (JSONCursor.member("withholdGestureClicks") + 48) }
+    /// Each member: its key and a number's room, and 48 bytes more for a name (short ASCII).
+    public var maximumByteCount: Int { Self.fields.reduce(2) { $0 + JSONCursor.member($1.key) + 48 } }
 
     public func write(to cursor: inout JSONCursor) {
         cursor.beginObject()
@@ -268,7 +268,7 @@ extension Preferences {
         }
         var result = self
         for (name, value) in members {
-            guard let field = Self.fields.first(where: { $0.name == name }) else {
+            guard let field = Self.field(named: name) else {
                 throw InvalidPreferences(field: name, reason: "is not a preference")
             }
             try field.read(value, into: &result)
