@@ -16,8 +16,13 @@ final class Connection: ServerConnection {
     let seesEverySeat: Bool
     /// The socket, for the daemon's own transport; nil elsewhere.
     var descriptor: FileDescriptor?
-    // Read for every event on the stream's hot path, on the loop's one thread: no exclusivity check.
+    // Read for every event on the stream's hot path, on the loop's one thread: no exclusivity
+    // check in release builds (PenService's `clients` says why).
+    #if DEBUG
+    var monitor: MonitorFilter?
+    #else
     @exclusivity(unchecked) var monitor: MonitorFilter?
+    #endif
     /// Queued in the list of connections with output to send.
     var needsFlush = false
     /// What the daemon's epoll watches for on the socket now.

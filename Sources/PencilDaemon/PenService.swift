@@ -22,11 +22,17 @@ final class PenService {
     weak var transport: (any ClientTransport)?
 
     // Read for every event and every client on the stream's hot path; the loop is one thread and
-    // no access to it overlaps another, so the runtime's exclusivity check is left out
-    // (docs/benchmarks.md, instructions per frame).
-    @exclusivity(unchecked) var clients = ClientTable()
+    // no access to them overlaps another, so release builds leave out the runtime's exclusivity
+    // check (docs/benchmarks.md, instructions per frame). Debug builds, which the tests and the
+    // sanitizers run, keep it.
+    #if DEBUG
+    var clients = ClientTable()
     /// Who reads which seat's pens (system mode).
+    var seatReaders: SeatReaders
+    #else
+    @exclusivity(unchecked) var clients = ClientTable()
     @exclusivity(unchecked) var seatReaders: SeatReaders
+    #endif
     /// Who is at which seat (logind's sessions; a test's own).
     let seatSessions: any SeatSessions
     /// The seat of the device whose events were delivered last (`seat(of:)`).
@@ -509,10 +515,12 @@ final class PenService {
 
     // MARK: Events to monitors
 
-    // Read for every event and every client on the stream's hot path; the loop is one thread and
-    // no access to it overlaps another, so the runtime's exclusivity check is left out
-    // (docs/benchmarks.md, instructions per frame).
+    // Written for every event: as `clients`, no exclusivity check in release builds.
+    #if DEBUG
+    private var eventWriter = JSONWriter(capacity: 1024)
+    #else
     @exclusivity(unchecked) private var eventWriter = JSONWriter(capacity: 1024)
+    #endif
 
     /// Whether some monitor is behind (replays at full speed wait for it).
     var someMonitorIsBehind: Bool {

@@ -48,9 +48,15 @@ open class ServerConnection {
     public private(set) var framer: MessageFramer
     /// What the client has yet to receive. The transport sends from it and reports what went
     /// out (`output.didSend`, then `didSend(now:)`).
-    // Written for every event of a stream on the server's one thread, and no access to it overlaps
-    // another: the runtime's exclusivity check is left out (as for `closed`, read as often).
+    // Written for every event of a stream. A connection belongs to the one thread of the loop that
+    // serves it (its owner's rule: this class takes no lock), and no access to `output` or `closed`
+    // overlaps another, so release builds leave out the runtime's exclusivity check on them; debug
+    // builds, which the tests and the sanitizers run, keep it.
+    #if DEBUG
+    public var output = OutputBuffer()
+    #else
     @exclusivity(unchecked) public var output = OutputBuffer()
+    #endif
     /// The last time the client sent a message or its output was all sent (for the idle timeout).
     public private(set) var lastActivity: HostTime
     /// When the message in progress started arriving (for the request timeout).
@@ -64,7 +70,11 @@ open class ServerConnection {
     public private(set) var awaitingDeferredReply = false
     /// Close once the output is sent (after a final error), taking nothing more.
     public private(set) var closeAfterFlush = false
+    #if DEBUG
+    public private(set) var closed = false
+    #else
     @exclusivity(unchecked) public private(set) var closed = false
+    #endif
     /// Whether the transport reads from the client now, as `updateReading` last decided.
     public private(set) var reading = true
 
