@@ -221,7 +221,8 @@ public final class Daemon {
             service.access.acknowledgeChanges()
             service.sessionsChanged(now: now)
         case Token.deviceBase...:
-            service.deviceReadable(token: token - Token.deviceBase, now: now)
+            // A pen's events go one way: DeviceHub, the service, the clients' connections.
+            service.devices.handleReadable(token: token - Token.deviceBase, now: now)
         case Token.clientBase...:
             let slot = Int(token & 0xffff), generation = UInt16(truncatingIfNeeded: token >> 16)
             guard let connection = service.clients.connection(slot: slot, generation: generation) else { return }
@@ -245,7 +246,7 @@ public final class Daemon {
     }
 
     private func earliestDeadline() -> HostTime? {
-        [acceptPausedUntil, nextWatchdog, service.nextDeadline()].compactMap { $0 }.min()
+        [acceptPausedUntil, nextWatchdog, service.devices.nextDeadline(), service.nextDeadline()].compactMap { $0 }.min()
     }
 
     private func handleDueDeadlines(now: HostTime) {
@@ -254,6 +255,7 @@ public final class Daemon {
             ServiceManager.notify("WATCHDOG=1")
             nextWatchdog = now + interval / 2
         }
+        service.devices.fireDue(now: now)
         service.fireDeadlines(now: now)
     }
 

@@ -449,14 +449,14 @@ final class PenService {
 
     // MARK: Time
 
-    /// The earliest time at which something is due: a device, a client's time-out, a
-    /// coalesced write, a log summary.
+    /// The earliest time at which something of the service is due: a chord's next step, a
+    /// client's time-out, a coalesced write, a log summary. The devices' deadlines are
+    /// DeviceHub's, which the loop asks for itself.
     func nextDeadline() -> HostTime? {
         var earliest: HostTime?
         func consider(_ time: HostTime?) {
             if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
         }
-        consider(devices.nextDeadline())
         consider(keyboard.nextDeadline)
         consider(writes.nextDue)
         consider(clientLog.nextDeadline)
@@ -471,7 +471,6 @@ final class PenService {
     }
 
     func fireDeadlines(now: HostTime) {
-        devices.fireDue(now: now)
         playChords(now: now)
         for (uid, pending) in writes.takeDue(now: now) {
             write(pending.value, uid: uid, waiters: pending.waiters.filter { !$0.closed }, now: now)
@@ -490,11 +489,6 @@ final class PenService {
             }
             close(connection)
         }
-    }
-
-    /// A device's descriptor (or udev's) is readable.
-    func deviceReadable(token: UInt64, now: HostTime) {
-        devices.handleReadable(token: token, now: now)
     }
 
     /// SIGHUP: read preferences again on next use.

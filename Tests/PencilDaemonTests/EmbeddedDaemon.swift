@@ -92,11 +92,17 @@ final class EmbeddedDaemon: ClientTransport {
         try connect(uid: uid, pid: pid).mapError { HarnessError("uid \(uid) was refused: \($0.reply)") }.get()
     }
 
-    /// Lets virtual time pass, firing every deadline on the way at its time.
+    /// The earliest deadline the loop would arm its timer for: the devices' and the service's.
+    func nextDeadline() -> HostTime? {
+        [service.devices.nextDeadline(), service.nextDeadline()].compactMap { $0 }.min()
+    }
+
+    /// Lets virtual time pass, firing every deadline on the way at its time, as the loop does.
     func advance(by microseconds: Int64) {
         let end = now + microseconds
-        while let deadline = service.nextDeadline(), deadline <= end {
+        while let deadline = nextDeadline(), deadline <= end {
             now = max(now, deadline)
+            service.devices.fireDue(now: now)
             service.fireDeadlines(now: now)
             pump()
         }

@@ -15,10 +15,10 @@ struct IdleTests {
         let daemon = try EmbeddedDaemon()
         let watcher = try daemon.client()
         watcher.call("org.pencild.Pen.Monitor", more: true)
-        #expect(daemon.service.nextDeadline() == nil)
+        #expect(daemon.nextDeadline() == nil)
         daemon.advance(by: 24 * 3_600_000_000)
         #expect(!watcher.closed)
-        #expect(daemon.service.nextDeadline() == nil)
+        #expect(daemon.nextDeadline() == nil)
     }
 
     @Test("a silent connection that does not stream is the only deadline: its idle timeout")
@@ -29,10 +29,10 @@ struct IdleTests {
         let start = daemon.now
         let caller = try daemon.client()
         caller.call("org.varlink.service.GetInfo")
-        #expect(daemon.service.nextDeadline() == start + limits.idleTimeout)
+        #expect(daemon.nextDeadline() == start + limits.idleTimeout)
         daemon.advance(by: limits.idleTimeout)
         #expect(caller.closed)
-        #expect(daemon.service.nextDeadline() == nil)
+        #expect(daemon.nextDeadline() == nil)
     }
 
     @Test("a replay asks for a wake-up per frame or timer, never one in the past, and none once it has ended")
@@ -46,7 +46,7 @@ struct IdleTests {
         let watcher = try daemon.client()
         watcher.call("org.pencild.Pen.Monitor", more: true)
         var wakeUps = 0
-        while let next = daemon.service.nextDeadline(), wakeUps < 10_000 {
+        while let next = daemon.nextDeadline(), wakeUps < 10_000 {
             #expect(next >= daemon.now)
             daemon.advance(by: next - daemon.now)
             wakeUps += 1
@@ -55,7 +55,7 @@ struct IdleTests {
         // One wake-up per frame at most, plus the timers (the session has about 260 frames).
         let frames = session.events.filter(\.isSynReport).count
         #expect(wakeUps > 10 && wakeUps <= frames + 10, "\(wakeUps) wake-ups for \(frames) frames")
-        #expect(daemon.service.nextDeadline() == nil)
+        #expect(daemon.nextDeadline() == nil)
         #expect(!watcher.closed)
     }
 }
