@@ -14,10 +14,9 @@ final class EventSubscription: @unchecked Sendable {
         var policy: DisconnectPolicy
         var bufferLimit: Int
         var backoff: ReconnectBackoff
-        /// Called on the subscription's queue before each attempt to subscribe again, once a
-        /// first subscription was made: the client claims the focus again there, so that a
-        /// new daemon knows the claim before the new stream's first gesture.
-        var beforeResubscribe: (@Sendable () -> Void)?
+        /// The client's focus claim, which each connection of the stream carries while it
+        /// holds (nil: the stream never claims).
+        var focus: ControlChannel?
     }
 
     private let configuration: Configuration
@@ -81,11 +80,18 @@ final class EventSubscription: @unchecked Sendable {
     private func connect() {
         guard !stopped else { return }
         retry = nil
-        if connections > 0 { configuration.beforeResubscribe?() }
         let path = configuration.socketPath ?? DaemonSocket.path()
         let connection: MonitorSubscription
         do {
-            connection = try MonitorSubscription(path: path, devices: configuration.devices, events: subscribedTypes)
+            let open = { (claimingFocus: Bool) throws(VarlinkClientError) -> MonitorSubscription in
+                try MonitorSubscription(path: path, devices: self.configuration.devices, events: self.subscribedTypes,
+                                        claimingFocus: claimingFocus)
+            }
+            if let focus = configuration.focus {
+                connection = try focus.openStream(resubscribing: connections > 0, open)
+            } else {
+                connection = try open(false)
+            }
         } catch {
             connectionEnded(PencilClientError(error, method: PenInterface.Method.monitor.qualifiedName))
             return

@@ -1,5 +1,6 @@
 import Dispatch
 import PencilProtocol
+import PencilSystem
 import Synchronization
 import Varlink
 
@@ -22,8 +23,10 @@ import Varlink
 /// open and makes every call on it. A focus claim belongs to the process and lasts until
 /// `setFocused(false)` or until the process's last connection to the daemon closes; keeping
 /// the control connection makes the claim independent of whether an event sequence happens
-/// to be running. If the daemon restarts, the claim is made again on the new daemon before an
-/// event sequence of this client subscribes again, or at the next call.
+/// to be running. An event sequence's connection also carries the claim while it holds
+/// (a oneway `SetFocus` before its `Monitor`), so that the stream's first gesture already
+/// says `this`, whichever daemon the connection reaches: after a restart, the new daemon
+/// learns the claim from the sequence that subscribes again, or from the next call.
 public final class PencilClient: Sendable {
     private let explicitSocketPath: String?
     /// How long a call waits for its reply, in milliseconds.
@@ -55,8 +58,7 @@ public final class PencilClient: Sendable {
         let control = self.control
         return PencilEvents(configuration: .init(
             socketPath: explicitSocketPath, devices: devices, types: types, policy: onDisconnect,
-            bufferLimit: max(2, bufferLimit), backoff: backoff,
-            beforeResubscribe: { control.restoreFocus() }))
+            bufferLimit: max(2, bufferLimit), backoff: backoff, focus: control))
     }
 
     /// The pen devices attached now.
@@ -152,27 +154,53 @@ final class ControlChannel: @unchecked Sendable {
             if focused {
                 try self.claim()
             } else {
+                let wasClaimed = self.claimed
                 self.claimed = false
                 self.claimLost = false
                 defer { self.closeConnection() }
-                // Without a connection the claim has already ended with it.
-                if self.connection != nil {
-                    _ = try self.callNow(PenInterface.Method.setFocus.qualifiedName, .object([("focused", .bool(false))]))
-                }
+                guard wasClaimed || self.connection != nil else { return }
+                try self.release()
             }
         }
     }
 
-    /// Before an event sequence subscribes again: the daemon may be a new one that never
-    /// heard the claim. Waits for the claim (the caller is a sequence's own queue), so that the
-    /// new stream's gestures already carry it.
-    func restoreFocus() {
-        queue.sync {
-            guard self.claimed else { return }
-            // On the kept connection if it still works (the same daemon: nothing lapses);
-            // else, that connection found broken, on a new one.
-            if (try? self.claim()) == nil, self.claimLost { try? self.claim() }
+    /// Gives up the claim wherever it may be held: an event sequence's connection may have
+    /// made it on a daemon this channel's kept connection never reached, so a broken or
+    /// missing kept connection says nothing. No daemon listening: no claim is held.
+    private func release() throws(PencilClientError) {
+        let parameters = JSONValue.object([("focused", .bool(false))])
+        for attempt in 1...2 {
+            do throws(PencilClientError) {
+                _ = try callNow(PenInterface.Method.setFocus.qualifiedName, parameters)
+                return
+            } catch .disconnected where attempt == 1 {
+                // The kept connection was broken: the daemon that answers now is asked.
+            } catch .cannotConnect(_, let errno, _) where Self.nobodyListens(errno) {
+                return
+            }
         }
+    }
+
+    private static func nobodyListens(_ errno: Int32) -> Bool {
+        errno == Errno.noSuchFile.rawValue || errno == Errno.connectionRefused.rawValue
+    }
+
+    /// Opens an event stream's connection with `open`, telling it whether to carry the claim,
+    /// in turn with `setFocused`: a stream opened after the claim was given up never carries
+    /// it. `resubscribing`: the stream was lost (the daemon may be a new one), and this
+    /// channel's kept connection is made again too, so that the claim outlives the stream.
+    /// Runs on the caller's queue (a sequence's own), waiting for a call in progress.
+    func openStream<T>(resubscribing: Bool,
+                       _ open: (_ claimingFocus: Bool) throws(VarlinkClientError) -> T) throws(VarlinkClientError) -> T {
+        let result = queue.sync { () -> Result<T, VarlinkClientError> in
+            if resubscribing, claimed {
+                // On the kept connection if it still works (the same daemon: nothing lapses);
+                // else, that connection found broken, on a new one.
+                if (try? claim()) == nil, claimLost { try? claim() }
+            }
+            return Result { () throws(VarlinkClientError) -> T in try open(claimed) }
+        }
+        return try result.get()
     }
 
     private func claim() throws(PencilClientError) {

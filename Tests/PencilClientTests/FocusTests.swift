@@ -1,8 +1,10 @@
 import Foundation
 import PencilClient
 import PencilSystem
+import PencilProtocol
 import PencilTestSupport
 import Testing
+import Varlink
 
 @Suite("PencilClient's focus claim against a real pencild", .timeLimit(.minutes(10)))
 struct FocusTests {
@@ -76,5 +78,68 @@ struct FocusTests {
         #expect(gestures.allSatisfy { $0.focus == .this }, "\(gestures.map { $0.focus?.rawValue ?? "nil" })")
         #expect(client.isFocusClaimed)
         #expect(second.log.contains("claims the focus"))
+    }
+
+    /// A daemon that played its pen and went away, and the app's claim made on it, as a person
+    /// meets them after pencild was restarted (an upgrade) while the app kept its window in front.
+    static func claimOnDaemonThatDied(in directory: String) async throws -> PencilClient {
+        let first = try RunningDaemon(["--demo"], directory: directory)
+        let client = PencilClient(socketPath: first.socketPath)
+        try await client.setFocused(true)
+        kill(first.process.processIdentifier, SIGKILL)
+        first.waitForExit(expecting: nil)
+        return client
+    }
+
+    @Test("a stream opened after pencild restarted carries the claim made before: gestures are `this` from the first")
+    func streamOpenedAfterRestartClaims() async throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let client = try await Self.claimOnDaemonThatDied(in: directory)
+        // The replay waits for the stream; the claim's own connection is to the daemon that died.
+        let second = try RunningDaemon(["--replay", try writePenSession(in: directory), "--speed", "max", "--wait-monitors", "1"],
+                                       directory: directory)
+        defer { second.stop() }
+        let events = try await collect(client.events(types: Self.gestures, onDisconnect: .throw))
+        let gestures = events.filter { $0.type == .doubleTap || $0.type == .squeeze }
+        #expect(!gestures.isEmpty)
+        #expect(gestures.allSatisfy { $0.focus == .this }, "\(gestures.map { $0.focus?.rawValue ?? "nil" })")
+        #expect(second.log.contains("claims the focus"))
+    }
+
+    @Test("giving up the focus after a restart ends the claim the stream made on the new pencild; without any pencild it is no error")
+    func givingUpAfterRestart() async throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let client = try await Self.claimOnDaemonThatDied(in: directory)
+        let second = try RunningDaemon(["--demo"], directory: directory)
+        defer { second.stop() }
+        var iterator = client.events(types: Self.gestures, onDisconnect: .throw).makeAsyncIterator()
+        #expect(try await iterator.next()?.type == .deviceAdded)
+        let player = try VarlinkClient(path: second.socketPath, timeoutMilliseconds: 10_000)
+        defer { player.close() }
+        func play() throws {
+            _ = try player.call(PenInterface.Method.playGesture.qualifiedName, .object([("gesture", .string("doubleTap"))]))
+        }
+        func nextDoubleTap() async throws -> PencilEvent? {
+            while let event = try await iterator.next() {
+                if event.type == .doubleTap { return event }
+            }
+            return nil
+        }
+        // The positive: the claim holds on the new daemon.
+        try play()
+        #expect(try await nextDoubleTap()?.focus == .this)
+        try await client.setFocused(false)
+        #expect(!client.isFocusClaimed)
+        #expect(second.log.contains("gives up the focus"))
+        try play()
+        #expect(try await nextDoubleTap()?.focus == .nobody)
+
+        // No pencild at all: nothing holds a claim, and giving it up says so without an error.
+        try await client.setFocused(true)
+        second.stop()
+        try await client.setFocused(false)
+        #expect(!client.isFocusClaimed)
     }
 }

@@ -353,6 +353,28 @@ class Focus(unittest.TestCase):
             if second is not None:
                 second.cleanup()
 
+    def test_a_monitor_opened_after_a_restart_carries_the_claim(self) -> None:
+        # The claim's own connection is to the daemon that died; the monitor reaches the new one.
+        recording, desc = cintiq()
+        first = Daemon()
+        second: Optional[Daemon] = None
+        client = pencild.Client(first.socket)
+        try:
+            client.set_focused(True)
+            first.kill()
+            second = Daemon(replay_arguments(recording, desc) + ["--wait-monitors", "1"], socket_path=first.socket)
+            monitor = client.monitor(events=["doubleTap", "squeeze"])
+            try:
+                events = self.gestures(monitor)
+            finally:
+                monitor.close()
+            self.assertEqual({e.focus for e in events}, {pencild.Focus.THIS})
+        finally:
+            client.close()
+            first.cleanup()
+            if second is not None:
+                second.cleanup()
+
 
 class Preferences(unittest.TestCase):
     def test_round_trip_and_typed_errors(self) -> None:

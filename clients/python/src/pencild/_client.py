@@ -109,10 +109,13 @@ class Client:
     def monitor(self, *, devices: Optional[Iterable[str]] = None, events: Optional[Iterable[object]] = None,
                 reconnect: bool = True) -> Monitor:
         """A Monitor on the same socket, given or looked up at each of its connections (a
-        connection of its own: a stream occupies one). When it subscribes again after the daemon restarted, the focus this client claimed
-        is claimed again from the new daemon."""
+        connection of its own: a stream occupies one). While this client claims the focus, each
+        connection of the stream claims it too, so that its gestures say THIS from the first,
+        also from a daemon that restarted; after a restart the client's own connection claims
+        it again as well."""
         return Monitor(self._socket_path, devices=devices, events=events, reconnect=reconnect,
-                       max_message_size=self.max_message_size, on_reconnect=self._claim_again)
+                       max_message_size=self.max_message_size, on_reconnect=self._claim_again,
+                       claims_focus=lambda: self._focused)
 
     def _claim_again(self) -> None:
         if not self._focused:

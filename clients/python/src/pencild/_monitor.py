@@ -70,6 +70,7 @@ class Monitor:
         max_backoff: float = 5.0,
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
         on_reconnect: Optional[Callable[[], None]] = None,
+        claims_focus: Optional[Callable[[], bool]] = None,
     ) -> None:
         self._socket_path = socket_path
         #: The socket of the stream, or of the last attempt.
@@ -83,6 +84,10 @@ class Monitor:
         #: Called after each successful resubscription (Client.monitor uses it to claim
         #: the focus again from the new daemon).
         self.on_reconnect = on_reconnect
+        #: Asked at each connection: True makes the connection claim the focus (a oneway
+        #: SetFocus before Monitor), so that the stream's first gesture already carries the
+        #: claim, whichever daemon the connection reaches (Client.monitor: what it claimed).
+        self.claims_focus = claims_focus
         #: How many times the stream was lost and subscribed again.
         self.reconnections = 0
         self._closeout = CloseOut(frozenset(self.events) if self.events is not None else None)
@@ -132,7 +137,10 @@ class Monitor:
             parameters["events"] = subscription(self.events)
         try:
             # Refused, the call may not be sent; the daemon's reason is read from the stream.
-            send_refused(sock, encode_call("org.pencild.Pen.Monitor", parameters, more=True))
+            call = encode_call("org.pencild.Pen.Monitor", parameters, more=True)
+            if self.claims_focus is not None and self.claims_focus():
+                call = encode_call("org.pencild.Pen.SetFocus", {"focused": True}, oneway=True) + call
+            send_refused(sock, call)
             sock.setblocking(False)
         except OSError as error:
             sock.close()

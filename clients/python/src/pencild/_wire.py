@@ -85,10 +85,13 @@ def decode_message(data: bytes) -> Dict[str, Any]:
     return value
 
 
-def encode_call(method: str, parameters: Optional[Mapping[str, Any]] = None, more: bool = False) -> bytes:
+def encode_call(method: str, parameters: Optional[Mapping[str, Any]] = None, more: bool = False,
+                oneway: bool = False) -> bytes:
     message: Dict[str, Any] = {"method": method, "parameters": dict(parameters or {})}
     if more:
         message["more"] = True
+    if oneway:
+        message["oneway"] = True
     return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\0"
 
 
