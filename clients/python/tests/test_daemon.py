@@ -329,16 +329,29 @@ class Focus(unittest.TestCase):
                     monitor.close()
         self.assertEqual({e.focus for e in events}, {pencild.Focus.NONE})
 
+    def restart(self, client: pencild.Client, first: Daemon, then: Callable[[Daemon], None],
+                arguments: List[str]) -> None:
+        """Kills ``first`` under ``client``, starts a pencild with ``arguments`` on its socket,
+        and runs ``then`` with it; cleans up both daemons and the client."""
+        second: Optional[Daemon] = None
+        try:
+            first.kill()
+            second = Daemon(arguments, socket_path=first.socket)
+            then(second)
+        finally:
+            client.close()
+            first.cleanup()
+            if second is not None:
+                second.cleanup()
+
     def test_the_claim_is_made_again_after_a_restart(self) -> None:
         recording, desc = cintiq()
         first = Daemon()
-        second: Optional[Daemon] = None
         client = pencild.Client(first.socket)
-        try:
-            client.set_focused(True)
-            monitor = client.monitor(events=["doubleTap"])
-            first.kill()
-            second = Daemon(replay_arguments(recording, desc) + ["--wait-monitors", "2"], socket_path=first.socket)
+        client.set_focused(True)
+        monitor = client.monitor(events=["doubleTap"])
+
+        def then(second: Daemon) -> None:
             read_until(monitor, lambda _: monitor.reconnections == 1, 30, "the monitor to subscribe again")
             other = self.watcher(second.socket)  # the second subscriber starts the replay
             try:
@@ -347,33 +360,23 @@ class Focus(unittest.TestCase):
                 monitor.close()
             self.assertEqual([(e.type, e.focus) for e in events], [(EventType.DOUBLE_TAP, pencild.Focus.THIS)])
             self.assertEqual(self.finish(other)[-1], "doubleTap None other")
-        finally:
-            client.close()
-            first.cleanup()
-            if second is not None:
-                second.cleanup()
+        self.restart(client, first, then, replay_arguments(recording, desc) + ["--wait-monitors", "2"])
 
     def test_a_monitor_opened_after_a_restart_carries_the_claim(self) -> None:
         # The claim's own connection is to the daemon that died; the monitor reaches the new one.
         recording, desc = cintiq()
         first = Daemon()
-        second: Optional[Daemon] = None
         client = pencild.Client(first.socket)
-        try:
-            client.set_focused(True)
-            first.kill()
-            second = Daemon(replay_arguments(recording, desc) + ["--wait-monitors", "1"], socket_path=first.socket)
+        client.set_focused(True)
+
+        def then(_: Daemon) -> None:
             monitor = client.monitor(events=["doubleTap", "squeeze"])
             try:
                 events = self.gestures(monitor)
             finally:
                 monitor.close()
             self.assertEqual({e.focus for e in events}, {pencild.Focus.THIS})
-        finally:
-            client.close()
-            first.cleanup()
-            if second is not None:
-                second.cleanup()
+        self.restart(client, first, then, replay_arguments(recording, desc) + ["--wait-monitors", "1"])
 
 
 class Preferences(unittest.TestCase):
