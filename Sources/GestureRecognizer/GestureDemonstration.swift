@@ -17,11 +17,6 @@ public enum GestureDemonstration {
         public var button: PenButton
         public var down: Bool
 
-        public init(offset: Int64, button: PenButton, down: Bool) {
-            self.offset = offset
-            self.button = button
-            self.down = down
-        }
     }
 
     public struct Script: Equatable, Sendable {

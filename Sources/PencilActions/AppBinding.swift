@@ -7,11 +7,4 @@ public struct AppBinding: Equatable, Sendable {
     public var pattern: AppPattern
     public var binding: Binding
     public var line: Int
-
-    public init(action: PreferredAction, pattern: AppPattern, binding: Binding, line: Int) {
-        self.action = action
-        self.pattern = pattern
-        self.binding = binding
-        self.line = line
-    }
 }

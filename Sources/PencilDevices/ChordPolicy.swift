@@ -54,10 +54,5 @@ public struct ChordRefusal: Equatable, Sendable, CustomStringConvertible {
     public var key: String
     public var reason: String
 
-    public init(key: String, reason: String) {
-        self.key = key
-        self.reason = reason
-    }
-
     public var description: String { "\(key): \(reason)" }
 }

@@ -5,8 +5,4 @@ import PencilProtocol
 public struct KeyFrame: Equatable, Sendable {
     public var code: UInt16
     public var down: Bool
-    public init(code: UInt16, down: Bool) {
-        self.code = code
-        self.down = down
-    }
 }

@@ -66,9 +66,5 @@ public struct Preferences: Equatable, Sendable {
 public struct InvalidPreferences: Error, Equatable, Sendable, CustomStringConvertible {
     public var field: String
     public var reason: String
-    public init(field: String, reason: String) {
-        self.field = field
-        self.reason = reason
-    }
     public var description: String { "\(field): \(reason)" }
 }

@@ -1,5 +1,5 @@
 import PencilActions
-import PencilDevices
+@testable import PencilDevices
 import Testing
 
 @Suite struct ChordTests {

@@ -1,5 +1,5 @@
 import Foundation
-import PencilActions
+@testable import PencilActions
 import PencilProtocol
 import PencilSystem
 import PencilTestSupport

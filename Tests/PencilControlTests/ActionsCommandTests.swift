@@ -1,6 +1,6 @@
 import CommandLineOptions
 import Foundation
-import PencilActions
+@testable import PencilActions
 import PencilDevices
 import PencilProtocol
 import PencilSystem

@@ -9,14 +9,9 @@ public struct ActionsStatus: Equatable, Sendable {
     public var config: String
     public var provider: String
     public var focus: FocusState
+}
 
-    public init(pid: Int32, config: String, provider: String, focus: FocusState) {
-        self.pid = pid
-        self.config = config
-        self.provider = provider
-        self.focus = focus
-    }
-
+extension ActionsStatus {
     /// Larger status files are refused: they hold a few hundred bytes.
     public static let maximumBytes = 8 * 1024
 

@@ -26,11 +26,7 @@ public enum EvemuEventDecoder {
             } else {
                 // Not the usual event line: a blank, a comment, an indented event, or an error.
                 let (lineEnd, found) = try significantLine(base, from: offset, count: count, file: fileName, line: lineNumber)
-                guard var cursor = found else {
-                    offset = lineEnd + 1
-                    continue
-                }
-                let kind = try cursor.lineKind()
+                guard case (let kind, let cursor)? = found else { offset = lineEnd + 1; continue }
                 switch kind {
                 case UInt8(ascii: "E"):
                     fieldsStart = cursor.position

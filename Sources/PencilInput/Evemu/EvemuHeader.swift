@@ -42,11 +42,7 @@ public struct EvemuHeader: Sendable {
         while offset < count {
             lineNumber += 1
             let (lineEnd, found) = try significantLine(base, from: offset, count: count, file: fileName, line: lineNumber)
-            guard var cursor = found else {
-                offset = lineEnd + 1
-                continue
-            }
-            let kind = try cursor.lineKind()
+            guard case (let kind, var cursor)? = found else { offset = lineEnd + 1; continue }
             switch kind {
             case UInt8(ascii: "E"):
                 try self.init(finishing: fileName, sawHeaderLine: sawHeaderLine, name: name, identity: identity,

@@ -6,10 +6,11 @@ import func Glibc.memchr
 // What the header's reader and the events' decoder share: finding lines, reading their
 // fields with bounds checked at every byte, and the messages' number formats.
 
-/// The line starting at `offset`: where it ends, and a cursor at its first field — nil for
-/// a blank or comment line. A line over the length limit is malformed.
+/// The line starting at `offset`: where it ends and, unless it is blank or a comment, its kind
+/// (the X of `X:`) and a cursor at its first field. A line over the length limit, or one that
+/// does not start with `X:`, is malformed.
 func significantLine(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int, file: String,
-                             line: Int) throws(RecordingError) -> (end: Int, cursor: LineCursor?) {
+                     line: Int) throws(RecordingError) -> (end: Int, line: (kind: UInt8, fields: LineCursor)?) {
     let lineEnd = endOfLine(base, from: offset, count: count)
     if lineEnd - offset > RecordingLimits.maximumLineLength {
         throw .malformed(file, line, "line longer than \(RecordingLimits.maximumLineLength) bytes")
@@ -17,7 +18,8 @@ func significantLine(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int,
     var cursor = LineCursor(base: base, position: offset, end: lineEnd, file: file, line: line)
     cursor.skipBlanks()
     if cursor.atEnd || cursor.peek == UInt8(ascii: "#") { return (lineEnd, nil) }
-    return (lineEnd, cursor)
+    let kind = try cursor.lineKind()
+    return (lineEnd, (kind, cursor))
 }
 
 /// The offset of the line's terminating newline, or `count` for an unterminated last line.
