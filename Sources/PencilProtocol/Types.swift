@@ -23,37 +23,6 @@ public struct ButtonSet: OptionSet, Sendable, Hashable {
     public var buttons: [PenButton] { PenButton.allCases.filter { contains($0) } }
 }
 
-public struct Tool: Equatable, Hashable, Sendable {
-    public var type: ToolType
-    public var serial: Int64
-    public var id: Int64
-    public init(type: ToolType, serial: Int64 = 0, id: Int64 = 0) {
-        self.type = type
-        self.serial = serial
-        self.id = id
-    }
-    /// docs/gestures.md: "the same tool" means the same type and serial.
-    public func isSameTool(as other: Tool) -> Bool { type == other.type && serial == other.serial }
-}
-
-/// Which pen a tool is, as libwacom names it (docs/protocol.md, "Stylus"): carried by `proximityIn`
-/// only, and only for a tool whose id libwacom knows.
-public struct Stylus: Equatable, Hashable, Sendable {
-    /// libwacom's name, such as "Pro Pen 2".
-    public var name: String
-    public var kind: StylusKind
-    /// Its barrel buttons.
-    public var buttons: Int
-    public var eraser: EraserKind
-
-    public init(name: String, kind: StylusKind, buttons: Int, eraser: EraserKind) {
-        self.name = name
-        self.kind = kind
-        self.buttons = buttons
-        self.eraser = eraser
-    }
-}
-
 /// Where the pen is and how it is held, normalised (docs/gestures.md, "Pose").
 public struct Pose: Equatable, Sendable {
     public var x: Double = 0
@@ -72,51 +41,11 @@ public struct Pose: Equatable, Sendable {
     public init() {}
 }
 
-/// A pen device as clients see it (docs/protocol.md "Device").
-public struct DeviceInfo: Equatable, Sendable {
-    public var id: String
-    public var name: String
-    public var bus: Int
-    public var vendor: Int
-    public var product: Int
-    public var direct: Bool
-    public var widthMillimeters: Double?
-    public var heightMillimeters: Double?
-    public var tools: [ToolType]
-    public var axes: [AxisName]
-    public var buttons: [PenButton]
-    /// The tablet's name in libwacom ("Wacom Intuos Pro M"); nil when libwacom does not know it.
-    public var model: String?
-    /// The styli that have come into proximity since the device was attached, in the order
-    /// they first came (ListDevices; empty in deviceAdded).
-    public var styli: [Stylus]
-    /// The kernel name of the mirror apps read while the pen's gesture clicks are withheld
-    /// (docs/gestures.md, "The mirror"); nil while the pen is not grabbed.
-    public var mirror: String?
-    /// While there is a mirror: the tool its tip is reported as (`eraser` while pencild has
-    /// switched the pen, else the tip's own); nil without a mirror.
-    public var tipReportedAs: ToolType?
-
-    public init(id: String, name: String, bus: Int, vendor: Int, product: Int, direct: Bool,
-                widthMillimeters: Double? = nil, heightMillimeters: Double? = nil,
-                tools: [ToolType] = [], axes: [AxisName] = [], buttons: [PenButton] = [],
-                model: String? = nil, styli: [Stylus] = [], mirror: String? = nil) {
-        self.id = id
-        self.name = name
-        self.bus = bus
-        self.vendor = vendor
-        self.product = product
-        self.direct = direct
-        self.widthMillimeters = widthMillimeters
-        self.heightMillimeters = heightMillimeters
-        self.tools = tools
-        self.axes = axes
-        self.buttons = buttons
-        self.model = model
-        self.styli = styli
-        self.mirror = mirror
-    }
-}
+/// The daemon's tool, stylus and device: its closed enums (`DaemonNames`), the same values
+/// a client library reads into its open ones (PenValues.swift).
+public typealias Tool = ToolOf<DaemonNames>
+public typealias Stylus = StylusOf<DaemonNames>
+public typealias DeviceInfo = DeviceOf<DaemonNames>
 
 /// One event of the protocol (docs/protocol.md "Event"). Fields a type does not carry are nil.
 ///
