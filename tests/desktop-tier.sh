@@ -7,6 +7,14 @@
 #   stop_started        ends the processes in $pids (end_scratch does, before removing $work)
 #   start_xvfb SIZE     a private X display of SIZE (WIDTHxHEIGHTxDEPTH), whose number Xvfb
 #                       picks; exports DISPLAY, adds Xvfb to $pids, its log in $work/xvfb.log
+#   begin_chroot_tier PROGRAM... -- ARGS...
+#                       for a tier that installs this tree's packages in a fresh Debian
+#                       (mmdebstrap) and runs them in a chroot: needs root and the PROGRAMs;
+#                       runs the tier again (with ARGS) in mount and process
+#                       namespaces of its own, so that the chroot's mounts and every process
+#                       started in it end with the tier; sets $version and $arch of the
+#                       packages, which it makes with `make deb` unless README_SKIP_BUILD=1
+#                       (in `make test` the boot tier has just made them)
 # and what tests/lib.sh gives (wait_for, pass, fail, check, summary, start_pencild).
 
 : "${tier:?set tier to the name of the tier before sourcing desktop-tier.sh}"
@@ -46,4 +54,29 @@ start_xvfb() {
     wait_for 30 test -s "$work/display"
     DISPLAY=:$(tr -d '[:space:]' <"$work/display")
     export DISPLAY
+}
+
+begin_chroot_tier() {
+    [ "$(id -u)" = 0 ] || cannot "needs root (mmdebstrap, chroot)"
+    local program source_tree
+    source_tree=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
+        command -v "$1" >/dev/null || cannot "$1 is not installed (scripts/install-deps.sh test)"
+        shift
+    done
+    [ "$#" -gt 0 ] && shift
+    for program in mmdebstrap unshare chroot; do
+        command -v "$program" >/dev/null || cannot "$program is not installed (scripts/install-deps.sh test)"
+    done
+    if [ -z "${CHROOT_TIER_NAMESPACE:-}" ]; then
+        exec unshare --mount --propagation private --pid --fork --mount-proc env CHROOT_TIER_NAMESPACE=1 "$BASH" "$0" "$@"
+    fi
+    # shellcheck disable=SC2034 # the tier's
+    version=$(dpkg-parsechangelog -l "$source_tree/debian/changelog" -S Version)
+    # shellcheck disable=SC2034 # the tier's
+    arch=$(dpkg --print-architecture)
+    if [ "${README_SKIP_BUILD:-0}" != 1 ]; then
+        echo "$tier: make deb"
+        make -C "$source_tree" --no-print-directory deb || { echo "$tier: FAIL: make deb" >&2; exit 1; }
+    fi
 }

@@ -26,25 +26,9 @@ tier=test-readme
 # shellcheck source=tests/desktop-tier.sh
 . "$here/../desktop-tier.sh"
 
-[ "$(id -u)" = 0 ] || cannot "needs root (mmdebstrap, chroot)"
-for program in mmdebstrap unshare chroot Xvfb xdotool import; do
-    command -v "$program" >/dev/null || cannot "$program is not installed (scripts/install-deps.sh test)"
-done
-
-# Everything below runs in mount and process namespaces of its own: the chroot's mounts end
-# with it, and so does every process started in it (those the session bus starts too).
-if [ -z "${README_TEST_NAMESPACE:-}" ]; then
-    exec unshare --mount --propagation private --pid --fork --mount-proc env README_TEST_NAMESPACE=1 "$BASH" "$0" "$@"
-fi
-
-started=$SECONDS
-version=$(dpkg-parsechangelog -l "$repo/debian/changelog" -S Version)
-arch=$(dpkg --print-architecture)
 # The packages of this tree; `make test` has the boot tier make them just before.
-if [ "${README_SKIP_BUILD:-0}" != 1 ]; then
-    echo "test-readme: make deb"
-    make -C "$repo" --no-print-directory deb || { echo "test-readme: FAIL: make deb" >&2; exit 1; }
-fi
+begin_chroot_tier Xvfb xdotool import -- "$@"
+started=$SECONDS
 for package in "pencild_${version}_$arch" "python3-pencild_${version}_all" "krita-pencild_${version}_all" "pencil-settings_${version}_all"; do
     [ -f "$repo/.build/deb/$package.deb" ] || { echo "test-readme: FAIL: .build/deb/$package.deb is not built (make deb)" >&2; exit 1; }
 done

@@ -1,20 +1,21 @@
 /* pencil-actions focus: tells pencil-actions (org.pencild.Actions on the session bus) the
  * app id of the focused window whenever it changes, and when pencil-actions (re)starts.
- * GNOME 43 refuses org.gnome.Shell.Introspect to other programs, so pencil-actions cannot
- * ask; the shell tells it instead. pencil-actions believes only calls from the process that
+ * GNOME Shell refuses org.gnome.Shell.Introspect to other programs, so pencil-actions cannot
+ * ask; the Shell tells it instead. pencil-actions believes only calls from the process that
  * owns org.gnome.Shell. The app id is the window's WM_CLASS: the Wayland app_id, or the X11
  * WM_CLASS class; an empty string means no window has the focus.
  *
- * GNOME 43 and 44 load extensions in this form (init() returning enable/disable). */
-'use strict';
+ * An ES module, as GNOME Shell 45 and later load extensions. */
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
 
-const { Gio, GLib } = imports.gi;
+import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
 
 const BUS_NAME = 'org.pencild.Actions';
 const OBJECT_PATH = '/org/pencild/Actions';
 const INTERFACE = 'org.pencild.Actions1';
 
-class FocusReporter {
+export default class PencilActionsFocus extends Extension {
     enable() {
         this._listening = false;
         this._focusHandler = global.display.connect('notify::focus-window', () => this._report());
@@ -34,6 +35,8 @@ class FocusReporter {
         this._send('');
         global.display.disconnect(this._focusHandler);
         Gio.bus_unwatch_name(this._watch);
+        this._focusHandler = null;
+        this._watch = 0;
         this._listening = false;
     }
 
@@ -48,8 +51,4 @@ class FocusReporter {
         Gio.DBus.session.call(BUS_NAME, OBJECT_PATH, INTERFACE, 'SetFocusedApp',
             new GLib.Variant('(s)', [app]), null, Gio.DBusCallFlags.NO_AUTO_START, -1, null, null);
     }
-}
-
-function init() {
-    return new FocusReporter();
 }
