@@ -15,6 +15,10 @@
 #                       started in it end with the tier; sets $version and $arch of the
 #                       packages, which it makes with `make deb` unless README_SKIP_BUILD=1
 #                       (in `make test` the boot tier has just made them)
+#   end_chroot_tier     the end of such a tier (its EXIT trap, after begin_scratch): ends what
+#                       it started and every process left in its namespace, detaches the
+#                       chroot's mounts ($root's run, dev and proc) before its files go (rm
+#                       would follow them into /dev), and removes $work
 # and what tests/lib.sh gives (wait_for, pass, fail, check, summary, start_pencild).
 
 : "${tier:?set tier to the name of the tier before sourcing desktop-tier.sh}"
@@ -79,4 +83,22 @@ begin_chroot_tier() {
         echo "$tier: make deb"
         make -C "$source_tree" --no-print-directory deb || { echo "$tier: FAIL: make deb" >&2; exit 1; }
     fi
+}
+
+end_chroot_tier() {
+    stop_started
+    # What a session bus or a compositor started: this namespace holds only the tier's
+    # processes, and this shell is its first (never outside it: -1 would be everyone's).
+    if [ "$$" = 1 ]; then
+        kill -KILL -1 2>/dev/null || true
+        wait 2>/dev/null || true
+    fi
+    # Detached at once (a process the kill has not yet ended may still hold one); the
+    # namespace lets them go for good when its last process ends.
+    local mount
+    for mount in run dev proc; do
+        # Never without a chroot: "/$mount" would be this namespace's own.
+        if [ -n "${root:-}" ] && mountpoint -q "$root/$mount"; then umount -R -l "$root/$mount" || true; fi
+    done
+    rm -rf --one-file-system "$work"
 }

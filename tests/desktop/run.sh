@@ -34,21 +34,9 @@ for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch"; do
 done
 
 begin_scratch
-trap 'end_scratch_mounted' EXIT
-end_scratch_mounted() {
-    stop_started
-    # The logs of the run, kept for a person to read (CI keeps the tree).
-    rm -rf "$logs" && mkdir -p "$logs" && cp "$work"/*.log "$logs/" 2>/dev/null || true
-    # This namespace holds only the tier's processes, and this shell is its first.
-    if [ "$$" = 1 ]; then
-        kill -KILL -1 2>/dev/null || true
-        wait 2>/dev/null || true
-    fi
-    for mount in run dev proc; do
-        if mountpoint -q "$root/$mount"; then umount -R -l "$root/$mount" || true; fi
-    done
-    rm -rf --one-file-system "$work"
-}
+trap 'keep_logs; end_chroot_tier' EXIT
+# The logs of the run, kept for a person to read.
+keep_logs() { rm -rf "$logs" && mkdir -p "$logs" && cp "$work"/*.log "$logs/" 2>/dev/null || true; }
 root=$work/root
 logs=${DESKTOP_TEST_LOGS:-$repo/.build/desktop-logs}
 

@@ -34,23 +34,7 @@ for package in "pencild_${version}_$arch" "python3-pencild_${version}_all" "krit
 done
 
 begin_scratch
-# The chroot's mounts go before its files: rm would follow them into /dev.
-trap 'end_scratch_mounted' EXIT
-end_scratch_mounted() {
-    stop_started
-    # What the session bus started (the accessibility bus): this namespace holds only the
-    # test's processes, and this shell is its first (never outside it: -1 would be everyone's).
-    if [ "$$" = 1 ]; then
-        kill -KILL -1 2>/dev/null || true
-        wait 2>/dev/null || true
-    fi
-    # Detached at once (a process the kill has not yet ended may still hold one); the
-    # namespace lets them go for good when its last process ends.
-    for mount in dev proc; do
-        if mountpoint -q "$root/$mount"; then umount -R -l "$root/$mount" || true; fi
-    done
-    rm -rf --one-file-system "$work"
-}
+trap end_chroot_tier EXIT
 shots=${README_SCREENSHOTS:-$repo/.build/readme-screenshots}
 mkdir -p "$shots"
 root=$work/root
