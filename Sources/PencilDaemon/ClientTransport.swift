@@ -11,7 +11,4 @@ protocol ClientTransport: AnyObject {
     func readingChanged(_ connection: Connection)
     /// The service is done with `connection`: release what carries it.
     func closed(_ connection: Connection)
-    /// A device's descriptor to watch (`DeviceHub.handleReadable(token:now:)` when readable).
-    func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno)
-    func stopWatching(_ descriptor: FileDescriptor)
 }

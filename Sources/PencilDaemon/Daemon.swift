@@ -85,6 +85,7 @@ public final class Daemon {
             throw DaemonError("cannot set up the event loop: \(error)")
         }
         service.transport = self
+        service.devices.watcher = self
         try service.start(now: HostTime.now())
     }
 
@@ -421,7 +422,9 @@ extension Daemon: ClientTransport {
         // A descriptor is free again: accept again if we had stopped for want of one.
         if acceptPausedUntil != nil { resumeAccepting() }
     }
+}
 
+extension Daemon: DeviceWatcher {
     func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno) {
         try epoll.add(descriptor, events: .readable, token: Token.deviceBase + deviceToken)
     }

@@ -15,6 +15,8 @@ final class DeviceHub {
     let configuration: Configuration
     let logger: Logger
     weak var delegate: (any DeviceHubDelegate)?
+    /// Watches the devices' descriptors (the daemon's loop).
+    weak var watcher: (any DeviceWatcher)?
     private(set) var devices: [PenDevice] = []
     /// The host time of the call being handled: readers' output bounds are judged by it.
     private(set) var now = HostTime(microseconds: 0)
@@ -359,7 +361,7 @@ final class DeviceHub {
             return
         }
         do {
-            try delegate?.deviceHub(self, watch: watcher.descriptor, token: Self.udevToken)
+            try watch(watcher.descriptor, token: Self.udevToken)
         } catch {
             logger.warning("cannot watch udev's monitor (\(error)): pens plugged in later will not be seen")
         }
@@ -434,7 +436,7 @@ final class DeviceHub {
                                isReplay: false, startTime: DeviceTime(sameInstantAs: now))
         device.seat = node.seat
         do {
-            try delegate?.deviceHub(self, watch: source.fileDescriptor, token: token)
+            try watch(source.fileDescriptor, token: token)
         } catch {
             logger.warning("cannot watch \(path) (\(error)): ignoring it")
             source.close()
@@ -447,6 +449,11 @@ final class DeviceHub {
     }
 
     /// udev has news, or a live device has input.
+    private func watch(_ descriptor: FileDescriptor, token: UInt64) throws(Errno) {
+        guard let watcher else { throw .badFileDescriptor } // nothing to watch with
+        try watcher.watch(descriptor, deviceToken: token)
+    }
+
     func handleReadable(token: UInt64, now: HostTime) {
         self.now = now
         if token == Self.udevToken {
@@ -518,7 +525,7 @@ final class DeviceHub {
     private func closeLiveSource(of device: PenDevice) {
         guard let source = device.live else { return }
         stopMirror(of: device, reason: "the pen is gone")
-        delegate?.deviceHub(self, stopWatching: source.fileDescriptor)
+        watcher?.stopWatching(source.fileDescriptor)
         source.close()
         device.source = .ended
     }

@@ -8,10 +8,6 @@ import PencilWacom
 protocol DeviceHubDelegate: AnyObject {
     /// Events for the monitors of `uid`, or of every user when nil.
     func deviceHub(_ hub: DeviceHub, emit events: [Event], toUser uid: UInt32?)
-    /// Watch `descriptor` for readability and call `handleReadable(token:now:)` with `token`.
-    func deviceHub(_ hub: DeviceHub, watch descriptor: FileDescriptor, token: UInt64) throws(Errno)
-    /// Stop watching `descriptor` (before the hub closes it).
-    func deviceHub(_ hub: DeviceHub, stopWatching descriptor: FileDescriptor)
     /// Whether replays at full speed may go on: not while a monitor is behind, so that they
     /// go at the pace of their slowest reader and every reader gets every event.
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool

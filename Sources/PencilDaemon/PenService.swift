@@ -609,15 +609,6 @@ extension PenService: DeviceHubDelegate {
         deliver(events, toUser: uid, now: hub.now)
     }
 
-    func deviceHub(_ hub: DeviceHub, watch descriptor: FileDescriptor, token: UInt64) throws(Errno) {
-        guard let transport else { throw .badFileDescriptor } // nothing to watch with
-        try transport.watch(descriptor, deviceToken: token)
-    }
-
-    func deviceHub(_ hub: DeviceHub, stopWatching descriptor: FileDescriptor) {
-        transport?.stopWatching(descriptor)
-    }
-
     func deviceHubMayPlayAtFullSpeed(_ hub: DeviceHub) -> Bool {
         !someMonitorIsBehind
     }

@@ -41,7 +41,7 @@ final class TestSeatSessions: SeatSessions, @unchecked Sendable {
 /// The whole daemon service in this thread, on a virtual clock and in-memory connections,
 /// the way swift-nio's EmbeddedEventLoop drives a channel: nothing sleeps, nothing races, and
 /// time passes only when the test says so (`advance(by:)`). Replays play on that clock.
-final class EmbeddedDaemon: ClientTransport {
+final class EmbeddedDaemon: ClientTransport, DeviceWatcher {
     let service: PenService
     let directory: String
     private(set) var now: HostTime
@@ -69,6 +69,7 @@ final class EmbeddedDaemon: ClientTransport {
         service = PenService(configuration: configuration, logger: logger, access: access,
                              preferences: PreferencesStore(directory: configuration.stateDirectory, logger: logger), seatSessions: seatSessions)
         service.transport = self
+        service.devices.watcher = self
         try service.start(now: now)
         pump()
     }
@@ -153,6 +154,8 @@ final class EmbeddedDaemon: ClientTransport {
         clients[ObjectIdentifier(connection)]?.wasClosed()
         clients[ObjectIdentifier(connection)] = nil
     }
+
+    // MARK: DeviceWatcher: the embedded daemon reads its devices itself.
 
     func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno) {}
     func stopWatching(_ descriptor: FileDescriptor) {}
