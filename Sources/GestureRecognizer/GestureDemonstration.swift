@@ -7,10 +7,6 @@ import PencilProtocol
 /// and every duration sits well inside the preferences' limits, so that the recogniser sees
 /// that gesture and no other whatever durations the user chose.
 public enum GestureDemonstration {
-    public enum Gesture: String, Sendable, CaseIterable {
-        case doubleTap, squeeze
-    }
-
     public struct ButtonChange: Equatable, Sendable {
         /// Microseconds from the start of the gesture.
         public var offset: Int64

@@ -14,8 +14,8 @@ struct GestureSettings: Sendable, Equatable {
     var doubleTapInterval: Int64
     var longPressDuration: Int64
     var slop: Slop
-    var doubleTapAction: PreferredAction
-    var squeezeAction: PreferredAction
+    /// Each gesture's preferred action (`action(for:)`).
+    var actions: [Gesture: PreferredAction]
     /// The firmware's swap between the pen and its eraser is the button `eraser` (the device's
     /// eraser is a button and the user chose `eraserButton` `button`).
     var eraserIsButton: Bool
@@ -45,9 +45,13 @@ struct GestureSettings: Sendable, Equatable {
         doubleTapInterval = Int64(preferences.doubleTapInterval) * 1000
         longPressDuration = Int64(preferences.longPressDuration) * 1000
         slop = Slop(millimeters: preferences.doubleTapSlop)
-        doubleTapAction = preferences.doubleTapAction
-        squeezeAction = preferences.squeezeAction
+        actions = Dictionary(uniqueKeysWithValues: Gesture.allCases.map { ($0, preferences.action(for: $0)) })
         eraserIsButton = preferences.eraserButton == .button && device.buttons.contains(.eraser)
+    }
+
+    /// The action the user prefers for `gesture`.
+    func action(for gesture: Gesture) -> PreferredAction {
+        actions[gesture] ?? .ignore // every gesture has its entry
     }
 
     /// Settings that change what is recognised (as opposed to the actions it reports).

@@ -60,8 +60,8 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     /// An app of the deciding user holds the focus: it acts on gestures itself. Set by the owner
     /// when claims change; a squeeze keeps what it began with.
     public var appHoldsFocus = false
-    /// The squeeze in progress is performed here (decided when it began).
-    private var performingSqueeze = false
+    /// The phased gesture in progress (a squeeze) is performed here (decided when it began).
+    private var performingPhased = false
     /// The gesture of the last step (a frame, or the deadlines fired) that this mirror performs,
     /// if any: every stream sees its focus as `pen`.
     public private(set) var performedInStep: EventType?
@@ -220,27 +220,25 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         return TransitionBits(recognizer.transitionBits)
     }
 
-    /// The gestures of a step that this mirror performs: a double-tap, or a squeeze's end, whose
-    /// action switches tools, while no app holds the focus.
+    /// The gestures of a step that this mirror performs: a one-shot gesture, or a phased one's
+    /// end, whose action switches tools, while no app holds the focus.
     private mutating func noteGestures() {
         guard switchesTool else { return }
         for event in ignoredEvents {
-            switch event.type {
-            case .doubleTap:
+            guard let gesture = Gesture(event.type) else { continue }
+            guard gesture.isPhased else {
                 if performs(event.action) {
                     toolSwitch.request()
                     performedInStep = event.type
                 }
-            case .squeeze:
-                if event.phase == .began { performingSqueeze = performs(event.action) }
-                if performingSqueeze {
-                    performedInStep = event.type
-                    if event.phase == .ended { toolSwitch.request() }
-                }
-                if event.phase == .ended || event.phase == .cancelled { performingSqueeze = false }
-            default:
                 continue
             }
+            if event.phase == .began { performingPhased = performs(event.action) }
+            if performingPhased {
+                performedInStep = event.type
+                if event.phase == .ended { toolSwitch.request() }
+            }
+            if event.phase == .ended || event.phase == .cancelled { performingPhased = false }
         }
     }
 

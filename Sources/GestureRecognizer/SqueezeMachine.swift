@@ -75,7 +75,7 @@ struct SqueezeMachine: Sendable {
             log.took(.squeezeChanged)
         case .release, .toolLeft:
             events.append(.squeeze(.ended, time: context.time, device: context.device, tool: tool, pose: context.pose,
-                                   action: settings.squeezeAction))
+                                   action: settings.action(for: .squeeze)))
             state = .idle
             log.took(.squeezeEnded)
         case .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):

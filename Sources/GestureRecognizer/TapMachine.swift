@@ -166,7 +166,7 @@ struct TapMachine: Sendable {
                settings.slop.contains(press.pose, context.pose),
                press.tool.isSameTool(as: tool) {
                 events.append(Event(type: .doubleTap, time: context.time, device: context.device, tool: tool,
-                                    pose: context.pose, action: settings.doubleTapAction, focus: Focus.none))
+                                    pose: context.pose, action: settings.action(for: .doubleTap), focus: Focus.none))
                 state = .held
                 log.took(.tapDoubleTap)
             } else {
@@ -208,7 +208,7 @@ struct TapMachine: Sendable {
             log.took(.tapSqueezeChanged)
         case .release, .toolLeft:
             events.append(.squeeze(.ended, time: context.time, device: context.device, tool: press.tool, pose: context.pose,
-                                   action: settings.squeezeAction))
+                                   action: settings.action(for: .squeeze)))
             state = .idle
             log.took(.tapSqueezeEnded)
         case .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):

@@ -4,26 +4,20 @@ import PencilProtocol
 
 /// pencil-actions' decisions, free of I/O: which events it acts on, and what acting means.
 public enum ActionDecision {
-    /// The events pencil-actions subscribes to.
-    public static let subscribedEvents: [PencilEventType] = [.doubleTap, .squeeze]
+    /// The events pencil-actions subscribes to: every gesture's.
+    public static let subscribedEvents: [PencilEventType] = PencilGesture.known.map(\.eventType)
 
-    /// The action to perform for `event`, or nil. A double-tap acts when it arrives, a squeeze
-    /// when it ends (with its action); a cancelled squeeze, its other phases, and every event
-    /// while an app holds focus (`this` or `other`) do nothing: pencil-actions is a fallback for
-    /// apps that do not speak the protocol, and such a fallback acts only on `none`. An event
-    /// without `focus` comes from a daemon that knows no focus: nobody can hold it. An action
-    /// this version does not know is bound to nothing.
+    /// The action to perform for `event`, or nil. A one-shot gesture (a double-tap) acts when it
+    /// arrives, a phased one (a squeeze) when it ends (with its action); a cancelled squeeze, its
+    /// other phases, and every event while an app holds focus (`this` or `other`) do nothing:
+    /// pencil-actions is a fallback for apps that do not speak the protocol, and such a fallback
+    /// acts only on `none`. An event without `focus` comes from a daemon that knows no focus:
+    /// nobody can hold it. An action this version does not know is bound to nothing.
     public static func request(for event: PencilEvent) -> GestureRequest? {
-        guard (event.focus ?? .nobody) == .nobody, let name = event.action?.rawValue,
+        guard let gesture = PencilGesture(event.type), !gesture.isPhased || event.phase == .ended,
+              (event.focus ?? .nobody) == .nobody, let name = event.action?.rawValue,
               let action = PreferredAction(rawValue: name), action != .ignore else { return nil }
-        switch event.type {
-        case .doubleTap:
-            return GestureRequest(action: action, event: event)
-        case .squeeze where event.phase == .ended:
-            return GestureRequest(action: action, event: event)
-        default:
-            return nil
-        }
+        return GestureRequest(action: action, event: event)
     }
 
     /// What pencil-actions does for a request with the bindings in force.

@@ -177,6 +177,27 @@ public enum PencilPhase: ProtocolName {
     }
 }
 
+/// A gesture pencild recognises: reported by the event type of its name, its action the user's
+/// preference `<gesture>Action` (docs/gestures.md).
+public enum PencilGesture: ProtocolName {
+    case doubleTap
+    case squeeze
+    case unknown(String)
+
+    public static let known: [Self] = [
+        .doubleTap,
+        .squeeze,
+    ]
+
+    public var rawValue: String {
+        switch self {
+        case .doubleTap: "doubleTap"
+        case .squeeze: "squeeze"
+        case .unknown(let name): name
+        }
+    }
+}
+
 /// What the user wants a double-tap or a squeeze to do (Apple's UIPencilPreferredAction).
 public enum PencilAction: ProtocolName {
     case ignore
@@ -389,4 +410,29 @@ public enum PencilEraserKind: ProtocolName {
         case .unknown(let name): name
         }
     }
+}
+
+extension PencilGesture {
+    /// The event type that reports the gesture.
+    public var eventType: PencilEventType { PencilEventType(rawValue: rawValue) }
+
+    /// The gesture an event of `type` reports; nil for an event that reports none (unknown
+    /// event types included: a gesture this library does not know is not acted on).
+    public init?(_ type: PencilEventType) {
+        let gesture = Self(rawValue: type.rawValue)
+        guard Self.known.contains(gesture) else { return nil }
+        self = gesture
+    }
+
+    /// A phased gesture (began, changed, then ended or cancelled) is acted on when it ends, and
+    /// keeps the focus it began with; a one-shot gesture is acted on when it arrives.
+    public var isPhased: Bool {
+        switch self {
+        case .squeeze: true
+        default: false
+        }
+    }
+
+    /// The name of the preference that holds the gesture's action.
+    public var actionField: String { rawValue + "Action" }
 }

@@ -199,3 +199,15 @@ extension PencilPreferences.Change {
         return .object(members)
     }
 }
+
+extension PencilPreferences {
+    /// The action the user prefers for `gesture` (its preference `<gesture>Action`); nil for a
+    /// gesture this library does not know.
+    public func action(for gesture: PencilGesture) -> PencilAction? {
+        switch gesture {
+        case .doubleTap: doubleTapAction
+        case .squeeze: squeezeAction
+        default: nil
+        }
+    }
+}

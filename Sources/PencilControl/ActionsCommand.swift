@@ -129,15 +129,12 @@ public enum ActionsCommand: PencilCommand {
             return ExitCode.unavailable
         }
         io.output.line("gestures now (your preferences at \(socket)), when no app holds pencild's focus:")
-        let gestures: [(String, String, PreferredAction)] = [
-            ("doubleTap", "doubleTapAction", preferences.doubleTapAction),
-            ("squeeze", "squeezeAction", preferences.squeezeAction),
-        ]
-        for (gesture, preference, action) in gestures {
+        for gesture in Gesture.allCases {
+            let action = preferences.action(for: gesture)
             let resolved = bindings.resolve(action, app: app)
             let outcome: TerminalMessage = action == .ignore ? "nothing"
                 : "\(resolved.binding?.description ?? "nothing (not bound)") (\(resolved.section(of: action)))"
-            io.output.line("  \(gesture.rightPadded(to: 10))\(preference)=\(action.rawValue) -> \(outcome)")
+            io.output.line("  \(gesture.rawValue.rightPadded(to: 10))\(gesture.rawValue)Action=\(action.rawValue) -> \(outcome)")
         }
         return ExitCode.success
     }

@@ -12,10 +12,10 @@ import Varlink
 /// plugin or pencil-actions without a pen.
 public enum TryCommand: PencilCommand {
     public static let name = "try"
-    public static let summary = "make pencild's demo pen (pencild --demo) double-tap or squeeze once, and show what it carries"
+    public static let summary = "make pencild's demo pen (pencild --demo) \(gestureChoice) once, and show what it carries"
 
     struct Options: Equatable {
-        var gesture: GestureDemonstration.Gesture
+        var gesture: Gesture
         var device: String?
         /// Seconds to wait first, to bring the app to try to the front.
         var delay: Double = 0
@@ -36,12 +36,11 @@ public enum TryCommand: PencilCommand {
             options.delay = seconds
         },
     ], operands: [
-        Operand("double-tap|squeeze", missing: "which gesture? double-tap or squeeze") { options, word throws(UsageError) in
-            switch word {
-            case "double-tap", "doubleTap": options.gesture = .doubleTap
-            case "squeeze": options.gesture = .squeeze
-            default: throw UsageError("unexpected argument \(word) (double-tap or squeeze)")
+        Operand(gestureWords, missing: "which gesture? \(gestureChoice)") { options, word throws(UsageError) in
+            guard let gesture = Gesture.allCases.first(where: { $0.rawValue == word || Self.word($0) == word }) else {
+                throw UsageError("unexpected argument \(word) (\(gestureChoice))")
             }
+            options.gesture = gesture
         },
     ])
 
@@ -59,9 +58,23 @@ public enum TryCommand: PencilCommand {
         return play(options, path: DaemonSocket.path(), io: io)
     }
 
-    static func word(_ gesture: GestureDemonstration.Gesture) -> String {
-        gesture == .doubleTap ? "double-tap" : "squeeze"
+    /// A gesture as a person types it: its name's words in lower case, joined by hyphens
+    /// (doubleTap: double-tap).
+    static func word(_ gesture: Gesture) -> String {
+        var word = ""
+        for character in gesture.rawValue {
+            if character.isUppercase { word += "-" }
+            word += character.lowercased()
+        }
+        return word
     }
+
+    static let gestureWords = Gesture.allCases.map(word).joined(separator: "|")
+    /// "double-tap or squeeze": each gesture, the last after "or".
+    static let gestureChoice = {
+        let words = Gesture.allCases.map(word)
+        return words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+    }()
 
     /// Subscribes to the gestures, asks for one, and reports it once it is recognised (or why
     /// it is not, within `timeoutMilliseconds`).
@@ -72,7 +85,7 @@ public enum TryCommand: PencilCommand {
         do {
             monitor = try VarlinkClient(path: path, timeoutMilliseconds: timeoutMilliseconds)
             stream = try monitor.stream(PenInterface.Method.monitor.qualifiedName,
-                                        .object([("events", .array([.string("doubleTap"), .string("squeeze"), .string("deviceRemoved")]))]))
+                                        .object([("events", .array((Gesture.allCases.map(\.eventType.rawValue) + ["deviceRemoved"]).map(JSONValue.string)))]))
         } catch {
             io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: path))
             return ExitCode.unavailable
@@ -101,20 +114,23 @@ public enum TryCommand: PencilCommand {
             var began = false
             while let reply = try stream.next() {
                 guard let json = reply["event"], let event = try? Event(json: json), event.device == device else { continue }
-                switch (options.gesture, event.type, event.phase) {
-                case (_, .deviceRemoved, _):
+                if event.type == .deviceRemoved {
                     io.errors.line("pencilctl try: \(device) went away before its \(word(options.gesture)) was over")
                     return ExitCode.unavailable
-                case (.doubleTap, .doubleTap, _):
-                    io.output.line("doubleTap on \(device): \(outcome(of: event))")
+                }
+                guard event.type == options.gesture.eventType else { continue }
+                let name = options.gesture.rawValue
+                switch event.phase {
+                case nil where !options.gesture.isPhased:
+                    io.output.line("\(name) on \(device): \(outcome(of: event))")
                     return ExitCode.success
-                case (.squeeze, .squeeze, .began?):
+                case .began?:
                     began = true
-                case (.squeeze, .squeeze, .ended?):
-                    io.output.line("squeeze on \(device)\(began ? "" : " (its beginning was missed)"): \(outcome(of: event))")
+                case .ended?:
+                    io.output.line("\(name) on \(device)\(began ? "" : " (its beginning was missed)"): \(outcome(of: event))")
                     return ExitCode.success
-                case (.squeeze, .squeeze, .cancelled?):
-                    io.errors.line("pencilctl try: the squeeze on \(device) was cancelled")
+                case .cancelled?:
+                    io.errors.line("pencilctl try: the \(name) on \(device) was cancelled")
                     return ExitCode.software
                 default:
                     continue

@@ -85,17 +85,19 @@ struct WatchModel {
             if let button = event.button, !buttons.contains(button) { buttons.append(button) }
         case .buttonUp:
             buttons.removeAll { $0 == event.button }
-        case .doubleTap:
-            setGesture("doubleTap → \(event.action?.rawValue ?? "?")", at: event.time)
-        case .squeeze:
+        default:
+            guard let gesture = Gesture(event.type) else { break }
+            let name = gesture.rawValue, action = event.action?.rawValue ?? "?"
+            guard gesture.isPhased else {
+                setGesture("\(name) → \(action)", at: event.time)
+                break
+            }
             switch event.phase {
-            case .began: squeezing = true; setGesture("squeeze began", at: event.time)
-            case .ended: squeezing = false; setGesture("squeeze ended → \(event.action?.rawValue ?? "?")", at: event.time)
-            case .cancelled: squeezing = false; setGesture("squeeze cancelled", at: event.time)
+            case .began: squeezing = true; setGesture("\(name) began", at: event.time)
+            case .ended: squeezing = false; setGesture("\(name) ended → \(action)", at: event.time)
+            case .cancelled: squeezing = false; setGesture("\(name) cancelled", at: event.time)
             default: break
             }
-        default:
-            break
         }
     }
 

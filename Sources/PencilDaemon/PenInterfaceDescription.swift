@@ -81,7 +81,7 @@ extension InterfaceDescriptions {
 
     # A user's gesture preferences. Replies carry every field; SetPreferences takes any of them
     # and keeps the others.
-    # doubleTapAction and squeezeAction: the action names.
+    # doubleTapAction and squeezeAction: the action names; each gesture has its "<gesture>Action".
     # action names: ignore, switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut
     # tapButton names: stylus, stylus2, stylus3, eraser, none
     # squeezeButton names: stylus, stylus2, stylus3, eraser, longPress, none
@@ -114,6 +114,8 @@ extension InterfaceDescriptions {
     # deviceChanged: deviceInfo as it is now, when the mirror comes or goes or tipReportedAs changes.
     # time: microseconds, CLOCK_MONOTONIC for live devices, the recorded time in a replay.
     # phase names: began, changed, ended, cancelled
+    # doubleTap and squeeze are the gestures, each with its preferred action:
+    # gesture names: doubleTap (one-shot: acted on when it arrives), squeeze (phased: began, changed, then ended or cancelled; acted on when it ends)
     # stylus: on proximityIn, which pen the tool is (when libwacom knows it).
     # focus (doubleTap and squeeze); a squeeze keeps the focus it began with until it ends.
     # focus names: this (the receiving process holds its user's focus), other (another process of that user does), none (nobody claimed it), pen (pencild performed it through the pen's mirror)

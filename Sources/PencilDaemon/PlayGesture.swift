@@ -9,7 +9,7 @@ import Varlink
 /// how many wait.
 extension PenService {
     func playGesture(_ parameters: PenParameters.PlayGesture, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
-        guard let gesture = GestureDemonstration.Gesture(rawValue: parameters.gesture) else {
+        guard let gesture = Gesture(rawValue: parameters.gesture) else {
             replyError(connection, call, .invalidParameter("gesture"))
             return
         }

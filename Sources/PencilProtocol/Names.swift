@@ -68,6 +68,15 @@ public enum Phase: String, Sendable, CaseIterable {
     case began, changed, ended, cancelled
 }
 
+/// A gesture the recogniser makes (docs/gestures.md): reported by the event type of its name,
+/// its action the user's preference `<gesture>Action`.
+public enum Gesture: String, Sendable, CaseIterable {
+    /// (one-shot: acted on when it arrives)
+    case doubleTap
+    /// (phased: began, changed, then ended or cancelled; acted on when it ends)
+    case squeeze
+}
+
 /// Which app acts on a gesture (docs/protocol.md, "Which app acts (focus)"), as seen by the stream
 /// that receives it.
 public enum Focus: String, Sendable, CaseIterable {
@@ -79,4 +88,54 @@ public enum Focus: String, Sendable, CaseIterable {
     case none
     /// (pencild performed it through the pen's mirror)
     case pen
+}
+
+extension EventType {
+    /// The event's JSON up to its time, `{"type":"<name>","time":`, copied in one piece.
+    public var jsonOpening: StaticString {
+        switch self {
+        case .deviceAdded: #"{"type":"deviceAdded","time":"#
+        case .deviceRemoved: #"{"type":"deviceRemoved","time":"#
+        case .proximityIn: #"{"type":"proximityIn","time":"#
+        case .proximityOut: #"{"type":"proximityOut","time":"#
+        case .tipDown: #"{"type":"tipDown","time":"#
+        case .tipUp: #"{"type":"tipUp","time":"#
+        case .motion: #"{"type":"motion","time":"#
+        case .hover: #"{"type":"hover","time":"#
+        case .buttonDown: #"{"type":"buttonDown","time":"#
+        case .buttonUp: #"{"type":"buttonUp","time":"#
+        case .doubleTap: #"{"type":"doubleTap","time":"#
+        case .squeeze: #"{"type":"squeeze","time":"#
+        case .preferencesChanged: #"{"type":"preferencesChanged","time":"#
+        case .deviceChanged: #"{"type":"deviceChanged","time":"#
+        }
+    }
+}
+
+extension Gesture {
+    /// The event type that reports the gesture.
+    public var eventType: EventType {
+        switch self {
+        case .doubleTap: .doubleTap
+        case .squeeze: .squeeze
+        }
+    }
+
+    /// The gesture an event of `type` reports; nil for an event that reports none.
+    public init?(_ type: EventType) {
+        switch type {
+        case .doubleTap: self = .doubleTap
+        case .squeeze: self = .squeeze
+        default: return nil
+        }
+    }
+
+    /// A phased gesture (began, changed, then ended or cancelled) is acted on when it ends, and
+    /// keeps the focus it began with; a one-shot gesture is acted on when it arrives.
+    public var isPhased: Bool {
+        switch self {
+        case .doubleTap: false
+        case .squeeze: true
+        }
+    }
 }

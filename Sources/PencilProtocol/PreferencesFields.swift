@@ -18,4 +18,12 @@ extension Preferences {
         .flag("prefersHoverToolPreview", \.prefersHoverToolPreview),
         .flag("mirrorSwitchesTool", \.mirrorSwitchesTool),
     ]
+
+    /// The action the user prefers for `gesture`: its preference `<gesture>Action`.
+    public func action(for gesture: Gesture) -> PreferredAction {
+        switch gesture {
+        case .doubleTap: doubleTapAction
+        case .squeeze: squeezeAction
+        }
+    }
 }

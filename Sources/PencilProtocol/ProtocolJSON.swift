@@ -211,22 +211,7 @@ extension Event: JSONFragment {
     /// type's and the tool's names) is copied in one piece each; the hot path of every stream.
     public func write(to cursor: inout JSONCursor) {
         cursor.value { cursor in
-            switch type {
-            case .deviceAdded: cursor.verbatim(#"{"type":"deviceAdded","time":"#)
-            case .deviceRemoved: cursor.verbatim(#"{"type":"deviceRemoved","time":"#)
-            case .proximityIn: cursor.verbatim(#"{"type":"proximityIn","time":"#)
-            case .proximityOut: cursor.verbatim(#"{"type":"proximityOut","time":"#)
-            case .tipDown: cursor.verbatim(#"{"type":"tipDown","time":"#)
-            case .tipUp: cursor.verbatim(#"{"type":"tipUp","time":"#)
-            case .motion: cursor.verbatim(#"{"type":"motion","time":"#)
-            case .hover: cursor.verbatim(#"{"type":"hover","time":"#)
-            case .buttonDown: cursor.verbatim(#"{"type":"buttonDown","time":"#)
-            case .buttonUp: cursor.verbatim(#"{"type":"buttonUp","time":"#)
-            case .doubleTap: cursor.verbatim(#"{"type":"doubleTap","time":"#)
-            case .squeeze: cursor.verbatim(#"{"type":"squeeze","time":"#)
-            case .preferencesChanged: cursor.verbatim(#"{"type":"preferencesChanged","time":"#)
-            case .deviceChanged: cursor.verbatim(#"{"type":"deviceChanged","time":"#)
-            }
+            cursor.verbatim(type.jsonOpening)
             cursor.int(time)
             if let device { cursor.verbatim(#","device":"#); cursor.string(device) }
             if let deviceInfo { cursor.verbatim(#","deviceInfo":"#); deviceInfo.write(to: &cursor) }

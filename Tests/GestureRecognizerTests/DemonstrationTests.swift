@@ -10,7 +10,7 @@ import Testing
 struct DemonstrationTests {
     /// What the recogniser makes of `gesture` played on `device` under `preferences`: a pen
     /// that comes into range, waits, makes the gesture held still, waits and leaves.
-    static func recognised(_ gesture: GestureDemonstration.Gesture, on device: DeviceDescription, _ preferences: Preferences) throws -> [String]? {
+    static func recognised(_ gesture: Gesture, on device: DeviceDescription, _ preferences: Preferences) throws -> [String]? {
         guard case .success(let script) = GestureDemonstration.script(for: gesture, preferences: preferences,
                                                                        device: device.penDeviceInfo(id: "event7")) else { return nil }
         var pen = PenScript(device: device)

@@ -28,6 +28,9 @@ import Testing
         #expect(ActionDecision.request(for: event(.doubleTap, action: .ignore)) == nil)
         #expect(ActionDecision.request(for: event(.doubleTap, action: .unknown("fromTheFuture"))) == nil)
         #expect(ActionDecision.request(for: event(.buttonDown)) == nil)
+        // An event type a newer pencild adds, carrying an action: no gesture this version knows.
+        #expect(ActionDecision.request(for: event(PencilEventType(rawValue: "tripleTap"), action: .switchEraser)) == nil)
+        #expect(ActionDecision.subscribedEvents == [.doubleTap, .squeeze])
     }
 
     @Test func aFallbackActsOnlyWhenNoAppHoldsFocus() {

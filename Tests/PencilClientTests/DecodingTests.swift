@@ -125,3 +125,22 @@ struct DecodingTests {
         #expect(try PencilEvent(json: try JSONReader.parse(#"{"type":"pinch","time":5}"#)).protocolEvent == nil)
     }
 }
+
+@Suite("The client's gestures")
+struct ClientGestureTests {
+    @Test("the client knows each gesture's event, phases and action; a gesture it does not know is none")
+    func gestures() {
+        #expect(PencilGesture.known == [.doubleTap, .squeeze])
+        #expect(PencilGesture(PencilEventType.doubleTap) == .doubleTap)
+        #expect(PencilGesture(PencilEventType.squeeze)?.isPhased == true)
+        #expect(PencilGesture(PencilEventType.doubleTap)?.isPhased == false)
+        #expect(PencilGesture(PencilEventType.motion) == nil)
+        #expect(PencilGesture(PencilEventType(rawValue: "tripleTap")) == nil, "an event type from a newer daemon is not acted on")
+        var preferences = PencilPreferences()
+        preferences.squeezeAction = .switchPrevious
+        #expect(preferences.action(for: .squeeze) == .switchPrevious)
+        #expect(preferences.action(for: .doubleTap) == .switchEraser)
+        #expect(preferences.action(for: .unknown("tripleTap")) == nil)
+        #expect(PencilGesture.doubleTap.actionField == "doubleTapAction")
+    }
+}

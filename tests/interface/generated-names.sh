@@ -2,8 +2,8 @@
 # The files generated from interfaces/org.pencild.Pen.varlink are up to date, and the check that
 # says so is not vacuous: on a scratch copy of what the generation reads and writes, it fails for
 # a generated file edited by hand (each of them) and for an interface edited without
-# regenerating; after a regeneration a new name, preference, method and error reach the daemon's
-# side and every client, and the C client's numbers stay as they were.
+# regenerating; after a regeneration a new name, preference, method, error and one-shot gesture
+# reach the daemon's side and every client, and the C client's numbers stay as they were.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 generated="Sources/PencilDaemon/PenInterfaceDescription.swift Sources/PencilProtocol/PenInterfaceNames.swift
@@ -93,6 +93,25 @@ grep -A6 -xF '    struct ReleaseKeys: Sendable {' "$copy/Sources/PencilDaemon/Pe
 grep -A1 -xF '	PENCIL_TOOL_LENS,' "$copy/clients/c/include/pencil.h" | grep -qxF '	PENCIL_TOOL_QUILL,' ||
     fail "pencil.h: PENCIL_TOOL_QUILL does not follow PENCIL_TOOL_LENS"
 
+# A one-shot gesture, as an engineer adds one to the interface: its event type, its line among
+# the gestures and its action's preference. Every side learns its event type, whether it is
+# phased and where its action is, and the event's JSON opening.
+fresh_copy
+sed -i -e 's/^\(# eventType names: .*\)$/\1, tripleTap/' \
+    -e 's/^\(# gesture names: .*\)$/\1, tripleTap (one-shot: acted on when it arrives)/' \
+    -e 's/^  squeezeAction: ?string,$/  squeezeAction: ?string,\n  tripleTapAction: ?string,/' "$interface"
+"$copy/scripts/generate-from-interface"
+expect Sources/PencilProtocol/Names.swift '        case .tripleTap: #"{"type":"tripleTap","time":"#'
+expect Sources/PencilProtocol/Names.swift '        case .tripleTap: self = .tripleTap'
+expect Sources/PencilProtocol/Names.swift '        case .tripleTap: false'
+expect Sources/PencilProtocol/PreferencesFields.swift '        case .tripleTap: tripleTapAction'
+expect Sources/PencilClient/Names.swift '        .tripleTap,'
+expect Sources/PencilClient/PreferenceFields.swift '        case .tripleTap: tripleTapAction'
+expect clients/python/src/pencild/_names.py '    (Gesture.TRIPLE_TAP, "tripleTapAction", False),'
+grep -q 'tripleTap\|TRIPLE_TAP' "$copy/clients/c/include/pencil.h" "$copy/clients/c/src/names.c" && grep -q 'pencil_gesture\b' "$copy/clients/c/include/pencil.h" &&
+    fail "the C client got an enum of gestures (it switches on the event type)"
+grep -qxF '	PENCIL_EVENT_TRIPLE_TAP,' "$copy/clients/c/include/pencil.h" || fail "pencil.h lacks the new event type PENCIL_EVENT_TRIPLE_TAP"
+
 # What the generation cannot know it refuses, naming it, and writes nothing: a method declared
 # twice, a number among the preferences whose unit is not given, a field it cannot read.
 refuses() { # WHAT SED-EXPRESSION MESSAGE
@@ -109,6 +128,10 @@ refuses() { # WHAT SED-EXPRESSION MESSAGE
 refuses "a method declared twice" '$a method PlayGesture(gesture: string) -> ()' "method PlayGesture is declared twice"
 refuses "an int preference without a unit" 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool,\n  pressureCurve: ?int/' \
     "Preferences.pressureCurve: say in PREFERENCE_UNITS"
+refuses "a gesture without its action's preference" 's/^\(# eventType names: .*\)$/\1, tripleTap/; s/^\(# gesture names: .*\)$/\1, tripleTap (one-shot: acted on when it arrives)/' \
+    "tripleTap needs its preference 'tripleTapAction: ?string'"
+refuses "a gesture that says neither one-shot nor phased" 's/doubleTap (one-shot: acted on when it arrives)/doubleTap/' \
+    "doubleTap needs a note saying (one-shot: ...) or (phased: ...)"
 refuses "two fields on one line" 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool, quiet: ?bool/' "is not one field"
 
 [ "$failures" = 0 ] || exit 1

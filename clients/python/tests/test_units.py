@@ -16,6 +16,7 @@ from typing import List, Tuple, Type
 import pencild
 from pencild import Event, EventType, Phase
 from pencild._closeout import CloseOut
+from pencild._names import PREFERENCE_FIELDS
 from pencild._wire import Framer
 
 from support import compare
@@ -58,6 +59,14 @@ class Names(unittest.TestCase):
             names = [re.sub(r"\(.*\)", "", n).strip() for n in listed.split(",")]
             for name in filter(None, names):
                 self.assertTrue(kind(name).is_known, f"{kind.__name__} lacks {name}")
+
+    def test_the_gestures_say_their_event_phases_and_preference(self) -> None:
+        self.assertEqual(pencild.GESTURES, ((pencild.Gesture.DOUBLE_TAP, "doubleTapAction", False),
+                                            (pencild.Gesture.SQUEEZE, "squeezeAction", True)))
+        wire_fields = {wire for _, wire, _ in PREFERENCE_FIELDS}
+        for gesture, field, _ in pencild.GESTURES:
+            self.assertTrue(EventType(str(gesture)).is_known)
+            self.assertIn(field, wire_fields)
 
 
 class Identity(unittest.TestCase):

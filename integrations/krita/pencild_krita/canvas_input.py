@@ -82,11 +82,11 @@ def popup_buttons(profile: Optional[configparser.ConfigParser]) -> Tuple[int, ..
 
 
 def gesture_button(gesture: str, preferences: Dict[str, str]) -> str:
-    """The barrel button whose presses make ``gesture`` (docs/gestures.md): the tap button
-    for a double-tap and for a `longPress` squeeze, else the squeeze button (pencild's
-    defaults where the preferences are not known)."""
+    """The barrel button whose presses make ``gesture`` (docs/gestures.md): the squeeze
+    button for a squeeze, unless it is `longPress`, and the tap button for the others
+    (pencild's defaults where the preferences are not known)."""
     tap = preferences.get("tapButton", "stylus")
-    if gesture == "doubleTap":
+    if gesture != "squeeze":
         return tap
     squeeze = preferences.get("squeezeButton", "stylus2")
     return tap if squeeze == "longPress" else squeeze

@@ -4,6 +4,7 @@ for each preferred action."""
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional
 
 from krita import DockWidget
@@ -23,7 +24,9 @@ _labels: List[QLabel] = []
 def shown_labels() -> List[QLabel]:
     _labels[:] = [label for label in _labels if not sip.isdeleted(label)]
     return list(_labels)
-GESTURE_NAMES = {"doubleTap": "double-tap", "squeeze": "squeeze"}
+def gesture_word(kind: str) -> str:
+    """A gesture as a person reads it: doubleTap is a double-tap."""
+    return re.sub("([A-Z])", lambda capital: "-" + capital.group(1).lower(), kind)
 
 
 def focus_text(link: pencil_link.PencildLink) -> str:
@@ -43,13 +46,12 @@ def gesture_text(link: pencil_link.PencildLink, kind: str) -> str:
     """What the gesture does here: the preferred action and the Krita action bound to it, or
     why Krita does it itself."""
     preferences = link.preferences
-    key = "doubleTapAction" if kind == "doubleTap" else "squeezeAction"
-    action = preferences.get(key, "?")
-    head = f"{GESTURE_NAMES[kind]}: {action}"
+    action = preferences.get(kind + "Action", "?")
+    head = f"{gesture_word(kind)}: {action}"
     shared = link.shared_button(kind)
     if shared is not None:
         return (f"{head}, left to Krita: {shared} is also Krita's {link.popup_click()}, on which Krita opens its "
-                f"pop-up palette itself (for the {GESTURE_NAMES[kind]} to be the plugin's alone: pencilctl prefs set "
+                f"pop-up palette itself (for the {gesture_word(kind)} to be the plugin's alone: pencilctl prefs set "
                 "withholdGestureClicks=true)")
     if action in bindings.PREFERRED:
         return f"{head} → {bindings.label(bindings.binding(action))}"
@@ -69,8 +71,7 @@ def status_text(link: pencil_link.PencildLink) -> str:
         lines = [f"pencild: connected ({link.socket_path})", focus_text(link)]
         names = pencil_link.pens(link)
         lines.append("pens: " + (", ".join(names) if names else "none attached"))
-        lines.append(gesture_text(link, "doubleTap"))
-        lines.append(gesture_text(link, "squeeze"))
+        lines += [gesture_text(link, gesture) for gesture, _, _ in pencil_link.GESTURES]
     if link.last_gesture:
         lines.append(f"last gesture: {link.last_gesture}")
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import signal
 import sys
 import threading
@@ -27,7 +28,13 @@ from . import canvas_input, client
 pencild = client.load()  # None: the docker says what to do; Krita goes on without gestures
 
 # What the plugin listens to: devices for the docker, gestures to act on, preferences.
-EVENTS = ["deviceAdded", "deviceRemoved", "doubleTap", "squeeze", "preferencesChanged"]
+# Each gesture: its name, the preference that holds its action, and whether it is phased (acted
+# on when it ends), from the client's table; a client older than that table knew these two.
+GESTURES: Tuple[Tuple[str, str, bool], ...] = tuple(
+    (str(gesture), field, phased) for gesture, field, phased in getattr(pencild, "GESTURES", ())) or (
+    ("doubleTap", "doubleTapAction", False), ("squeeze", "squeezeAction", True))
+PHASED = {name: phased for name, _, phased in GESTURES}
+EVENTS = ["deviceAdded", "deviceRemoved"] + [name for name, _, _ in GESTURES] + ["preferencesChanged"]
 
 # Back-off between attempts to reach a pencild that is not there, in milliseconds.
 FIRST_RETRY_MS = 250
@@ -348,7 +355,7 @@ class PencildLink(QObject):
             self._preferences_seen += 1
             self.preferences.update(_preferences_text(event.preferences))
             self.changed.emit()
-        elif kind == "doubleTap" or (kind == "squeeze" and str(event.phase) == "ended"):
+        elif kind in PHASED and (not PHASED[kind] or str(event.phase) == "ended"):
             # A squeeze acts when it ends (docs/gestures.md); its other phases only say it goes on.
             self._gesture(kind, event)
 
@@ -406,10 +413,8 @@ def looked_for(environment: Optional[Dict[str, str]] = None) -> List[str]:
 
 def _preferences_text(preferences: Any) -> Dict[str, str]:
     shown: Dict[str, str] = {}
-    for key, value in (("doubleTapAction", preferences.double_tap_action),
-                       ("squeezeAction", preferences.squeeze_action),
-                       ("tapButton", preferences.tap_button),
-                       ("squeezeButton", preferences.squeeze_button)):
+    for key in [field for _, field, _ in GESTURES] + ["tapButton", "squeezeButton"]:
+        value = getattr(preferences, re.sub("([A-Z])", r"_\1", key).lower(), None)
         if value is not None:
             shown[key] = str(value.value if hasattr(value, "value") else value)
     if preferences.withhold_gesture_clicks is not None:

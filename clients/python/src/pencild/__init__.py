@@ -32,7 +32,8 @@ from ._errors import (
 )
 from ._monitor import Monitor
 from ._names import (
-    Action, Axis, Button, EraserButtonMode, EraserKind, EventType, Focus, GestureButton, Phase, StylusKind, ToolType,
+    GESTURES, Action, Axis, Button, EraserButtonMode, EraserKind, EventType, Focus, Gesture, GestureButton, Phase,
+    StylusKind, ToolType,
 )
 from ._types import Device, Event, Pose, Preferences, Stylus, Tool
 from ._wirename import WireName
@@ -42,7 +43,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Axis", "Button", "Client", "DEFAULT_MAX_MESSAGE_SIZE", "DaemonUnavailable", "Device",
-    "Disconnected", "EraserButtonMode", "EraserKind", "Event", "EventType", "Focus", "GestureButton", "InvalidParameter", "InvalidPreferences",
+    "Disconnected", "EraserButtonMode", "EraserKind", "Event", "EventType", "Focus", "GESTURES", "Gesture", "GestureButton",
+    "InvalidParameter", "InvalidPreferences",
     "MethodNotFound", "Monitor", "NoSuchDevice", "PencildError", "PermissionDenied", "Phase", "Pose",
     "Preferences", "PreferencesNotSaved", "ProtocolError", "RemoteError", "SYSTEM_SOCKET", "Stylus", "StylusKind", "Tool",
     "ToolType", "TooManyClients", "WireName", "default_socket_path", "get_preferences", "list_devices", "monitor",

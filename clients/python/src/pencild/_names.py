@@ -18,8 +18,10 @@ __all__ = [
     "StylusKind",
     "EraserKind",
     "Phase",
+    "Gesture",
     "Action",
     "Focus",
+    "GESTURES",
     "PREFERENCE_FIELDS",
     "PreferenceFields",
 ]
@@ -119,6 +121,14 @@ class Phase(WireName):
     CANCELLED = "cancelled"
 
 
+class Gesture(WireName):
+    """A gesture pencild recognises: reported by the event type of its name, its action the
+    user's preference ``<gesture>Action`` (``GESTURES``)."""
+
+    DOUBLE_TAP = "doubleTap"
+    SQUEEZE = "squeeze"
+
+
 class Action(WireName):
     """A preferred action, as Apple's UIPencilPreferredAction."""
 
@@ -175,4 +185,13 @@ PREFERENCE_FIELDS: Tuple[Tuple[str, str, object], ...] = (
     ("prefers_pencil_only_drawing", "prefersPencilOnlyDrawing", bool),
     ("prefers_hover_tool_preview", "prefersHoverToolPreview", bool),
     ("mirror_switches_tool", "mirrorSwitchesTool", bool),
+)
+
+
+# The gestures: (gesture, the preference holding its action, whether it is phased), in the
+# interface's order. A phased gesture (began, changed, then ended or cancelled) is acted on when
+# it ends; a one-shot gesture when it arrives.
+GESTURES: Tuple[Tuple[Gesture, str, bool], ...] = (
+    (Gesture.DOUBLE_TAP, "doubleTapAction", False),
+    (Gesture.SQUEEZE, "squeezeAction", True),
 )
