@@ -212,21 +212,48 @@ static int decode_preferences(const char *text, struct pencil_preferences **pref
 	return result;
 }
 
-/* The daemon's preferences (GetPreferences, SetPreferences, preferencesChanged) hold all
- * thirteen fields, and pencil.h promises each getter its value: one missing is malformed. */
+/* A field of every kind, with a value the checks below read; a field they do not name gets a
+ * value of its kind, so that every field of preference-fields.h is in the object. */
+#define GIVEN_NAME(field, key, type, table) {key, NULL, &table},
+#define GIVEN_INTEGER(field, key) {key, "300", NULL},
+#define GIVEN_NUMBER(field, key) {key, "1.5", NULL},
+#define GIVEN_FLAG(field, key) {key, "true", NULL},
+static const struct {
+	const char *key;
+	const char *value; /* JSON; NULL: the table's first name */
+	const struct name_table *table;
+} every_field[] = {PREFERENCE_FIELDS(GIVEN_NAME, GIVEN_INTEGER, GIVEN_NUMBER, GIVEN_FLAG)};
+
+/* The daemon's preferences (GetPreferences, SetPreferences, preferencesChanged) hold all their
+ * fields, and pencil.h promises each getter its value: one missing is malformed. */
 static void preferences_are_whole(void)
 {
-	static const char *const fields[] = {
+	static const char *const checked[] = {
 		"\"doubleTapAction\":\"switchEraser\"", "\"squeezeAction\":\"showContextualPalette\"",
 		"\"tapButton\":\"stylus\"", "\"squeezeButton\":\"longPress\"", "\"tapMaxDuration\":180",
 		"\"doubleTapInterval\":300", "\"longPressDuration\":400", "\"doubleTapSlop\":0.02",
 		"\"withholdGestureClicks\":true", "\"eraserButton\":\"eraser\"", "\"prefersPencilOnlyDrawing\":false",
 		"\"prefersHoverToolPreview\":true", "\"mirrorSwitchesTool\":true",
 	};
-	const size_t count = sizeof(fields) / sizeof(fields[0]);
+	const size_t count = sizeof(every_field) / sizeof(every_field[0]);
+	char fields[sizeof(every_field) / sizeof(every_field[0])][128];
+	for (size_t i = 0; i < count; i++) {
+		char quoted[64];
+		snprintf(quoted, sizeof(quoted), "\"%s\":", every_field[i].key);
+		const char *value = NULL;
+		for (size_t j = 0; j < sizeof(checked) / sizeof(checked[0]) && !value; j++)
+			if (strncmp(checked[j], quoted, strlen(quoted)) == 0)
+				value = checked[j] + strlen(quoted);
+		if (value)
+			snprintf(fields[i], sizeof(fields[i]), "%s%s", quoted, value);
+		else if (every_field[i].value)
+			snprintf(fields[i], sizeof(fields[i]), "%s%s", quoted, every_field[i].value);
+		else
+			snprintf(fields[i], sizeof(fields[i]), "%s\"%s\"", quoted, every_field[i].table->names[1]);
+	}
 	/* -1: all of them; else all but that one. */
 	for (int left_out = -1; left_out < (int)count; left_out++) {
-		char text[1024] = "{";
+		char text[4096] = "{";
 		bool first = true;
 		for (size_t i = 0; i < count; i++) {
 			if ((int)i == left_out)
