@@ -144,7 +144,8 @@ class Session:
             self.wait_status({"following": False, "reason": "KWin's script has not reported the focus yet"}, "the wait for KWin's script")
         else:
             self.wait_status({"following": False, "reason": "the GNOME Shell extension pencil-actions-focus@pencild.org has not reported "
-                              "the focus: is it enabled (gnome-extensions enable pencil-actions-focus@pencild.org)?"}, "the wait for the extension")
+                              "the focus: is it enabled (gnome-extensions enable pencil-actions-focus@pencild.org)? It needs "
+                              "GNOME Shell 45 or later"}, "the wait for the extension")
 
     def resident_kib(self):
         for line in open(f"/proc/{self.actions.pid}/status"):

@@ -97,7 +97,7 @@ public final class DesktopBusFocusProvider: FocusProvider {
         default:
             switch desktop {
             case .kde: state = .unavailable("KWin's script has not reported the focus yet")
-            case .gnome: state = .unavailable("the GNOME Shell extension \(Self.gnomeExtension) has not reported the focus: is it enabled (gnome-extensions enable \(Self.gnomeExtension))?")
+            case .gnome: state = .unavailable("the GNOME Shell extension \(Self.gnomeExtension) has not reported the focus: is it enabled (gnome-extensions enable \(Self.gnomeExtension))? It needs GNOME Shell 45 or later")
             }
         }
     }
