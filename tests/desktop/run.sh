@@ -13,7 +13,9 @@
 # --unsafe-mode); closing the window in front gives the focus back to the one behind. For
 # each app in front, `pencilctl actions` names it as pencil-actions learned it from the
 # desktop's own provider, and `pencilctl try double-tap` makes pencil-actions perform that
-# app's own binding (a command: a container has no /dev/uinput for keys), and no other.
+# app's own binding (a command: a container has no /dev/uinput for keys), and no other. One
+# app is a Qt 6 app (PyQt6, on Wayland). Each app then saves its window, showing what was
+# performed for it: the screenshots are kept with the logs.
 # Not here: the compositor reading the mirror and the pen's eraser (they need uinput, which
 # this machine's kernel lacks; the kernel tier has them on Debian 12's libinput).
 # A prerequisite that is missing fails under CI=true; elsewhere the tier is skipped.
@@ -36,7 +38,12 @@ done
 begin_scratch
 trap 'keep_logs; end_chroot_tier' EXIT
 # The logs of the run, kept for a person to read.
-keep_logs() { rm -rf "$logs" && mkdir -p "$logs" && cp "$work"/*.log "$logs/" 2>/dev/null || true; }
+keep_logs() {
+    rm -rf "$logs"
+    mkdir -p "$logs/screenshots"
+    cp "$work"/*.log "$logs/" 2>/dev/null || true
+    cp "$work"/*.png "$logs/screenshots/" 2>/dev/null || true
+}
 root=$work/root
 logs=${DESKTOP_TEST_LOGS:-$repo/.build/desktop-logs}
 
@@ -55,12 +62,13 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/desktop-test-unsafe-io"
 mkdir -p "$root/srv/debs"
 cp "$repo/.build/deb/pencild_${version}_$arch.deb" "$repo/.build/deb/pencil-actions_${version}_$arch.deb" "$root/srv/debs/"
-cp "$here/app.py" "$root/srv/app.py"
+cp "$here/app.py" "$here/qt_app.py" "$root/srv/"
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
 t=$SECONDS
 if chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${packages[@]}" \
-        gnome-shell kwin-wayland xwayland python3-gi gir1.2-gtk-4.0 libglib2.0-bin >"$work/apt.log" 2>&1; then
+        gnome-shell kwin-wayland xwayland python3-gi gir1.2-gtk-4.0 libglib2.0-bin python3-pyqt6 qt6-wayland \
+        >"$work/apt.log" 2>&1; then
     pass "Debian 13's apt installs this build's pencild and pencil-actions, GNOME Shell and KWin" "$((SECONDS - t)) s"
 else
     tail -n 30 "$work/apt.log" >&2
@@ -68,7 +76,8 @@ else
     summary
     exit 1
 fi
-versions=$(chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' gnome-shell kwin-wayland libinput10 pencild | tr '\n' ',')
+versions=$(chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' gnome-shell kwin-wayland xwayland libgtk-4-1 libqt6core6t64 libinput10 pencild |
+    tr '\n' ',')
 echo "$tier: ${versions%,}"
 check "pencild runs there" chroot "$root" pencild --version
 # Where the person's programs tell the test what they did (after the install: systemd's
@@ -91,6 +100,9 @@ command = sh -c 'echo "$PENCIL_ACTION" >>"$HOME/performed-A"'
 
 [switchEraser @org.pencild.DesktopTestB]
 command = sh -c 'echo "$PENCIL_ACTION" >>"$HOME/performed-B"'
+
+[switchEraser @org.pencild.DesktopTestQt]
+command = sh -c 'echo "$PENCIL_ACTION" >>"$HOME/performed-Qt"'
 
 [switchEraser]
 command = sh -c 'echo "$PENCIL_ACTION" >>"$HOME/performed-other"'
@@ -135,12 +147,13 @@ start_services() {
     spawn "$work/pencil-actions-$1.log" 'exec pencil-actions --verbose'
 }
 
-# open_app DESKTOP ID [ENV...]: the app's window, shown; its pid in $app_pid.
+# open_app DESKTOP ID PROGRAM [ENV...]: the window of PROGRAM (app.py, qt_app.py) as app ID,
+# shown; its pid in $app_pid.
 open_app() {
-    local desktop=$1 id=$2
-    shift 2
-    rm -f "$root/srv/shown-$id"
-    spawn "$work/app-$desktop-$id.log" "exec env GSK_RENDERER=cairo $* python3 /srv/app.py $id /srv/shown-$id"
+    local desktop=$1 id=$2 program=$3
+    shift 3
+    rm -f "$root/srv/shown-$id"*
+    spawn "$work/app-$desktop-$id.log" "exec env GSK_RENDERER=cairo $* python3 /srv/$program $id /srv/shown-$id"
     app_pid=$spawned
     wait_for 60 test -s "$root/srv/shown-$id" || fail "$desktop: $id shows its window" "$(tail -n 20 "$work/app-$desktop-$id.log")"
 }
@@ -151,6 +164,23 @@ close_app() {
 }
 
 performed() { [ -f "$root/home/person/performed-$1" ] && wc -l <"$root/home/person/performed-$1" || echo 0; }
+counts() { echo "$(performed A) $(performed B) $(performed Qt) $(performed other)"; }
+
+# shoot DESKTOP ID PID: app ID (process PID) shows what was performed for it and saves its
+# window, as DESKTOP-ID.png among the screenshots.
+shoot() {
+    local desktop=$1 id=$2 pid=$3 letter=${2#org.pencild.DesktopTest}
+    rm -f "$root/srv/shown-$id.png" "$root/srv/shown-$id.png.done"
+    printf 'on %s, in front: a double-tap performed switchEraser here %s time(s)\n' "$desktop" "$(performed "$letter")" \
+        >"$root/srv/shown-$id.note"
+    kill -USR1 "$pid"
+    if wait_for 30 test -s "$root/srv/shown-$id.png.done" && head -c 8 "$root/srv/shown-$id.png" | grep -q PNG; then
+        cp "$root/srv/shown-$id.png" "$work/$desktop-$id.png"
+        pass "$desktop: $id saves its window" "$(cat "$root/srv/shown-$id.png.done"), $(stat -c %s "$work/$desktop-$id.png") bytes"
+    else
+        fail "$desktop: $id saves its window" "$(tail -n 5 "$work/app-$desktop-$id.log")"
+    fi
+}
 
 # in_front DESKTOP APP PATTERN COUNTS: with APP in front, pencil-actions names it as the
 # desktop reported it (PATTERN: the app id as that desktop spells it), and a double-tap
@@ -165,12 +195,12 @@ in_front() {
         return
     fi
     as_person 'pencilctl try double-tap' >"$work/try.txt" 2>&1 || fail "$desktop: pencilctl try double-tap" "$(cat "$work/try.txt")"
-    counted() { [ "$(performed A) $(performed B) $(performed other)" = "$counts" ]; }
+    counted() { [ "$(counts)" = "$counts" ]; }
     if wait_for 30 counted; then
-        pass "$desktop: a double-tap with $app in front performs $app's own binding" "A, B, other: $counts"
+        pass "$desktop: a double-tap with $app in front performs $app's own binding" "A, B, Qt, other: $counts"
     else
         fail "$desktop: a double-tap with $app in front performs $app's own binding" \
-            "A, B, other: $(performed A) $(performed B) $(performed other), not $counts; $(tail -n 5 "$work/pencil-actions-$desktop.log")"
+            "A, B, Qt, other: $(counts), not $counts; $(tail -n 5 "$work/pencil-actions-$desktop.log")"
     fi
 }
 
@@ -219,15 +249,34 @@ if wait_for 120 shell_answers; then
     else
         fail "gnome: pencil-actions hears the extension" "$(grep '^focused app' "$work/actions.txt"; tail -n 5 "$work/pencil-actions-gnome.log")"
     fi
-    open_app gnome org.pencild.DesktopTestA
+    open_app gnome org.pencild.DesktopTestA app.py
     first=$app_pid
     click org.pencild.DesktopTestA
-    in_front gnome "app A" org.pencild.DesktopTestA "1 0 0"
-    open_app gnome org.pencild.DesktopTestB
+    in_front gnome "app A" org.pencild.DesktopTestA "1 0 0 0"
+    shoot gnome org.pencild.DesktopTestA "$first"
+    # The whole screen too, as the Shell draws it (its Screenshot call, open in --unsafe-mode).
+    rm -f "$root/srv/screen-gnome.png"
+    as_person "gdbus call --session -d org.gnome.Shell.Screenshot -o /org/gnome/Shell/Screenshot -m org.gnome.Shell.Screenshot.Screenshot false false /srv/screen-gnome.png" \
+        >"$work/screen.txt" 2>&1 || true
+    if grep -q "^(true," "$work/screen.txt" && head -c 8 "$root/srv/screen-gnome.png" 2>/dev/null | grep -q PNG; then
+        cp "$root/srv/screen-gnome.png" "$work/gnome-screen.png"
+        pass "gnome: the Shell's screenshot of the screen, app A in front" "$(stat -c %s "$work/gnome-screen.png") bytes"
+    else
+        fail "gnome: the Shell's screenshot of the screen, app A in front" "$(cat "$work/screen.txt")"
+    fi
+    open_app gnome org.pencild.DesktopTestB app.py
+    second=$app_pid
     click org.pencild.DesktopTestB
-    in_front gnome "app B" org.pencild.DesktopTestB "1 1 0"
+    in_front gnome "app B" org.pencild.DesktopTestB "1 1 0 0"
+    shoot gnome org.pencild.DesktopTestB "$second"
+    open_app gnome org.pencild.DesktopTestQt qt_app.py QT_QPA_PLATFORM=wayland
+    click org.pencild.DesktopTestQt
+    in_front gnome "the Qt app" org.pencild.DesktopTestQt "1 1 1 0"
+    shoot gnome org.pencild.DesktopTestQt "$app_pid"
     close_app "$app_pid"
-    in_front gnome "app A again (B closed)" org.pencild.DesktopTestA "2 1 0"
+    in_front gnome "app B again (the Qt app closed)" org.pencild.DesktopTestB "1 2 1 0"
+    close_app "$second"
+    in_front gnome "app A again (B closed)" org.pencild.DesktopTestA "2 2 1 0"
     close_app "$first"
 else
     fail "GNOME Shell runs headless" "$(tail -n 30 "$work/gnome-shell.log")"
@@ -254,14 +303,22 @@ if wait_for 120 kwin_ready; then
     start_services kde
     loaded() { grep -q "KWin runs" "$work/pencil-actions-kde.log"; }
     check "pencil-actions loads its script into KWin" wait_for 30 loaded
-    open_app kde org.pencild.DesktopTestA
+    open_app kde org.pencild.DesktopTestA app.py
     first=$app_pid
-    in_front kde "app A" org.pencild.DesktopTestA "1 0 0"
+    in_front kde "app A" org.pencild.DesktopTestA "1 0 0 0"
+    shoot kde org.pencild.DesktopTestA "$first"
     # An X11 app through Xwayland: KWin knows it by its WM_CLASS class.
-    open_app kde org.pencild.DesktopTestB GDK_BACKEND=x11
-    in_front kde "app B, an X11 window" org.pencild.DesktopTestB "1 1 0"
+    open_app kde org.pencild.DesktopTestB app.py GDK_BACKEND=x11
+    second=$app_pid
+    in_front kde "app B, an X11 window" org.pencild.DesktopTestB "1 1 0 0"
+    shoot kde org.pencild.DesktopTestB "$second"
+    open_app kde org.pencild.DesktopTestQt qt_app.py QT_QPA_PLATFORM=wayland
+    in_front kde "the Qt app" org.pencild.DesktopTestQt "1 1 1 0"
+    shoot kde org.pencild.DesktopTestQt "$app_pid"
     close_app "$app_pid"
-    in_front kde "app A again (B closed)" org.pencild.DesktopTestA "2 1 0"
+    in_front kde "app B again (the Qt app closed)" org.pencild.DesktopTestB "1 2 1 0"
+    close_app "$second"
+    in_front kde "app A again (B closed)" org.pencild.DesktopTestA "2 2 1 0"
     close_app "$first"
 else
     fail "KWin runs with a virtual output and Xwayland" "$(tail -n 30 "$work/kwin.log")"
