@@ -15,9 +15,12 @@
 # desktop's own provider, and `pencilctl try double-tap` makes pencil-actions perform that
 # app's own binding (a command: a container has no /dev/uinput for keys), and no other. One
 # app is a Qt 6 app (PyQt6, on Wayland). Each app then saves its window, showing what was
-# performed for it: the screenshots are kept with the logs.
+# performed for it: the screenshots are kept with the logs. Then, on KWin, Krita 5.2 with this
+# build's plugin (krita-pencild) through Xwayland: a double-tap toggles its eraser, a squeeze
+# opens its pop-up palette under the pointer, a click outside closes it without painting.
 # Not here: the compositor reading the mirror and the pen's eraser (they need uinput, which
-# this machine's kernel lacks; the kernel tier has them on Debian 12's libinput).
+# this machine's kernel lacks; the kernel tier has them on Debian 12's libinput), and Krita
+# under GNOME (its Xwayland starts only through a systemd user unit, which a container lacks).
 # A prerequisite that is missing fails under CI=true; elsewhere the tier is skipped.
 set -euo pipefail
 
@@ -30,7 +33,7 @@ tier=test-desktop
 begin_chroot_tier -- "$@"
 started=$SECONDS
 packages=()
-for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch"; do
+for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch" "python3-pencild_${version}_all" "krita-pencild_${version}_all"; do
     [ -f "$repo/.build/deb/$package.deb" ] || { echo "$tier: FAIL: .build/deb/$package.deb is not built (make deb)" >&2; exit 1; }
     packages+=("/srv/debs/$package.deb")
 done
@@ -61,22 +64,22 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 # Thrown away after the run: dpkg need not sync each file it writes.
 echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/desktop-test-unsafe-io"
 mkdir -p "$root/srv/debs"
-cp "$repo/.build/deb/pencild_${version}_$arch.deb" "$repo/.build/deb/pencil-actions_${version}_$arch.deb" "$root/srv/debs/"
+for package in "${packages[@]}"; do cp "$repo/.build/deb/${package#/srv/debs/}" "$root/srv/debs/"; done
 cp "$here/app.py" "$here/qt_app.py" "$root/srv/"
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
 t=$SECONDS
 if chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${packages[@]}" \
         gnome-shell kwin-wayland xwayland python3-gi gir1.2-gtk-4.0 libglib2.0-bin python3-pyqt6 qt6-wayland \
-        >"$work/apt.log" 2>&1; then
-    pass "Debian 13's apt installs this build's pencild and pencil-actions, GNOME Shell and KWin" "$((SECONDS - t)) s"
+        krita python3-pyqt5 xdotool >"$work/apt.log" 2>&1; then
+    pass "Debian 13's apt installs this build's pencild, pencil-actions and Krita plugin, GNOME Shell, KWin and Krita" "$((SECONDS - t)) s"
 else
     tail -n 30 "$work/apt.log" >&2
-    fail "Debian 13's apt installs this build's pencild and pencil-actions, GNOME Shell and KWin"
+    fail "Debian 13's apt installs this build's pencild, pencil-actions and Krita plugin, GNOME Shell, KWin and Krita"
     summary
     exit 1
 fi
-versions=$(chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' gnome-shell kwin-wayland xwayland libgtk-4-1 libqt6core6t64 libinput10 pencild |
+versions=$(chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' gnome-shell kwin-wayland xwayland libgtk-4-1 libqt6core6t64 krita libinput10 pencild |
     tr '\n' ',')
 echo "$tier: ${versions%,}"
 check "pencild runs there" chroot "$root" pencild --version
@@ -204,6 +207,114 @@ in_front() {
     fi
 }
 
+# krita_on DESKTOP: Krita with the plugin (the krita-pencild package, enabled as ticking it in
+# the Python Plugin Manager does) through Xwayland, in front: a double-tap toggles its eraser,
+# a squeeze opens its pop-up palette under the pen, a click outside closes it without
+# painting, and the same click with the palette closed paints (the control). The plugin's
+# state comes from its test hook (integrations/krita/pencild_krita/testhook.py).
+krita_state() { # EXPRESSION: true when it holds for the hook's state `s` (g: its gestures)
+    python3 - "$root/srv/krita/state.json" "$1" <<'PY'
+import json, sys
+try:
+    with open(sys.argv[1], encoding="utf-8") as file:
+        s = json.load(file)
+except (OSError, ValueError):
+    sys.exit(1)
+g = s.get("gestures", [])
+def inside(rect, x, y):
+    return rect is not None and rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+krita_value() {
+    python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$root/srv/krita/state.json" "$1"
+}
+krita_look() { # the hook adds the image's digest, and counts the look
+    local seen
+    seen=$(krita_value 's["looks"]') || return 1
+    touch "$root/srv/krita/state.json.look"
+    wait_for 30 krita_state "s['looks'] > $seen"
+}
+krita_shot() { # DESKTOP NAME: Krita's window as Qt draws it, as DESKTOP-krita-NAME.png among the screenshots
+    local seen
+    seen=$(krita_value 's["shots"]') || return 1
+    touch "$root/srv/krita/state.json.shot"
+    if wait_for 30 krita_state "s['shots'] > $seen"; then
+        cp "$root/srv/krita/state.json.png" "$work/$1-krita-$2.png"
+        pass "$1: Krita saves its window ($2)" "$(stat -c %s "$work/$1-krita-$2.png") bytes"
+    else
+        fail "$1: Krita saves its window ($2)"
+    fi
+}
+krita_on() {
+    local desktop=$1
+    install -d -o 1000 -g 1000 "$root/srv/krita"
+    printf '[python]\nenable_pencild_krita=true\n' >"$root/home/person/.config/kritarc"
+    chroot "$root" chown person:person /home/person/.config/kritarc
+    spawn "$work/krita-$desktop.log" 'exec env PENCILD_KRITA_TEST_STATE=/srv/krita/state.json QT_QPA_PLATFORM=xcb krita --nosplash --new-image RGBA,U8,800,600'
+    local krita=$spawned
+    canvas() { krita_look && krita_state '"canvasRect" in s and s["focusClaimed"] is True'; }
+    if wait_for 300 krita_state 's.get("ready")' && wait_for 120 canvas; then
+        pass "$desktop: Krita $(chroot "$root" dpkg-query -W -f '${Version}' krita) opens an image through Xwayland; the plugin claims the focus" \
+            "$(krita_value 's["connection"], s["socket"]')"
+    else
+        fail "$desktop: Krita opens an image through Xwayland; the plugin claims the focus" \
+            "$(tail -n 20 "$work/krita-$desktop.log"; cat "$root/srv/krita/state.json" 2>/dev/null | head -c 2000)"
+        close_app "$krita"
+        return
+    fi
+    # Krita as large as the screen, as a person draws in it; the pointer on the canvas, as the
+    # hand holding the pen over it.
+    as_person "xdotool search --sync --onlyvisible --class '^krita\$' windowmove %@ 0 0 windowsize %@ 1280 800" \
+        >"$work/krita-window.txt" 2>&1 || true
+    wait_for 30 krita_look
+    local x y
+    read -r x y <<<"$(krita_value 's["canvasRect"][0] + s["canvasRect"][2] // 2, s["canvasRect"][1] + s["canvasRect"][3] // 2' | tr -d '(),')"
+    as_person "xdotool mousemove $x $y"
+    local before
+    before=$(counts)
+    as_person 'pencilctl try double-tap' >"$work/try.txt" 2>&1 || fail "$desktop: pencilctl try double-tap at Krita" "$(cat "$work/try.txt")"
+    if wait_for 30 krita_state 'len(g) >= 1 and g[0]["type"] == "doubleTap" and g[0]["focus"] == "this" and g[0]["acted"] and g[0]["eraser"]'; then
+        pass "$desktop: a double-tap in Krita 5.2 turns its eraser mode on (focus this)" "$(krita_value 's["gestures"][0]["result"]')"
+    else
+        fail "$desktop: a double-tap in Krita 5.2 turns its eraser mode on (focus this)" "$(krita_value 's["gestures"]' 2>&1 | head -c 1500)"
+    fi
+    check "$desktop: pencil-actions leaves Krita's double-tap to Krita" test "$(counts)" = "$before"
+    as_person 'pencilctl try double-tap' >"$work/try.txt" 2>&1 || fail "$desktop: pencilctl try double-tap at Krita" "$(cat "$work/try.txt")"
+    check "$desktop: the next double-tap turns it off" \
+        wait_for 30 krita_state 'len(g) >= 2 and g[1]["type"] == "doubleTap" and g[1]["acted"] and not g[1]["eraser"]'
+    as_person 'pencilctl try squeeze' >"$work/try.txt" 2>&1 || fail "$desktop: pencilctl try squeeze at Krita" "$(cat "$work/try.txt")"
+    if wait_for 30 krita_state 'len(g) >= 3 and g[2]["type"] == "squeeze" and g[2]["acted"] and g[2]["popupPalette"]'; then
+        pass "$desktop: a squeeze in Krita 5.2 opens its pop-up palette" "$(krita_value 's["gestures"][2]["result"], s["gestures"][2]["paletteWay"]')"
+        krita_shot "$desktop" palette
+    else
+        fail "$desktop: a squeeze in Krita 5.2 opens its pop-up palette" "$(krita_value 's["gestures"]' 2>&1 | head -c 1500)"
+    fi
+    krita_look
+    # A point of the canvas away from the palette: the first of its corners (40 pixels in) outside it.
+    read -r x y <<<"$(krita_value '[(c[0] + dx, c[1] + dy) for c in [s["canvasRect"]] for dx, dy in [(40, 40), (c[2] - 40, 40), (40, c[3] - 40), (c[2] - 40, c[3] - 40)] if not (s["paletteRect"][0] <= c[0] + dx < s["paletteRect"][0] + s["paletteRect"][2] and s["paletteRect"][1] <= c[1] + dy < s["paletteRect"][1] + s["paletteRect"][3])][0]' | tr -d '(),')"
+    if ! krita_state 'inside(s["canvasRect"], '"$x, $y"') and not inside(s["paletteRect"], '"$x, $y"')'; then
+        fail "$desktop: the point to click is on Krita's canvas, outside the palette" "$x $y; $(krita_value 's["canvasRect"], s["paletteRect"]')"
+    fi
+    local image
+    image=$(krita_value 's["imageHash"]')
+    as_person "xdotool mousemove $x $y click 1"
+    closed() { krita_look && krita_state 'not s["popupPalette"]'; }
+    if wait_for 30 closed; then
+        pass "$desktop: a click outside Krita's palette closes it"
+        check "$desktop: and paints nothing: the image is as it was" krita_state 's["imageHash"] == "'"$image"'"'
+        as_person "xdotool click 1"
+        painted() { krita_look && krita_state 's["imageHash"] != "'"$image"'"'; }
+        check "$desktop: the control: the same click with the palette closed paints on the canvas" wait_for 30 painted
+    else
+        fail "$desktop: a click outside Krita's palette closes it" "$(krita_value 's["popupPalette"], s.get("paletteRect")')"
+    fi
+    touch "$root/srv/krita/state.json.quit"
+    krita_ended() { ! kill -0 "$krita" 2>/dev/null; }
+    wait_for 30 krita_ended || true
+    close_app "$krita"
+}
+
 # 2. GNOME Shell 48.
 echo "$tier: GNOME Shell"
 start_session GNOME
@@ -320,6 +431,7 @@ if wait_for 120 kwin_ready; then
     close_app "$second"
     in_front kde "app A again (B closed)" org.pencild.DesktopTestA "2 2 1 0"
     close_app "$first"
+    krita_on kde
 else
     fail "KWin runs with a virtual output and Xwayland" "$(tail -n 30 "$work/kwin.log")"
 fi

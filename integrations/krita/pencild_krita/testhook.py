@@ -5,7 +5,8 @@ a suffix, taken when they appear: `.quit` ends Krita; `.mark` starts anew the lo
 Krita's thread went without running its event loop (`longestStall`); `.docker` floats the
 plugin's docker at the screen's right, large enough to read; `.look` adds what
 costs too much to gather at every change (where the test's buttons are on the screen, a
-digest of the image's pixels) and counts itself in `looks`."""
+digest of the image's pixels) and counts itself in `looks`; `.shot` saves Krita's window as
+Qt draws it, the state file's name with `.png` added, and counts itself in `shots`."""
 
 from __future__ import annotations
 
@@ -63,6 +64,7 @@ class TestHook:
         self.watcher.directoryChanged.connect(self.command)
         self.longest_stall = 0.0
         self.looks = 0
+        self.shots = 0
         self.look: Dict[str, Any] = {}
         self.last_tick = time.monotonic()
         self.ticker = QTimer()
@@ -91,6 +93,12 @@ class TestHook:
                     docker.show()
                     docker.setFloating(True)
                     docker.setGeometry(820, 420, 450, 370)
+            self.write_soon()
+        if os.path.exists(self.path + ".shot"):
+            os.unlink(self.path + ".shot")
+            window = Krita.instance().activeWindow()
+            if window is not None and window.qwindow().grab().save(self.path + ".png"):
+                self.shots += 1
             self.write_soon()
         if os.path.exists(self.path + ".look"):
             os.unlink(self.path + ".look")
@@ -162,7 +170,7 @@ class TestHook:
             "active": self.link.focus_wanted, "focusClaimed": self.link.focus_claimed,
             "focusHandlerSeconds": self.link.focus_handler_seconds, "longestStall": self.longest_stall,
             "bindings": {preferred: bindings.binding(preferred) for preferred in bindings.PREFERRED},
-            "looks": self.looks, **self.look, "gestures": self.gestures, **self.krita_state(),
+            "looks": self.looks, "shots": self.shots, **self.look, "gestures": self.gestures, **self.krita_state(),
         }
         temporary = self.path + ".tmp"
         with open(temporary, "w", encoding="utf-8") as file:
