@@ -448,12 +448,13 @@ final class DeviceHub {
         add(device)
     }
 
-    /// udev has news, or a live device has input.
+    /// Watches `descriptor` through the loop, reported with `token`.
     private func watch(_ descriptor: FileDescriptor, token: UInt64) throws(Errno) {
         guard let watcher else { throw .badFileDescriptor } // nothing to watch with
         try watcher.watch(descriptor, deviceToken: token)
     }
 
+    /// udev has news, or a live device has input.
     func handleReadable(token: UInt64, now: HostTime) {
         self.now = now
         if token == Self.udevToken {

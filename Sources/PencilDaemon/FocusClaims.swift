@@ -48,8 +48,8 @@ struct FocusClaims {
         }
     }
 
-    /// The user no longer monitors: their phasedGestures in progress are gone with their recognisers.
-    mutating func forgetSqueezes(of uid: UInt32) {
+    /// The user no longer monitors: their phased gestures in progress are gone with their recognisers.
+    mutating func forgetPhasedGestures(of uid: UInt32) {
         phasedGestures = phasedGestures.filter { $0.key.uid != uid }
     }
 

@@ -314,7 +314,7 @@ final class PenService {
         let uid = connection.peer.uid
         if !clients.connections.contains(where: { $0.monitor != nil && $0.peer.uid == uid }) {
             devices.unsubscribe(uid: uid)
-            focus.forgetSqueezes(of: uid)
+            focus.forgetPhasedGestures(of: uid)
         }
     }
 

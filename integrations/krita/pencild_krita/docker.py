@@ -24,6 +24,8 @@ _labels: List[QLabel] = []
 def shown_labels() -> List[QLabel]:
     _labels[:] = [label for label in _labels if not sip.isdeleted(label)]
     return list(_labels)
+
+
 def gesture_word(kind: str) -> str:
     """A gesture as a person reads it: doubleTap is a double-tap."""
     return re.sub("([A-Z])", lambda capital: "-" + capital.group(1).lower(), kind)
