@@ -65,6 +65,8 @@ final class PenService {
     func start(now: HostTime) throws(DaemonError) {
         seatReaders.refresh(mode: configuration.mode)
         try devices.start(now: now)
+        // Made before any chord: see SeatKeyboard.
+        if configuration.mode == .system && configuration.liveDevices { keyboard.prepare() }
     }
 
     var clientCount: Int { clients.count }

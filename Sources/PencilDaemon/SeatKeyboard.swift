@@ -6,8 +6,10 @@ import PencilSystem
 /// pencild's keyboard ("pencild keyboard"), on which the user at the seat has the chords of
 /// their bindings pressed (PressChord; docs/robustness.md, "The seat's keyboard and the seat's input"). The daemon
 /// is the only holder of /dev/uinput, so no user's program keeps a keyboard past a session
-/// switch. It sends ChordPolicy's keys only, is made at the first chord and lives as long as
-/// the daemon. Its chords belong to one user on one seat at a time: whoever else asks first
+/// switch. It sends ChordPolicy's keys only, is made when the system service starts (again at
+/// the first chord where it could not be then) and lives as long as the daemon: a compositor
+/// reads a new device only once udev has announced it, so keys written at a keyboard made for
+/// them would be lost. Its chords belong to one user on one seat at a time: whoever else asks first
 /// waits for nothing, since only the seat's active user is ever let in.
 final class SeatKeyboard {
     static let name = "pencild keyboard"
@@ -34,6 +36,27 @@ final class SeatKeyboard {
 
     var nextDeadline: HostTime? { player.nextDeadline.map(HostTime.init(microseconds:)) }
 
+    /// Makes the device, once; a failure is said by the first chord, which tries again.
+    func prepare() {
+        do throws(Refusal) {
+            try make()
+        } catch {
+            if case .unavailable(let reason) = error { logger.debug("keyboard: not made yet: \(reason)") }
+        }
+    }
+
+    private func make() throws(Refusal) {
+        guard device == nil else { return }
+        var description = DeviceDescription(name: Self.name, bus: Self.virtualBus, vendor: 0, product: 0, version: 1)
+        for key in ChordPolicy.allowedKeys { description.enable(type: EventCode.EV_KEY, code: key) }
+        do {
+            device = try VirtualDevice(description: description)
+        } catch {
+            throw .unavailable(Self.explain(error))
+        }
+        logger.info("keyboard \"\(Self.name)\" made (\(device?.kernelName ?? "?")): chords for the seat's active user")
+    }
+
     /// Queues `chord` for `uid`, whose hold on the seat the caller has just checked; its first
     /// frame goes at once.
     func press(_ chord: KeyChord, for uid: UInt32, now: HostTime) throws(Refusal) {
@@ -42,16 +65,7 @@ final class SeatKeyboard {
             // session monitor said so. Theirs stop here.
             releaseAll(reason: "uid \(uid) holds the seat now")
         }
-        if device == nil {
-            var description = DeviceDescription(name: Self.name, bus: Self.virtualBus, vendor: 0, product: 0, version: 1)
-            for key in ChordPolicy.allowedKeys { description.enable(type: EventCode.EV_KEY, code: key) }
-            do {
-                device = try VirtualDevice(description: description)
-            } catch {
-                throw .unavailable(Self.explain(error))
-            }
-            logger.info("keyboard \"\(Self.name)\" made (\(device?.kernelName ?? "?")): chords for the seat's active user")
-        }
+        try make()
         guard player.enqueue(chord, now: now.microseconds) else {
             throw .unavailable("\(player.maximumQueued) chords are already waiting")
         }
