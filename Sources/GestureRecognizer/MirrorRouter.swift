@@ -13,8 +13,10 @@ import PencilProtocol
 /// too long, one forgotten). What it adds are the contract's times for passing a click on
 /// late, as deadlines like the recogniser's own:
 ///
-///     held ──release within tapMaxDuration──▶ pending ──doubleTapInterval after its press,──▶ written
-///      │                                        │       the tool leaving, a new first press
+///     held ──release within tapMaxDuration──▶ pending ──doubleTapInterval after its press──▶ press written ──as long
+///      │                                        │                                               as it was held──▶ release written
+///      │                                        ├──the tool leaving, a new first press──▶ written, press and release
+///      │                                        │
 ///      │                                        └──a second press makes a double-tap──▶ withheld
 ///      ├──a double-tap's second press, a long press's squeeze──▶ withheld (with its release)
 ///      ├──tapMaxDuration held (not longPress), or beyond the slop then (longPress)──▶ written late
@@ -40,6 +42,11 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     private var heldPress: InputEvent?
     /// A click (press and release) that may still be a double-tap's first.
     private var pendingClick: (press: InputEvent, release: InputEvent)?
+    /// The release of a click whose press was written late, at its time: as long after the
+    /// press as the person held the button. A compositor gathers a tool's events into frames
+    /// of its own (wlroots: those it reads together), and an app given a press and its release
+    /// in one frame may see no click at all (Qt does not).
+    private var lateRelease: InputEvent?
     /// The tap button's next release belongs to a press that was withheld for good.
     private var withholdTapRelease = false
     /// The tap and squeeze keys the mirror has written down and not up.
@@ -124,6 +131,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         var earliest = recognizer.nextDeadline
         if let pending = pendingDeadline, earliest.map({ pending < $0 }) ?? true { earliest = pending }
         if let held = heldPressDeadline, earliest.map({ held < $0 }) ?? true { earliest = held }
+        if let release = lateRelease?.time, earliest.map({ release < $0 }) ?? true { earliest = release }
         return earliest
     }
 
@@ -137,6 +145,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             // The mirror goes with the pen: whatever is held back or pending is dropped.
             heldPress = nil
             pendingClick = nil
+            lateRelease = nil
             return
         case .forcedProximityOut:
             // A timer: no events of the device (those of a frame in progress stay gathered).
@@ -167,10 +176,11 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     public mutating func advance(to time: Int64, into output: inout [InputEvent]) {
         performedInStep = nil
         while let deadline = nextDeadline, deadline <= time {
-            let before = (recognizer.nextDeadline, pendingClick?.press, heldPress)
+            let before = (recognizer.nextDeadline, pendingClick?.press, heldPress, lateRelease)
             fire(deadline, into: &output)
             // A deadline that did not move would loop forever: a bug, not a hang.
-            if before.0 == recognizer.nextDeadline, before.1 == pendingClick?.press, before.2 == heldPress { return }
+            if before.0 == recognizer.nextDeadline, before.1 == pendingClick?.press, before.2 == heldPress,
+               before.3 == lateRelease { return }
         }
     }
 
@@ -183,10 +193,15 @@ public struct MirrorRouter: PenFrameStage, Sendable {
                 withholdTapRelease = true
             }
         } else if pendingDeadline == deadline, let click = pendingClick {
-            // No second press came in time: the click reaches apps now.
+            // No second press came in time: the click reaches apps now, held as long as it was.
             pendingClick = nil
             writeLate(click.press, at: deadline, into: &output)
-            writeLate(click.release, at: deadline, into: &output)
+            let held = max(click.release.time - click.press.time, 1)
+            lateRelease = InputEvent(time: deadline + held, type: click.release.type, code: click.release.code,
+                                     value: click.release.value)
+        } else if lateRelease?.time == deadline, let release = lateRelease {
+            lateRelease = nil
+            writeLate(release, at: deadline, into: &output)
         } else if heldPressDeadline == deadline, let press = heldPress {
             // Held on: a drag with the button held, starting late.
             heldPress = nil
@@ -256,6 +271,14 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         var dropTapPress = false
         var dropTapRelease = false
 
+        let leaving = frame.previous.tool != nil && (frame.current.tool == nil || frame.replacedTool != nil)
+        if let release = lateRelease,
+           frame.resynchronised || leaving || raw.contains(where: { $0.type == EventCode.EV_KEY }) {
+            // A late click's release not yet due goes before a frame with a key of its own (a
+            // press, the tip) or in which its tool leaves: the click ends before what follows it.
+            lateRelease = nil
+            writeLate(release, at: frame.time, into: &output)
+        }
         if frame.resynchronised {
             // The resynchronised state passes as one frame; what was held back is dropped.
             heldPress = nil
@@ -312,7 +335,6 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             // A barrel button with no tool in range is nobody's click.
             dropTapPress = true
         }
-        let leaving = frame.previous.tool != nil && (frame.current.tool == nil || frame.replacedTool != nil)
         if leaving {
             if let click = pendingClick {
                 pendingClick = nil
