@@ -19,7 +19,8 @@
 # build's plugin (krita-pencild) through Xwayland: a double-tap toggles its eraser, a squeeze
 # opens its pop-up palette under the pointer, a click outside closes it without painting.
 # Not here: the compositor reading the mirror and the pen's eraser (they need uinput, which
-# this machine's kernel lacks; the kernel tier has them on Debian 12's libinput), and Krita
+# this machine's kernel lacks: vm.sh has them, with sway 1.10 in the same Debian booted under
+# qemu), and Krita
 # under GNOME (its Xwayland starts only through a systemd user unit, which a container lacks).
 # A prerequisite that is missing fails under CI=true; elsewhere the tier is skipped.
 set -euo pipefail

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# vm.sh: `make test-desktop-vm`, the desktop tier's part that needs a kernel of its own (the
+# pen's mirror needs /dev/uinput, which this machine's kernel lacks). Debian 13 (trixie,
+# mmdebstrap) with this build's packages, booted with Debian's kernel and systemd as PID 1 under
+# qemu's software emulation; the person logged in on tty1 (getty's autologin, a logind session
+# on seat0) and sway 1.10 started by that login, its own libinput reading the seat's devices
+# through logind. Inside, tests/desktop/vm_scenario.py makes a pen through uinput: the system
+# pencild mirrors it, sway reads the mirror, and a GTK 4 app and a Qt 6 app receive the pen's
+# motion and pressure, no button event for a double-tap and no press of the squeeze button, a
+# lone click late, an eraser stroke after a double-tap (switchEraser performed by the pen), and
+# each app's own chord from pencil-actions through pencild's keyboard in its text field. One
+# line per check on the second serial port; screenshots (grim) and logs are taken from the disk
+# image afterwards, into the desktop logs' vm folder and screenshots.
+#
+# Why sway here and GNOME Shell and KWin natively (run.sh): their headless modes
+# (`gnome-shell --headless`, `kwin_wayland --virtual`) read no libinput at all; reading it
+# takes their KMS modes on a DRM device, which under software emulation is beyond the budget.
+#
+# Environment: DESKTOP_VM_TIMEOUT (seconds for the VM, default 1500), README_SKIP_BUILD=1 (use
+# the .debs already in .build/deb), DESKTOP_TEST_LOGS (default .build/desktop-logs), BOOT_KERNEL.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$repo"
+tier=test-desktop-vm
+# shellcheck source=tests/desktop-tier.sh
+. "$here/../desktop-tier.sh"
+started=$SECONDS
+
+[ "$(id -u)" -eq 0 ] || cannot "it needs root (mmdebstrap, chroot, the image's file ownerships)"
+for program in mmdebstrap qemu-system-x86_64 mke2fs debugfs depmod; do
+    command -v "$program" >/dev/null || cannot "$program is not installed (scripts/install-deps.sh boot)"
+done
+if [ "${README_SKIP_BUILD:-0}" != 1 ]; then
+    make --no-print-directory deb || { echo "$tier: FAIL: make deb" >&2; exit 1; }
+fi
+version=$(dpkg-parsechangelog -S Version)
+arch=$(dpkg --print-architecture)
+debs=()
+for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch" "libpencil0_${version}_$arch" "python3-pencild_${version}_all"; do
+    [ -f "$repo/.build/deb/$package.deb" ] || { echo "$tier: FAIL: .build/deb/$package.deb is not built (make deb)" >&2; exit 1; }
+    debs+=("$repo/.build/deb/$package.deb")
+done
+kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)}
+[ -n "$kernel" ] && [ -r "$kernel" ] || cannot "no kernel in /boot (scripts/install-deps.sh boot installs linux-image-amd64)"
+kver=${kernel#/boot/vmlinuz-}
+initrd=/boot/initrd.img-$kver
+[ -r "$initrd" ] || cannot "no $initrd for $kernel"
+sources=/etc/apt/sources.list.d/debian.sources
+archive=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n 1)
+[ -n "$archive" ] || cannot "$sources names no archive (URIs:)"
+
+begin_scratch
+logs=${DESKTOP_TEST_LOGS:-$repo/.build/desktop-logs}
+results=$logs/vm
+rm -rf "$results"
+mkdir -p "$results" "$logs/screenshots"
+root=$work/root
+image=$work/disk.img
+
+# 1. The system: Debian 13 with systemd, logind, a user bus, sway and the apps' toolkits, and
+# this build's packages, installed by its own apt from the files.
+t=$SECONDS
+include=systemd,systemd-sysv,udev,dbus,dbus-user-session,kmod,libpam-systemd,procps,sway,grim,python3,python3-gi,gir1.2-gtk-4.0,python3-pyqt6,qt6-wayland,fonts-dejavu-core
+if mmdebstrap --variant=minbase --include="$include" \
+        --customize-hook='mkdir -p "$1/srv/debs"' --customize-hook="copy-in ${debs[*]} /srv/debs" \
+        --customize-hook='chroot "$1" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends /srv/debs/*.deb && rm -r /srv/debs"' \
+        trixie "$root" "deb $archive trixie main" >"$results/mmdebstrap.log" 2>&1; then
+    pass "Debian 13 with sway, GTK 4, Qt 6 and this build's packages" "$((SECONDS - t)) s"
+else
+    tail -n 30 "$results/mmdebstrap.log" >&2
+    fail "Debian 13 with sway, GTK 4, Qt 6 and this build's packages"
+    summary
+    exit 1
+fi
+chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' sway libwlroots-0.18 libinput10 libgtk-4-1 libqt6core6t64 systemd pencild \
+    >"$results/versions.txt" 2>&1 || true
+echo "$tier: $(tr '\n' ',' <"$results/versions.txt" | sed 's/,$//')"
+
+# The kernel's uinput and evdev (the pen, its mirror, pencild's keyboard), as the boot tier.
+for module in drivers/input/misc/uinput.ko drivers/input/evdev.ko; do
+    install -D -m 0644 "/lib/modules/$kver/kernel/$module" "$root/lib/modules/$kver/kernel/$module"
+done
+cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
+depmod -b "$root" "$kver"
+
+# The person at the seat: logged in on tty1 by getty, whose login starts sway (headless output,
+# its libinput on the seat's devices through logind, software rendering).
+chroot "$root" useradd --create-home --uid 1000 --shell /bin/bash person
+mkdir -p "$root/etc/systemd/system/getty@tty1.service.d"
+printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin person --noclear %%I $TERM\n' \
+    >"$root/etc/systemd/system/getty@tty1.service.d/autologin.conf"
+cat >"$root/home/person/.bash_profile" <<'EOF'
+if [ "$(tty)" = /dev/tty1 ]; then
+    export WLR_BACKENDS=headless,libinput WLR_RENDERER=pixman LIBSEAT_BACKEND=logind
+    exec sway >/srv/vm/results/sway.log 2>&1
+fi
+EOF
+mkdir -p "$root/home/person/.config/sway"
+cat >"$root/home/person/.config/sway/config" <<'EOF'
+output HEADLESS-1 mode 1280x800 bg #808080 solid_color
+default_border none
+focus_follows_mouse no
+# Debian's: the session's variables into the user manager, for pencil-actions.service.
+include /etc/sway/config.d/*
+EOF
+chroot "$root" chown -R person:person /home/person
+echo desktop-vm-test >"$root/etc/hostname"
+
+# The scenario and what it uses, and its unit, which powers the system off when done.
+install -d -m 1777 "$root/srv/vm" "$root/srv/vm/results"
+install -m 0644 "$here/vm_scenario.py" "$here/app.py" "$here/qt_app.py" "$repo/tests/kernel/virtual_pen.py" "$root/srv/vm/"
+cat >"$root/etc/systemd/system/desktop-vm-test.service" <<'EOF'
+[Unit]
+Description=pencild desktop VM test scenario
+After=multi-user.target getty@tty1.service
+SuccessAction=poweroff-force
+FailureAction=poweroff-force
+
+[Service]
+Type=oneshot
+ExecStart=/usr/bin/python3 /srv/vm/vm_scenario.py
+ExecStopPost=/bin/sh -c 'journalctl -b --no-pager >/srv/vm/results/journal.log 2>&1'
+StandardOutput=tty
+TTYPath=/dev/ttyS1
+TTYReset=no
+TTYVHangup=no
+StandardError=journal+console
+TimeoutStartSec=30min
+
+[Install]
+WantedBy=multi-user.target
+EOF
+ln -s ../desktop-vm-test.service "$root/etc/systemd/system/multi-user.target.wants/"
+size_mb=$(($(du -sm "$root" | cut -f1) + 768))
+mke2fs -q -t ext4 -d "$root" "$image" "${size_mb}M" || { echo "$tier: FAIL: mke2fs" >&2; exit 1; }
+rm -rf "$root"
+echo "$tier: image ready (${size_mb} MiB, kernel $kver) in $((SECONDS - t)) s"
+
+# 2. Boot. The first serial port is the console, the second the scenario's lines.
+console=$results/console.log
+report=$results/results.log
+: >"$report"
+timeout_s=${DESKTOP_VM_TIMEOUT:-1500}
+echo "$tier: booting (qemu, software emulation, timeout ${timeout_s} s)"
+boot_start=$SECONDS
+set +e
+timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 2G -smp 2 \
+    -kernel "$kernel" -initrd "$initrd" \
+    -append "root=/dev/vda rw console=ttyS0 panic=1" \
+    -drive "file=$image,format=raw,if=virtio,cache=unsafe" \
+    -display none -nic none -no-reboot \
+    -serial "file:$console" -serial "file:$report" </dev/null >"$results/qemu.log" 2>&1 &
+qemu_pid=$!
+pids+=("$qemu_pid")
+tail -n +1 -F --pid="$qemu_pid" "$report" 2>/dev/null | while IFS= read -r line; do
+    printf '  [%4ss] %s\n' "$((SECONDS - boot_start))" "${line#DESKTOP-VM }"
+done &
+tail_pid=$!
+wait "$qemu_pid"
+qemu_status=$?
+wait "$tail_pid" 2>/dev/null
+set -e
+echo "$tier: the VM ran $((SECONDS - boot_start)) s (qemu exit $qemu_status)"
+
+# 3. What the scenario left in the image: logs and screenshots.
+debugfs -R "rdump /srv/vm/results $work" "$image" >/dev/null 2>&1 || true
+if [ -d "$work/results" ]; then
+    cp -r "$work/results/." "$results/"
+    for shot in "$results"/sway-*.png; do [ -f "$shot" ] && cp "$shot" "$logs/screenshots/vm-$(basename "$shot")"; done
+fi
+
+while IFS= read -r line; do
+    line=${line%$'\r'}
+    case $line in
+        "DESKTOP-VM PASS "*) pass "${line#DESKTOP-VM PASS }" ;;
+        "DESKTOP-VM FAIL "*) fail "${line#DESKTOP-VM FAIL }" ;;
+    esac
+done <"$report"
+if ! grep -q '^DESKTOP-VM INFO scenario started' "$report"; then
+    tail -n 40 "$console" >&2
+    fail "the VM boots to the scenario" "qemu exit $qemu_status; console in $console"
+elif ! grep -q '^DESKTOP-VM DONE' "$report"; then
+    tail -n 30 "$console" >&2
+    fail "the scenario finishes" "qemu exit $qemu_status after $((SECONDS - boot_start)) s"
+fi
+echo "$tier: took $((SECONDS - started)) s; the logs are in $results"
+summary

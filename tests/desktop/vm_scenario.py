@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+"""Inside the desktop tier's VM (tests/desktop/vm.sh): Debian 13 booted with systemd as PID 1,
+this build's packages installed, a person logged in on tty1 through logind, and sway 1.10
+started by that login with its own libinput reading the seat's devices, opened through logind.
+Run as root by desktop-vm-test.service. A pen (a Wacom Intuos5's, through uinput) comes; the
+system pencild mirrors it for the person at the seat, and sway reads the mirror as it reads any
+tablet. Then, with real apps in front (a GTK 4 app, then a Qt 6 app, each filling the screen):
+
+  1. a stroke arrives with its pressure; a lone click of the lower button arrives late (no sooner
+     than doubleTapInterval after its press); a double-tap delivers no button event; the upper
+     button's squeeze no press;
+  2. the double-tap was switchEraser, performed by the pen: the next stroke is an eraser stroke,
+     and after the next double-tap a pen stroke again;
+  3. with mirrorSwitchesTool off, pencil-actions (the person's user service) learns the focused
+     app from sway (wlr-foreign-toplevel), and a double-tap presses that app's own chord on
+     pencild's keyboard: the app's text field shows it, the other's does not.
+
+Each check prints "DESKTOP-VM PASS name: detail" or "DESKTOP-VM FAIL name: detail" (to the
+second serial port, which vm.sh reads); screenshots (grim) and logs go to /srv/vm/results,
+which vm.sh takes from the disk image after the VM powers off.
+"""
+
+import glob
+import json
+import os
+import pwd
+import subprocess
+import sys
+import time
+import traceback
+
+sys.path.insert(0, "/srv/vm")
+import virtual_pen  # noqa: E402
+from virtual_pen import (ABS_DISTANCE, ABS_MISC, ABS_PRESSURE, ABS_X, ABS_Y, BTN_STYLUS, BTN_STYLUS2,  # noqa: E402
+                         BTN_TOOL_PEN, BTN_TOUCH, EV_ABS, EV_KEY)
+
+import pencild  # noqa: E402  (python3-pencild, from this build)
+
+PERSON = "person"
+RESULTS = "/srv/vm/results"
+SYSTEM_SOCKET = "/run/pencild/pencild.sock"
+# The pen's X and Y range (virtual_pen.AXES), mapped by sway onto its one output.
+TABLET = (21600, 13500)
+STYLUS_ID, SERIAL = 0x802, 0x1234  # an Intuos5's Grip Pen, which libwacom pairs with an eraser
+
+passed = failed = 0
+
+
+def say(line):
+    print(f"DESKTOP-VM {line}", flush=True)
+
+
+def pass_(name, detail=""):
+    global passed
+    passed += 1
+    say(f"PASS {name}: {detail}")
+
+
+def fail(name, detail=""):
+    global failed
+    failed += 1
+    say(f"FAIL {name}: {detail}")
+
+
+def check(condition, name, detail=""):
+    (pass_ if condition else fail)(name, detail)
+    return condition
+
+
+def wait_for(condition, timeout):
+    """condition() again every 50 ms until it gives something true, or None after `timeout` s
+    (what the tier waits on is a file an app writes, or a compositor's answer: no event to
+    block on from here)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.05)
+
+
+person = pwd.getpwnam(PERSON)
+runtime = f"/run/user/{person.pw_uid}"
+session = {"HOME": person.pw_dir, "USER": PERSON, "LOGNAME": PERSON, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+           "XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": f"unix:path={runtime}/bus"}
+
+
+def as_person(*command, timeout=60):
+    """COMMAND as the person, in the session's environment (sway's sockets once it runs)."""
+    return subprocess.run(["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
+                           "env", "-i", *(f"{key}={value}" for key, value in session.items()), *command],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def swaymsg(*arguments):
+    result = as_person("swaymsg", *arguments)
+    return result.stdout if result.returncode == 0 else ""
+
+
+def tree():
+    return swaymsg("-t", "get_tree")
+
+
+class AppEvents:
+    """What an app (tests/desktop/app.py or qt_app.py) wrote of the pen and its text field."""
+
+    def __init__(self, path):
+        self.path = path
+        self.mark_at = 0
+
+    def all(self):
+        try:
+            with open(self.path, encoding="utf-8") as file:
+                return [json.loads(line) for line in file if line.endswith("\n")]
+        except FileNotFoundError:
+            return []
+
+    def mark(self):
+        """What comes after this moment is what the next check reads."""
+        self.mark_at = len(self.all())
+
+    def since(self, kind="pen"):
+        return [event for event in self.all()[self.mark_at:] if event["kind"] == kind]
+
+    def text(self):
+        texts = [event["text"] for event in self.all() if event["kind"] == "text"]
+        return texts[-1] if texts else ""
+
+
+class Person:
+    """The hand holding the pen: where it is, and what it does with it. The virtual pen sends
+    frames only when told, and pencild takes a pen out of proximity after 500 ms without one
+    (docs/gestures.md, "Forced proximity-out"), so the hand moves a little while it waits, as a
+    person's does (by more than the axis's fuzz, or the kernel drops the value)."""
+
+    def __init__(self, pen):
+        self.pen = pen
+        self.x = TABLET[0] // 2
+        self.y = TABLET[1] // 2
+
+    def enter(self):
+        self.x, self.y = TABLET[0] // 2, TABLET[1] // 2
+        self.pen.emit((EV_ABS, ABS_X, self.x), (EV_ABS, ABS_Y, self.y), (EV_ABS, ABS_DISTANCE, 10),
+                      (EV_ABS, ABS_MISC, STYLUS_ID), (virtual_pen.EV_MSC, virtual_pen.MSC_SERIAL, SERIAL),
+                      (EV_KEY, BTN_TOOL_PEN, 1))
+        time.sleep(0.05)
+
+    def hover(self, seconds=0.0):
+        """Moves a little, and keeps moving for `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            self.x += 20
+            self.pen.emit((EV_ABS, ABS_X, self.x))
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.05)
+
+    def leave(self):
+        self.pen.emit((EV_ABS, ABS_MISC, 0), (EV_KEY, BTN_TOOL_PEN, 0))
+        time.sleep(0.05)
+
+    def stroke(self, seen=lambda: True):
+        """In, hovering until `seen()` (the app has the tool: a compositor announces a tool new
+        to it before its events, and a person's pen hovers before it touches anyway), down, a
+        line with rising pressure, up, away."""
+        self.enter()
+        wait_for(lambda: (self.hover(), seen())[1], 30)
+        self.pen.emit((EV_ABS, ABS_DISTANCE, 0), (EV_ABS, ABS_PRESSURE, 1500), (EV_KEY, BTN_TOUCH, 1))
+        for step in range(1, 21):
+            time.sleep(0.02)
+            self.x += 150
+            self.pen.emit((EV_ABS, ABS_X, self.x), (EV_ABS, ABS_PRESSURE, 1500 + 300 * step))
+        time.sleep(0.03)
+        self.pen.emit((EV_ABS, ABS_PRESSURE, 0), (EV_KEY, BTN_TOUCH, 0))
+        time.sleep(0.03)
+        self.leave()
+
+    def click(self, button, held=0.04):
+        """A press and release of a barrel button; the moment of the press (CLOCK_MONOTONIC, ms)."""
+        pressed = self.pen.emit((EV_KEY, button, 1))
+        time.sleep(held)
+        self.pen.emit((EV_KEY, button, 0))
+        return pressed * 1000
+
+    def double_tap(self):
+        self.click(BTN_STYLUS, held=0.03)
+        time.sleep(0.03)
+        self.click(BTN_STYLUS, held=0.03)
+
+
+def pen_device(device_id):
+    for device in pencild.list_devices(SYSTEM_SOCKET):
+        if device.id == device_id:
+            return device
+    return None
+
+
+def tip_reported_as(device_id):
+    device = pen_device(device_id)
+    return device.tip_reported_as.value if device is not None and device.tip_reported_as is not None else None
+
+
+def double_tap_interval_ms():
+    """The person's doubleTapInterval, as pencilctl shows it."""
+    result = as_person("pencilctl", "prefs", "get", "--json")
+    shown = json.loads(result.stdout)
+    return float(shown.get("preferences", shown)["doubleTapInterval"])
+
+
+# The buttons each toolkit names for the tip, the lower and the upper barrel button.
+BUTTONS = {"gtk": {"tip": 1, "lower": 2, "upper": 3},
+           "qt": {"tip": "LeftButton", "lower": "MiddleButton", "upper": "RightButton"}}
+
+
+def shoot(name):
+    path = os.path.join(RESULTS, f"sway-{name}.png")
+    result = as_person("grim", f"/srv/vm/shot-{name}.png")
+    if result.returncode == 0 and os.path.exists(f"/srv/vm/shot-{name}.png"):
+        os.replace(f"/srv/vm/shot-{name}.png", path)
+        pass_(f"sway: the screen with {name} in front saved", f"{os.path.getsize(path)} bytes")
+    else:
+        fail(f"sway: the screen with {name} in front saved", result.stderr.strip()[:300])
+
+
+def open_app(letter, program, app_id, toolkit_env="", log=None):
+    """The app started as the person starts one from sway (its exec), shown and focused; its
+    output in the results as `log` (app-LETTER.log)."""
+    events = AppEvents(f"/srv/vm/events-{letter}.jsonl")
+    shown = f"/srv/vm/shown-{letter}"
+    swaymsg("exec", f"{toolkit_env} python3 /srv/vm/{program} {app_id} {shown} {events.path} "
+                    f">{RESULTS}/{log or f'app-{letter}.log'} 2>&1")
+    focused = wait_for(lambda: os.path.exists(shown) and f'"app_id": "{app_id}"' in tree(), 180)
+    return events if check(bool(focused), f"sway: the {letter} app ({app_id}) shows its window", "") else None
+
+
+def pen_checks(hand, device_id, events, toolkit, name, interval):
+    buttons = BUTTONS[toolkit]
+
+    def button_events(button):
+        """The events in which the app has `button` pressed or released (Qt may say a barrel
+        button held while hovering only in a move's buttons)."""
+        return [event for event in events.since() if (event["type"] in ("press", "release") and event.get("button") == button)
+                or button in event.get("buttons", [])]
+
+    def motions(tool):
+        return [event for event in events.since() if event["type"] == "motion" and event["tool"] == tool
+                and event["pressure"] is not None and event["pressure"] > 0]
+
+    def stroke_of(tool):
+        """A stroke, and whether the app received it as one of `tool`, with rising pressure."""
+        events.mark()
+        hand.stroke(seen=lambda: any(event["tool"] == tool for event in events.since()))
+        # (GTK merges the motions of one frame of its own: a slow machine sees fewer of them.)
+        drawn = wait_for(lambda: len(motions(tool)) >= 3 and button_events(buttons["tip"]) and
+                         any(event["type"] == "release" for event in button_events(buttons["tip"])), 60)
+        received = events.since()
+        pressures = [round(event["pressure"], 3) for event in motions(tool)]
+        tools = sorted({event["tool"] for event in received})
+        return bool(drawn) and pressures == sorted(pressures) and len(set(pressures)) >= 3, \
+            f"{len(received)} events, tools {tools}, {len(pressures)} motions with pressure {pressures[:1]}..{pressures[-1:]}"
+
+    # 1. A stroke, with its pressure.
+    ok, detail = stroke_of("pen")
+    check(ok, f"{name}: a pen stroke arrives with its rising pressure (libinput read the mirror)", detail)
+
+    # A lone click of the lower button arrives, late: the positive beside the two negatives below.
+    hand.enter()
+    events.mark()
+    pressed_ms = hand.click(BTN_STYLUS)
+    arrived = wait_for(lambda: (hand.hover(), button_events(buttons["lower"]))[1], 30)
+    if arrived:
+        late = arrived[0]["received"] - pressed_ms
+        check(late >= interval, f"{name}: a lone click of the lower button arrives, late",
+              f"the app had its press {late:.0f} ms after the pen's (doubleTapInterval {interval:.0f} ms)")
+    else:
+        fail(f"{name}: a lone click of the lower button arrives, late", f"no press of {buttons['lower']}: {events.since()[-5:]}")
+    hand.leave()
+
+    # A double-tap: no button event; pencild switches the pen to its eraser (switchEraser).
+    hand.enter()
+    events.mark()
+    hand.double_tap()
+    switched = wait_for(lambda: (hand.hover(), tip_reported_as(device_id) == "eraser")[1], 30)
+    hand.hover(0.3)
+    hand.leave()
+    later = wait_for(lambda: [e for e in events.since() if e["type"] in ("motion", "proximityOut")][-1:], 30)
+    check(bool(switched), f"{name}: the double-tap is switchEraser, performed by the pen",
+          f"pencild reports the tip as {tip_reported_as(device_id)}")
+    check(bool(later) and not button_events(buttons["lower"]),
+          f"{name}: the double-tap delivers no button event",
+          f"{len(events.since())} pen events after it, buttons among them: {button_events(buttons['lower'])}")
+
+    # 2. The next stroke is an eraser stroke.
+    ok, detail = stroke_of("eraser")
+    check(ok, f"{name}: the next stroke is an eraser stroke", detail)
+
+    # The squeeze (the upper button held, then released): no press of it.
+    hand.enter()
+    events.mark()
+    hand.pen.emit((EV_KEY, BTN_STYLUS2, 1))
+    hand.hover(0.3)
+    hand.pen.emit((EV_KEY, BTN_STYLUS2, 0))
+    hand.hover(0.2)
+    hand.leave()
+    later = wait_for(lambda: [e for e in events.since() if e["type"] in ("motion", "proximityOut")][-1:], 30)
+    check(bool(later) and not button_events(buttons["upper"]), f"{name}: the squeeze button delivers no press",
+          f"{len(events.since())} pen events while it was held and after, its button among them: {button_events(buttons['upper'])}")
+
+    # A double-tap again: back to the pen, and the control stroke is a pen's.
+    hand.enter()
+    hand.double_tap()
+    back = wait_for(lambda: (hand.hover(), tip_reported_as(device_id) == "pen")[1], 30)
+    hand.leave()
+    ok, detail = stroke_of("pen")
+    check(bool(back) and ok, f"{name}: a double-tap again, and the next stroke is a pen's", detail)
+
+
+def close_app(app_id):
+    swaymsg(f'[app_id="{app_id}"]', "kill")
+    wait_for(lambda: f'"app_id": "{app_id}"' not in tree(), 60)
+
+
+def main():
+    say(f"INFO scenario started: {os.uname().release}, {subprocess.run(['systemctl', '--version'], capture_output=True, text=True).stdout.split(chr(10))[0]}")
+    reached = int(subprocess.run(["systemctl", "show", "-P", "ActiveEnterTimestampMonotonic", "multi-user.target"],
+                                 capture_output=True, text=True).stdout.strip() or 0)
+    say(f"INFO boot: multi-user.target reached {reached / 1e6:.1f} s after the kernel started")
+
+    # The person's session, as logind sees it.
+    def active_session():
+        seat = subprocess.run(["loginctl", "show-seat", "seat0", "-p", "ActiveSession", "--value"], capture_output=True, text=True)
+        session_id = seat.stdout.strip()
+        if not session_id:
+            return None
+        shown = subprocess.run(["loginctl", "show-session", session_id, "-p", "Name", "-p", "Type", "-p", "State", "-p", "TTY"],
+                               capture_output=True, text=True).stdout
+        return shown if f"Name={PERSON}" in shown and "State=active" in shown else None
+    logged_in = wait_for(active_session, 120)
+    check(bool(logged_in), "the person is logged in on seat0 through logind, the active session",
+          " ".join((logged_in or "").split()))
+
+    sockets = wait_for(lambda: glob.glob(f"{runtime}/sway-ipc.*.sock") and glob.glob(f"{runtime}/wayland-[0-9]"), 180)
+    if not check(bool(sockets), "sway runs in that session (its login started it)", str(sockets)):
+        return
+    session["SWAYSOCK"] = glob.glob(f"{runtime}/sway-ipc.*.sock")[0]
+    session["WAYLAND_DISPLAY"] = os.path.basename(glob.glob(f"{runtime}/wayland-[0-9]")[0])
+    version = json.loads(swaymsg("-t", "get_version") or "{}").get("human_readable", "?")
+    say(f"INFO sway {version}")
+
+    pen = virtual_pen.Pen("Wacom Intuos5 M Pen", vendor=0x056A, product=0x002A, phys="usb-0000:00:14.0-4/input0", wacom=True)
+    device_id = os.path.basename(pen.event_node())
+    mirrored = wait_for(lambda: (lambda device: device if device is not None and device.mirror else None)(pen_device(device_id)), 60)
+    if not check(bool(mirrored), "pencild (the system service, started by udev) mirrors the pen for the person at the seat",
+                 f"{device_id}: mirror {getattr(mirrored, 'mirror', None)}"):
+        return
+
+    def sway_reads_mirror():
+        """The pen (grabbed: it gives sway nothing) and its mirror, both named as the pen."""
+        inputs = json.loads(swaymsg("-t", "get_inputs") or "[]")
+        tablets = [device for device in inputs if device.get("type") == "tablet_tool" and "Intuos5" in device.get("name", "")]
+        return tablets if len(tablets) == 2 else None
+    read = wait_for(sway_reads_mirror, 60)
+    check(bool(read), "sway's libinput reads the pen and its mirror (opened through logind)",
+          ", ".join(f"{device['identifier']}" for device in read or []))
+    interval = double_tap_interval_ms()
+
+    hand = Person(pen)
+    for letter, program, app_id, toolkit, env in (("A", "app.py", "org.pencild.DesktopTestA", "gtk", "GDK_BACKEND=wayland"),
+                                                  ("Qt", "qt_app.py", "org.pencild.DesktopTestQt", "qt", "QT_QPA_PLATFORM=wayland")):
+        events = open_app(letter, program, app_id, env)
+        if events is None:
+            continue
+        name = f"sway, {'GTK 4' if toolkit == 'gtk' else 'Qt 6'} app"
+        try:
+            pen_checks(hand, device_id, events, toolkit, name, interval)
+        except Exception:  # a check that raised is a failed check, and the others still run
+            fail(f"{name}: the pen's checks ran to the end", traceback.format_exc()[-600:].replace("\n", " | "))
+        shoot(letter)
+        close_app(app_id)
+
+    # 3. Per-app chords through pencild's keyboard, with the mirror no longer performing the switch.
+    result = as_person("pencilctl", "prefs", "set", "mirrorSwitchesTool=false")
+    check(result.returncode == 0, "pencilctl prefs set mirrorSwitchesTool=false", (result.stdout + result.stderr).strip()[:200])
+    os.makedirs(f"{person.pw_dir}/.config/pencild", exist_ok=True)
+    with open(f"{person.pw_dir}/.config/pencild/actions.conf", "w", encoding="utf-8") as file:
+        file.write("[switchEraser @org.pencild.DesktopTestA]\nkey = g\n\n"
+                   "[switchEraser @org.pencild.DesktopTestQt]\nkey = q\n\n"
+                   "[switchEraser]\nkey = x\n")
+    subprocess.run(["chown", "-R", f"{PERSON}:{PERSON}", f"{person.pw_dir}/.config"], check=True)
+    result = as_person("systemctl", "--user", "enable", "--now", "pencil-actions.service")
+    check(result.returncode == 0, "systemctl --user enable --now pencil-actions.service", (result.stdout + result.stderr).strip()[:300])
+    apps = {}
+    for letter, program, app_id, env in (("A", "app.py", "org.pencild.DesktopTestA", "GDK_BACKEND=wayland"),
+                                         ("Qt", "qt_app.py", "org.pencild.DesktopTestQt", "QT_QPA_PLATFORM=wayland")):
+        for path in (f"/srv/vm/events-{letter}.jsonl", f"/srv/vm/shown-{letter}"):
+            if os.path.exists(path):
+                os.remove(path)
+        apps[letter] = (app_id, open_app(letter, program, app_id, env, log=f"app-{letter}-keys.log"))
+    if any(events is None for _, events in apps.values()):
+        return
+    chords = {"A": "g", "Qt": "q"}
+    for letter in ("A", "Qt"):
+        app_id, events = apps[letter]
+        swaymsg(f'[app_id="{app_id}"]', "focus")
+        named = wait_for(lambda: (lambda out: out if f'focused app: "{app_id}"' in out else None)(as_person("pencilctl", "actions").stdout), 60)
+        check(bool(named), f"sway: with the {letter} app focused, pencil-actions names it (wlr-foreign-toplevel)",
+              next((line for line in (named or as_person("pencilctl", "actions").stdout).splitlines() if line.startswith("focused app")), ""))
+        hand.enter()
+        hand.double_tap()
+        hand.hover(0.2)
+        hand.leave()
+        typed = wait_for(lambda: events.text() == chords[letter], 30)
+        others = {other: apps[other][1].text() for other in apps if other != letter}
+        check(bool(typed) and "x" not in events.text() and all(text in ("", chords[other]) for other, text in others.items()),
+              f"sway: a double-tap with the {letter} app focused types its own chord ({chords[letter]}) into it, and only there",
+              f"its field: {events.text()!r}, the other's: {others}")
+        shoot(f"{letter}-chord")
+
+
+try:
+    os.makedirs(RESULTS, exist_ok=True)
+    main()
+except Exception:
+    fail("the scenario ran to the end", traceback.format_exc()[-800:].replace("\n", " | "))
+say(f"DONE {passed} passed, {failed} failed")
