@@ -2,7 +2,7 @@
 (argv[1]), the Wayland app_id or, under GDK_BACKEND=x11, the X11 WM_CLASS. It writes
 "shown" to argv[2] once its window is mapped, and quits on SIGTERM. On SIGUSR1 it shows the
 text of argv[2] with ".note" added and saves its window, as it is drawn, as argv[2] with
-".png" added (then ".png.done").
+".png" added (then ".png.done"). With DESKTOP_TEST_FULLSCREEN set, the window fills the screen.
 
 With a third argument, the window also shows the last pen event it received and a text field
 for keys, and writes each pen event and each change of its text
@@ -10,6 +10,7 @@ field to that file, a JSON object a line: "pen" events with GDK's type, time (ms
 compositor's), tool, pressure and button; "text" with the field's text. It fills the window
 so that wherever the pen is over it, the app receives it."""
 import json
+import os
 import signal
 import sys
 import time
@@ -117,6 +118,8 @@ def activate(application: Gtk.Application) -> None:
     if events_path is not None:
         window.set_focus(entry)
     window.connect("map", mapped)
+    if os.environ.get("DESKTOP_TEST_FULLSCREEN"):
+        window.fullscreen()  # the whole screen, wherever the pen is over it
     window.present()
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, shoot, window)
 

@@ -2,7 +2,7 @@
 application id (argv[1]), which is its desktop file name and so its Wayland app_id. It writes
 "shown" to argv[2] once the compositor exposes its window, and quits on SIGTERM. On SIGUSR1 it
 shows the text of argv[2] with ".note" added and saves its window as argv[2] with ".png" added
-(then ".png.done").
+(then ".png.done"). With DESKTOP_TEST_FULLSCREEN set, the window fills the screen.
 
 With a third argument it also shows the last pen event it received and a text field for keys,
 and writes each tablet event and each change of the field to that file, a JSON object a line,
@@ -120,7 +120,10 @@ def on_signal() -> None:
 notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
 notifier.activated.connect(on_signal)
 exposed = Exposed()
-window.show()
+if os.environ.get("DESKTOP_TEST_FULLSCREEN"):
+    window.showFullScreen()  # the whole screen, wherever the pen is over it
+else:
+    window.show()
 window.windowHandle().installEventFilter(exposed)
 pen_log = PenLog()
 if events_path is not None:

@@ -2,7 +2,8 @@
 """Inside the desktop tier's VM (tests/desktop/vm.sh): Debian 13 booted with systemd as PID 1,
 this build's packages installed, a person logged in on tty1 through logind, and sway 1.10
 started by that login with its own libinput reading the seat's devices, opened through logind.
-Run as root by desktop-vm-test.service. A pen (a Wacom Intuos5's, through uinput) comes; the
+Run as root by desktop-vm-test.service, with the desktops to go through as arguments (sway;
+kwin, KWin 6 on the VM's display, the person logging in again for it). A pen (a Wacom Intuos5's, through uinput) comes; the
 system pencild mirrors it for the person at the seat, and sway reads the mirror as it reads any
 tablet. Then, with real apps in front (a GTK 4 app, then a Qt 6 app, each filling the screen):
 
@@ -24,6 +25,7 @@ import glob
 import json
 import os
 import pwd
+import signal
 import subprocess
 import sys
 import time
@@ -94,15 +96,6 @@ def as_person(*command, timeout=60):
                           capture_output=True, text=True, timeout=timeout)
 
 
-def swaymsg(*arguments):
-    result = as_person("swaymsg", *arguments)
-    return result.stdout if result.returncode == 0 else ""
-
-
-def tree():
-    return swaymsg("-t", "get_tree")
-
-
 class AppEvents:
     """What an app (tests/desktop/app.py or qt_app.py) wrote of the pen and its text field."""
 
@@ -151,7 +144,8 @@ class Person:
         """Moves a little, and keeps moving for `seconds`."""
         deadline = time.monotonic() + seconds
         while True:
-            self.x += 20
+            self.step = -getattr(self, "step", -20)  # to and fro: the hand stays where it is
+            self.x += self.step
             self.pen.emit((EV_ABS, ABS_X, self.x))
             if time.monotonic() >= deadline:
                 return
@@ -212,27 +206,6 @@ def double_tap_interval_ms():
 # The buttons each toolkit names for the tip, the lower and the upper barrel button.
 BUTTONS = {"gtk": {"tip": 1, "lower": 2, "upper": 3},
            "qt": {"tip": "LeftButton", "lower": "MiddleButton", "upper": "RightButton"}}
-
-
-def shoot(name):
-    path = os.path.join(RESULTS, f"sway-{name}.png")
-    result = as_person("grim", f"/srv/vm/shot-{name}.png")
-    if result.returncode == 0 and os.path.exists(f"/srv/vm/shot-{name}.png"):
-        os.replace(f"/srv/vm/shot-{name}.png", path)
-        pass_(f"sway: the screen with {name} in front saved", f"{os.path.getsize(path)} bytes")
-    else:
-        fail(f"sway: the screen with {name} in front saved", result.stderr.strip()[:300])
-
-
-def open_app(letter, program, app_id, toolkit_env="", log=None):
-    """The app started as the person starts one from sway (its exec), shown and focused; its
-    output in the results as `log` (app-LETTER.log)."""
-    events = AppEvents(f"/srv/vm/events-{letter}.jsonl")
-    shown = f"/srv/vm/shown-{letter}"
-    swaymsg("exec", f"{toolkit_env} python3 /srv/vm/{program} {app_id} {shown} {events.path} "
-                    f">{RESULTS}/{log or f'app-{letter}.log'} 2>&1")
-    focused = wait_for(lambda: os.path.exists(shown) and f'"app_id": "{app_id}"' in tree(), 180)
-    return events if check(bool(focused), f"sway: the {letter} app ({app_id}) shows its window", "") else None
 
 
 def pen_checks(hand, device_id, events, toolkit, name, interval):
@@ -317,9 +290,240 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
     check(bool(back) and ok, f"{name}: a double-tap again, and the next stroke is a pen's", detail)
 
 
-def close_app(app_id):
-    swaymsg(f'[app_id="{app_id}"]', "kill")
-    wait_for(lambda: f'"app_id": "{app_id}"' not in tree(), 60)
+APPS = (("A", "app.py", "org.pencild.DesktopTestA", "gtk", "GDK_BACKEND=wayland"),
+        ("Qt", "qt_app.py", "org.pencild.DesktopTestQt", "qt", "QT_QPA_PLATFORM=wayland"))
+
+
+def active_session():
+    """The person's session, when it is the active one on seat0, as logind shows it."""
+    seat = subprocess.run(["loginctl", "show-seat", "seat0", "-p", "ActiveSession", "--value"], capture_output=True, text=True)
+    session_id = seat.stdout.strip()
+    if not session_id:
+        return None
+    shown = subprocess.run(["loginctl", "show-session", session_id, "-p", "Id", "-p", "Name", "-p", "Type", "-p", "State",
+                            "-p", "TTY"], capture_output=True, text=True).stdout
+    return shown if f"Name={PERSON}" in shown and "State=active" in shown else None
+
+
+class Desktop:
+    """What a desktop of the tier does its own way: start in the person's login, open, focus,
+    close and picture an app, and say whether its libinput reads the pen's mirror."""
+
+    name = "?"
+
+    def __init__(self):
+        self.processes = {}
+
+    def start(self):
+        """This desktop, started by the person's login on tty1 (their .bash_profile reads
+        /srv/vm/desktop): the one at boot, or the next after the session before ended."""
+        with open("/srv/vm/desktop", encoding="utf-8") as file:
+            running = file.read().strip()
+        with open("/srv/vm/desktop", "w", encoding="utf-8") as file:
+            file.write(self.name + "\n")
+        before = active_session()
+        if before and running != self.name:
+            session_id = next(line[3:] for line in before.splitlines() if line.startswith("Id="))
+            subprocess.run(["loginctl", "terminate-session", session_id], check=False)
+            wait_for(lambda: active_session() != before, 60)
+        for key in ("SWAYSOCK", "WAYLAND_DISPLAY"):
+            session.pop(key, None)
+        logged_in = wait_for(active_session, 120)
+        check(bool(logged_in), f"{self.name}: the person is logged in on seat0 through logind, the active session",
+              " ".join((logged_in or "").split()))
+        return bool(logged_in)
+
+    def open_app(self, letter, program, app_id, toolkit_env, fullscreen, log):
+        """The app as the person starts it, shown and in front; what it receives."""
+        events = AppEvents(f"/srv/vm/events-{letter}.jsonl")
+        shown = f"/srv/vm/shown-{letter}"
+        for path in (events.path, shown):
+            if os.path.exists(path):
+                os.remove(path)
+        environment = " ".join(filter(None, [toolkit_env, "DESKTOP_TEST_FULLSCREEN=1" if fullscreen else ""]))
+        self.launch(app_id, f"exec env {environment} python3 /srv/vm/{program} {app_id} {shown} {events.path} "
+                            f">{RESULTS}/{log} 2>&1")
+        shown_in_front = wait_for(lambda: os.path.exists(shown) and self.in_front(app_id), 180)
+        return events if check(bool(shown_in_front), f"{self.name}: the {letter} app ({app_id}) shows its window, in front") else None
+
+
+class Sway(Desktop):
+    name = "sway"
+
+    def start(self):
+        if not super().start():
+            return False
+        sockets = wait_for(lambda: glob.glob(f"{runtime}/sway-ipc.*.sock") and glob.glob(f"{runtime}/wayland-[0-9]"), 180)
+        if not check(bool(sockets), "sway runs in that session (its login started it)", str(sockets)):
+            return False
+        session["SWAYSOCK"] = glob.glob(f"{runtime}/sway-ipc.*.sock")[0]
+        session["WAYLAND_DISPLAY"] = os.path.basename(glob.glob(f"{runtime}/wayland-[0-9]")[0])
+        say(f"INFO sway {json.loads(self.swaymsg('-t', 'get_version') or '{}').get('human_readable', '?')}")
+        return True
+
+    def swaymsg(self, *arguments):
+        result = as_person("swaymsg", *arguments)
+        return result.stdout if result.returncode == 0 else ""
+
+    def reads(self, mirror):
+        """The pen (grabbed: it gives sway nothing) and its mirror, both named as the pen."""
+        inputs = json.loads(self.swaymsg("-t", "get_inputs") or "[]")
+        tablets = [device["identifier"] for device in inputs
+                   if device.get("type") == "tablet_tool" and "Intuos5" in device.get("name", "")]
+        return tablets if len(tablets) == 2 else None
+
+    def launch(self, app_id, command):
+        self.swaymsg("exec", command)
+
+    def in_front(self, app_id):
+        return f'"app_id": "{app_id}"' in self.swaymsg("-t", "get_tree")
+
+    def focus(self, app_id):
+        self.swaymsg(f'[app_id="{app_id}"]', "focus")
+
+    def close(self, app_id):
+        self.swaymsg(f'[app_id="{app_id}"]', "kill")
+        wait_for(lambda: f'"app_id": "{app_id}"' not in self.swaymsg("-t", "get_tree"), 60)
+
+    def shoot(self, name, app_id):
+        picture = f"/srv/vm/shot-{name}.png"
+        result = as_person("grim", picture)
+        if result.returncode == 0 and os.path.exists(picture):
+            os.replace(picture, os.path.join(RESULTS, f"sway-{name}.png"))
+            pass_(f"sway: the screen saved ({name})", f"{os.path.getsize(os.path.join(RESULTS, f'sway-{name}.png'))} bytes")
+        else:
+            fail(f"sway: the screen saved ({name})", result.stderr.strip()[:300])
+
+
+class KWin(Desktop):
+    """KWin 6 on the VM's display (its DRM backend on qemu's VGA, drawing with QPainter): the
+    only way KWin reads libinput; `--virtual` reads no input device."""
+
+    name = "kwin"
+
+    def start(self):
+        if not super().start():
+            return False
+        ready = wait_for(lambda: os.path.exists(f"{runtime}/wayland-0") and self.answers(), 240)
+        if not check(bool(ready), "KWin runs in that session on the VM's display (its login started it)",
+                     open(f"{RESULTS}/kwin.log", errors="replace").read()[-600:].replace("\n", " | ") if not ready else ""):
+            return False
+        session["WAYLAND_DISPLAY"] = "wayland-0"
+        return True
+
+    def answers(self):
+        return as_person("busctl", "--user", "status", "org.kde.KWin").returncode == 0
+
+    def reads(self, mirror):
+        result = as_person("busctl", "--user", "get-property", "org.kde.KWin", "/org/kde/KWin/InputDevice",
+                           "org.kde.KWin.InputDeviceManager", "devicesSysNames")
+        return [mirror] if f'"{mirror}"' in result.stdout else None
+
+    def launch(self, app_id, command):
+        person_env = [f"{key}={value}" for key, value in session.items()]
+        self.processes[app_id] = subprocess.Popen(
+            ["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
+             "env", "-i", *person_env, "sh", "-c", command])
+
+    def in_front(self, app_id):
+        # KWin gives a new window the focus; the app writes "shown" once it is mapped.
+        return app_id in self.processes and self.processes[app_id].poll() is None
+
+    def focus(self, app_id):
+        pass  # the newest window has it
+
+    def close(self, app_id):
+        process = self.processes.pop(app_id, None)
+        if process is not None:
+            process.terminate()
+            process.wait(timeout=60)
+
+    def shoot(self, name, app_id):
+        """The app saves its own window (SIGUSR1): KWin's screenshots need OpenGL."""
+        letter = "Qt" if app_id.endswith("Qt") else "A"
+        shown = f"/srv/vm/shown-{letter}"
+        with open(shown + ".note", "w", encoding="utf-8") as file:
+            file.write(f"on KWin: {name}\n")
+        for path in (shown + ".png", shown + ".png.done"):
+            if os.path.exists(path):
+                os.remove(path)
+        os.kill(self.processes[app_id].pid, signal.SIGUSR1)  # setpriv, env and sh each exec the next
+        if wait_for(lambda: os.path.exists(shown + ".png.done"), 30):
+            os.replace(shown + ".png", os.path.join(RESULTS, f"kwin-{name}.png"))
+            pass_(f"kwin: the app saved its window ({name})")
+        else:
+            fail(f"kwin: the app saved its window ({name})")
+
+
+def on(desktop, pen, device_id, interval):
+    """The checks on one desktop: its libinput reads the mirror; each app receives the pen;
+    each app's own chord."""
+    hand = Person(pen)
+    read = wait_for(lambda: desktop.reads(pen_device(device_id).mirror), 60)
+    check(bool(read), f"{desktop.name}: its libinput reads the pen's mirror (opened through logind)", ", ".join(read or []))
+    for letter, program, app_id, toolkit, env in APPS:
+        events = desktop.open_app(letter, program, app_id, env, fullscreen=True, log=f"{desktop.name}-app-{letter}.log")
+        if events is None:
+            continue
+        name = f"{desktop.name}, {'GTK 4' if toolkit == 'gtk' else 'Qt 6'} app"
+        try:
+            pen_checks(hand, device_id, events, toolkit, name, interval)
+        except Exception:  # a check that raised is a failed check, and the others still run
+            fail(f"{name}: the pen's checks ran to the end", traceback.format_exc()[-600:].replace("\n", " | "))
+        desktop.shoot(letter, app_id)
+        desktop.close(app_id)
+
+    # 3. Per-app chords through pencild's keyboard, with the mirror not performing the switch.
+    result = as_person("pencilctl", "prefs", "set", "mirrorSwitchesTool=false")
+    check(result.returncode == 0, f"{desktop.name}: pencilctl prefs set mirrorSwitchesTool=false", (result.stdout + result.stderr).strip()[:200])
+    os.makedirs(f"{person.pw_dir}/.config/pencild", exist_ok=True)
+    with open(f"{person.pw_dir}/.config/pencild/actions.conf", "w", encoding="utf-8") as file:
+        file.write("[switchEraser @org.pencild.DesktopTestA]\nkey = g\n\n"
+                   "[switchEraser @org.pencild.DesktopTestQt]\nkey = q\n\n"
+                   "[switchEraser]\nkey = x\n")
+    subprocess.run(["chown", "-R", f"{PERSON}:{PERSON}", f"{person.pw_dir}/.config"], check=True)
+    # The session's variables in the user manager, as the desktop's startup puts them there
+    # (sway's config.d does it itself), then pencil-actions as the person enables it.
+    if desktop.name == "kwin":
+        as_person("systemctl", "--user", "set-environment", "WAYLAND_DISPLAY=wayland-0", "XDG_CURRENT_DESKTOP=KDE")
+    result = as_person("systemctl", "--user", "enable", "--now", "pencil-actions.service")
+    as_person("systemctl", "--user", "restart", "pencil-actions.service")
+    check(result.returncode == 0, f"{desktop.name}: systemctl --user enable --now pencil-actions.service",
+          (result.stdout + result.stderr).strip()[:300])
+    apps = {}
+    chords = {"A": "g", "Qt": "q"}
+    for letter, program, app_id, _, env in APPS:
+        events = desktop.open_app(letter, program, app_id, env, fullscreen=False, log=f"{desktop.name}-app-{letter}-keys.log")
+        if events is None:
+            return
+        apps[letter] = (app_id, events)
+        if desktop.name == "kwin":
+            chord_for(desktop, hand, apps, letter, chords)  # KWin: each app as it opens, in front
+    if desktop.name == "sway":
+        for letter in ("A", "Qt"):
+            desktop.focus(apps[letter][0])
+            chord_for(desktop, hand, apps, letter, chords)
+    for app_id, _ in apps.values():
+        desktop.close(app_id)
+    as_person("systemctl", "--user", "stop", "pencil-actions.service")
+    result = as_person("pencilctl", "prefs", "set", "mirrorSwitchesTool=true")
+
+
+def chord_for(desktop, hand, apps, letter, chords):
+    app_id, events = apps[letter]
+    named = wait_for(lambda: (lambda out: out if f'focused app: "{app_id}"' in out else None)(as_person("pencilctl", "actions").stdout), 60)
+    check(bool(named), f"{desktop.name}: with the {letter} app in front, pencil-actions names it",
+          next((line for line in (named or as_person("pencilctl", "actions").stdout).splitlines() if line.startswith("focused app")), ""))
+    hand.enter()
+    hand.double_tap()
+    hand.hover(0.2)
+    hand.leave()
+    typed = wait_for(lambda: events.text() == chords[letter], 30)
+    others = {other: apps[other][1].text() for other in apps if other != letter}
+    check(bool(typed) and "x" not in events.text() and all(text in ("", chords[other]) for other, text in others.items()),
+          f"{desktop.name}: a double-tap with the {letter} app in front types its own chord ({chords[letter]}) into it, and only there",
+          f"its field: {events.text()!r}, the other's: {others}")
+    desktop.shoot(f"{letter}-chord", app_id)
 
 
 def main():
@@ -327,96 +531,18 @@ def main():
     reached = int(subprocess.run(["systemctl", "show", "-P", "ActiveEnterTimestampMonotonic", "multi-user.target"],
                                  capture_output=True, text=True).stdout.strip() or 0)
     say(f"INFO boot: multi-user.target reached {reached / 1e6:.1f} s after the kernel started")
-
-    # The person's session, as logind sees it.
-    def active_session():
-        seat = subprocess.run(["loginctl", "show-seat", "seat0", "-p", "ActiveSession", "--value"], capture_output=True, text=True)
-        session_id = seat.stdout.strip()
-        if not session_id:
-            return None
-        shown = subprocess.run(["loginctl", "show-session", session_id, "-p", "Name", "-p", "Type", "-p", "State", "-p", "TTY"],
-                               capture_output=True, text=True).stdout
-        return shown if f"Name={PERSON}" in shown and "State=active" in shown else None
-    logged_in = wait_for(active_session, 120)
-    check(bool(logged_in), "the person is logged in on seat0 through logind, the active session",
-          " ".join((logged_in or "").split()))
-
-    sockets = wait_for(lambda: glob.glob(f"{runtime}/sway-ipc.*.sock") and glob.glob(f"{runtime}/wayland-[0-9]"), 180)
-    if not check(bool(sockets), "sway runs in that session (its login started it)", str(sockets)):
-        return
-    session["SWAYSOCK"] = glob.glob(f"{runtime}/sway-ipc.*.sock")[0]
-    session["WAYLAND_DISPLAY"] = os.path.basename(glob.glob(f"{runtime}/wayland-[0-9]")[0])
-    version = json.loads(swaymsg("-t", "get_version") or "{}").get("human_readable", "?")
-    say(f"INFO sway {version}")
-
     pen = virtual_pen.Pen("Wacom Intuos5 M Pen", vendor=0x056A, product=0x002A, phys="usb-0000:00:14.0-4/input0", wacom=True)
     device_id = os.path.basename(pen.event_node())
     mirrored = wait_for(lambda: (lambda device: device if device is not None and device.mirror else None)(pen_device(device_id)), 60)
     if not check(bool(mirrored), "pencild (the system service, started by udev) mirrors the pen for the person at the seat",
                  f"{device_id}: mirror {getattr(mirrored, 'mirror', None)}"):
         return
-
-    def sway_reads_mirror():
-        """The pen (grabbed: it gives sway nothing) and its mirror, both named as the pen."""
-        inputs = json.loads(swaymsg("-t", "get_inputs") or "[]")
-        tablets = [device for device in inputs if device.get("type") == "tablet_tool" and "Intuos5" in device.get("name", "")]
-        return tablets if len(tablets) == 2 else None
-    read = wait_for(sway_reads_mirror, 60)
-    check(bool(read), "sway's libinput reads the pen and its mirror (opened through logind)",
-          ", ".join(f"{device['identifier']}" for device in read or []))
     interval = double_tap_interval_ms()
-
-    hand = Person(pen)
-    for letter, program, app_id, toolkit, env in (("A", "app.py", "org.pencild.DesktopTestA", "gtk", "GDK_BACKEND=wayland"),
-                                                  ("Qt", "qt_app.py", "org.pencild.DesktopTestQt", "qt", "QT_QPA_PLATFORM=wayland")):
-        events = open_app(letter, program, app_id, env)
-        if events is None:
-            continue
-        name = f"sway, {'GTK 4' if toolkit == 'gtk' else 'Qt 6'} app"
-        try:
-            pen_checks(hand, device_id, events, toolkit, name, interval)
-        except Exception:  # a check that raised is a failed check, and the others still run
-            fail(f"{name}: the pen's checks ran to the end", traceback.format_exc()[-600:].replace("\n", " | "))
-        shoot(letter)
-        close_app(app_id)
-
-    # 3. Per-app chords through pencild's keyboard, with the mirror no longer performing the switch.
-    result = as_person("pencilctl", "prefs", "set", "mirrorSwitchesTool=false")
-    check(result.returncode == 0, "pencilctl prefs set mirrorSwitchesTool=false", (result.stdout + result.stderr).strip()[:200])
-    os.makedirs(f"{person.pw_dir}/.config/pencild", exist_ok=True)
-    with open(f"{person.pw_dir}/.config/pencild/actions.conf", "w", encoding="utf-8") as file:
-        file.write("[switchEraser @org.pencild.DesktopTestA]\nkey = g\n\n"
-                   "[switchEraser @org.pencild.DesktopTestQt]\nkey = q\n\n"
-                   "[switchEraser]\nkey = x\n")
-    subprocess.run(["chown", "-R", f"{PERSON}:{PERSON}", f"{person.pw_dir}/.config"], check=True)
-    result = as_person("systemctl", "--user", "enable", "--now", "pencil-actions.service")
-    check(result.returncode == 0, "systemctl --user enable --now pencil-actions.service", (result.stdout + result.stderr).strip()[:300])
-    apps = {}
-    for letter, program, app_id, env in (("A", "app.py", "org.pencild.DesktopTestA", "GDK_BACKEND=wayland"),
-                                         ("Qt", "qt_app.py", "org.pencild.DesktopTestQt", "QT_QPA_PLATFORM=wayland")):
-        for path in (f"/srv/vm/events-{letter}.jsonl", f"/srv/vm/shown-{letter}"):
-            if os.path.exists(path):
-                os.remove(path)
-        apps[letter] = (app_id, open_app(letter, program, app_id, env, log=f"app-{letter}-keys.log"))
-    if any(events is None for _, events in apps.values()):
-        return
-    chords = {"A": "g", "Qt": "q"}
-    for letter in ("A", "Qt"):
-        app_id, events = apps[letter]
-        swaymsg(f'[app_id="{app_id}"]', "focus")
-        named = wait_for(lambda: (lambda out: out if f'focused app: "{app_id}"' in out else None)(as_person("pencilctl", "actions").stdout), 60)
-        check(bool(named), f"sway: with the {letter} app focused, pencil-actions names it (wlr-foreign-toplevel)",
-              next((line for line in (named or as_person("pencilctl", "actions").stdout).splitlines() if line.startswith("focused app")), ""))
-        hand.enter()
-        hand.double_tap()
-        hand.hover(0.2)
-        hand.leave()
-        typed = wait_for(lambda: events.text() == chords[letter], 30)
-        others = {other: apps[other][1].text() for other in apps if other != letter}
-        check(bool(typed) and "x" not in events.text() and all(text in ("", chords[other]) for other, text in others.items()),
-              f"sway: a double-tap with the {letter} app focused types its own chord ({chords[letter]}) into it, and only there",
-              f"its field: {events.text()!r}, the other's: {others}")
-        shoot(f"{letter}-chord")
+    desktops = {"sway": Sway, "kwin": KWin}
+    for name in sys.argv[1:] or ["sway"]:
+        desktop = desktops[name]()
+        if desktop.start():
+            on(desktop, pen, device_id, interval)
 
 
 try:
