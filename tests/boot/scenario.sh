@@ -460,7 +460,7 @@ if wait_for 60 bash -c '[ -n "$(loginctl list-sessions --no-legend | awk '\''$3 
     # A reader of the keyboard prints "code value" for each key change, as it happens; it
     # appends, so that emptying the file between steps leaves no hole before its next line.
     # Once open it writes in the ready file whether a key is down (EVIOCGKEY): the first
-    # chord, which made the keyboard, may be over already. When the arm file names a virtual
+    # chord may be over already. When the arm file names a virtual
     # terminal, the next key down switches to it (VT_ACTIVATE, as Ctrl+Alt+Fn does; logind
     # makes that terminal's session the active one).
     python3 -u -c '

@@ -46,13 +46,13 @@ for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch" "lib
     [ -f "$repo/.build/deb/$package.deb" ] || { echo "$tier: FAIL: .build/deb/$package.deb is not built (make deb)" >&2; exit 1; }
     debs+=("$repo/.build/deb/$package.deb")
 done
-kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)}
+kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1 || true)}
 [ -n "$kernel" ] && [ -r "$kernel" ] || cannot "no kernel in /boot (scripts/install-deps.sh boot installs linux-image-amd64)"
 kver=${kernel#/boot/vmlinuz-}
 initrd=/boot/initrd.img-$kver
 [ -r "$initrd" ] || cannot "no $initrd for $kernel"
 sources=/etc/apt/sources.list.d/debian.sources
-archive=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n 1)
+archive=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n 1 || true)
 [ -n "$archive" ] || cannot "$sources names no archive (URIs:)"
 
 begin_scratch
@@ -66,6 +66,9 @@ image=$work/disk.img
 # this build's packages, installed by its own apt from the files.
 t=$SECONDS
 desktops=${DESKTOP_VM_DESKTOPS:-sway}
+for desktop in $desktops; do
+    case $desktop in sway|kwin) ;; *) echo "$tier: FAIL: DESKTOP_VM_DESKTOPS names $desktop: sway and kwin are known" >&2; exit 1 ;; esac
+done
 include=systemd,systemd-sysv,udev,dbus,dbus-user-session,kmod,libpam-systemd,procps,sway,grim,python3,python3-gi,gir1.2-gtk-4.0,python3-pyqt6,qt6-wayland,fonts-dejavu-core
 # KWin takes its session's control through logind, which asks polkit.
 case " $desktops " in *" kwin "*) include+=,kwin-wayland,polkitd ;; esac
