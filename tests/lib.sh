@@ -12,6 +12,21 @@
 #                  $pencild (under $pencild_wrapper, when set) on SOCKET with ARGS, its
 #                  errors appended to LOG; returns once it answers $pencilctl there (at most
 #                  30 s), and fails with its log if it exits first. Its pid: $pencild_pid.
+#   find_host_kernel
+#                  sets $kernel, $kver and $initrd to this machine's newest kernel in /boot
+#                  (or $BOOT_KERNEL) and its initramfs; status 1, saying which is missing
+#   copy_kernel_modules ROOT MODULE...
+#                  copies $kver's MODULEs (paths under /lib/modules/$kver/kernel/) into the
+#                  root file system ROOT with the kernel's lists of modules, and runs depmod
+#                  there: the guest's udev loads them (the initramfs holds only its own)
+#   boot_vm IMAGE MEMORY TIMEOUT CONSOLE REPORT PREFIX
+#                  boots $kernel and $initrd with IMAGE (ext4) as the root, /dev/vda, under
+#                  qemu's software emulation with MEMORY, two processors, no network and no
+#                  display; the first serial port is written to CONSOLE, the second to REPORT,
+#                  whose lines are printed as they come, each with the seconds since the boot
+#                  and without PREFIX. Returns when the guest powers off, or kills qemu after
+#                  TIMEOUT seconds: qemu's status in $vm_status (124 or 137: timed out), the
+#                  seconds it ran in $vm_seconds.
 
 passed=0
 failed=0
@@ -68,4 +83,55 @@ start_pencild() {
         fi
         sleep 0.05
     done
+}
+
+find_host_kernel() {
+    kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1 || true)}
+    if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+        echo "no kernel in /boot (scripts/install-deps.sh boot installs linux-image-amd64)" >&2
+        return 1
+    fi
+    kver=${kernel#/boot/vmlinuz-}
+    initrd=/boot/initrd.img-$kver
+    if [ ! -r "$initrd" ]; then
+        echo "no $initrd for $kernel" >&2
+        return 1
+    fi
+}
+
+copy_kernel_modules() {
+    local root=$1 module
+    shift
+    for module in "$@"; do
+        install -D -m 0644 "/lib/modules/$kver/kernel/$module" "$root/lib/modules/$kver/kernel/$module" || return 1
+    done
+    cp "/lib/modules/$kver/"modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/" &&
+        depmod -b "$root" "$kver"
+}
+
+boot_vm() {
+    local image=$1 memory=$2 timeout_s=$3 console=$4 report=$5 prefix=$6
+    local start=$SECONDS vm_pid tail_pid
+    : >"$report"
+    timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 -accel tcg -m "$memory" -smp 2 \
+        -kernel "$kernel" -initrd "$initrd" \
+        -append "root=/dev/vda rw console=ttyS0 panic=1 systemd.show_status=1" \
+        -drive "file=$image,format=raw,if=virtio,cache=unsafe" \
+        -display none -nic none -no-reboot \
+        -serial "file:$console" -serial "file:$report" </dev/null >"${console%/*}/qemu.log" 2>&1 &
+    vm_pid=$!
+    # timeout passes INT and TERM on to qemu.
+    trap 'kill "$vm_pid" 2>/dev/null' INT TERM
+    tail -n +1 -F --pid="$vm_pid" "$report" 2>/dev/null | while IFS= read -r line; do
+        printf '  [%4ss] %s\n' "$((SECONDS - start))" "${line#"$prefix"}"
+    done &
+    tail_pid=$!
+    # vm_status and vm_seconds are the caller's.
+    vm_status=0
+    # shellcheck disable=SC2034
+    wait "$vm_pid" || vm_status=$?
+    wait "$tail_pid" 2>/dev/null || true
+    trap - INT TERM
+    # shellcheck disable=SC2034
+    vm_seconds=$((SECONDS - start))
 }

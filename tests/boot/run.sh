@@ -22,6 +22,8 @@ cd "$repo"
 
 # shellcheck source=tests/loud.sh
 . "$repo/tests/loud.sh"
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 loud() { banner test-boot "$@"; }
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }
@@ -93,11 +95,7 @@ fi
 
 # 2. The root file system: a minimal Debian with systemd, what the scenario uses and what
 # the package depends on, cached under a key made of all that.
-kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)}
-[ -n "$kernel" ] && [ -r "$kernel" ] || { loud "FAILED: no kernel in /boot (scripts/install-deps.sh boot installs linux-image-amd64)"; exit 1; }
-kver=${kernel#/boot/vmlinuz-}
-initrd=/boot/initrd.img-$kver
-[ -r "$initrd" ] || { loud "FAILED: no $initrd for $kernel"; exit 1; }
+find_host_kernel || { loud "FAILED: the kernel to boot (above)"; exit 1; }
 sources=/etc/apt/sources.list.d/debian.sources
 [ -r "$sources" ] || { loud "FAILED: $sources (the archive to build the guest from) is missing"; exit 1; }
 suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
@@ -138,11 +136,7 @@ image=$results/disk.img
 mkdir -p "$root"
 t=$(now)
 tar -C "$root" -xf "$tarball"
-for module in drivers/input/misc/uinput.ko drivers/input/evdev.ko; do
-    install -D -m 0644 "/lib/modules/$kver/kernel/$module" "$root/lib/modules/$kver/kernel/$module"
-done
-cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
-depmod -b "$root" "$kver"
+copy_kernel_modules "$root" drivers/input/misc/uinput.ko drivers/input/evdev.ko
 
 mkdir -p "$root/root/boot-test"
 install -m 0644 "$deb" "$root/root/boot-test/pencild.deb"
@@ -181,47 +175,27 @@ echo "test-boot: image ready in $(since "$t") s (${size_mb} MiB, kernel $kver)"
 # 4. Boot. The first serial port is the console, the second the scenario's results.
 console=$results/console.log
 report=$results/results.log
-: >"$report"
 timeout_s=${BOOT_TIMEOUT:-900}
 echo "test-boot: booting (qemu, software emulation, timeout ${timeout_s}s); console: $console"
-boot_start=$(now)
-set +e
-timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1G -smp 2 \
-    -kernel "$kernel" -initrd "$initrd" \
-    -append "root=/dev/vda rw console=ttyS0 panic=1 systemd.show_status=1" \
-    -drive "file=$image,format=raw,if=virtio,cache=unsafe" \
-    -display none -nic none -no-reboot \
-    -serial "file:$console" -serial "file:$report" </dev/null >"$results/qemu.log" 2>&1 &
-qemu_pid=$!
-trap 'kill "$qemu_pid" 2>/dev/null' INT TERM
-# Each result as it comes, with the time since the VM started.
-tail -n +1 -F --pid="$qemu_pid" "$report" 2>/dev/null | while IFS= read -r line; do
-    printf '  [%6ss] %s\n' "$(since "$boot_start")" "${line#BOOT-TEST }"
-done &
-tail_pid=$!
-wait "$qemu_pid"
-qemu_status=$?
-wait "$tail_pid" 2>/dev/null
-set -e
-vm_s=$(since "$boot_start")
+boot_vm "$image" 1G "$timeout_s" "$console" "$report" "BOOT-TEST "
 
 passed=$(grep -c '^BOOT-TEST PASS' "$report" || true)
 failed=$(grep -c '^BOOT-TEST FAIL' "$report" || true)
 boot_line=$(sed -n 's/^BOOT-TEST INFO boot: //p' "$report" | tr -d '\r')
-echo "test-boot: figures: VM ran ${vm_s} s (qemu exit $qemu_status); guest boot: ${boot_line:-unknown}; whole tier $(since "$run_start") s"
+echo "test-boot: figures: VM ran ${vm_seconds} s (qemu exit $vm_status); guest boot: ${boot_line:-unknown}; whole tier $(since "$run_start") s"
 
 if ! grep -q '^BOOT-TEST INFO scenario started' "$report"; then
     tail -n 40 "$console" | sed 's/^/    /' >&2
-    if [ "$qemu_status" -eq 124 ] || [ "$qemu_status" -eq 137 ]; then
+    if [ "$vm_status" -eq 124 ] || [ "$vm_status" -eq 137 ]; then
         loud "FAILED: the VM did not boot to the scenario within ${timeout_s}s (console above, and in $console)"
     else
-        loud "FAILED: the VM did not boot (qemu exited with $qemu_status; console above, and in $console)"
+        loud "FAILED: the VM did not boot (qemu exited with $vm_status; console above, and in $console)"
     fi
     exit 1
 fi
 if ! grep -q '^BOOT-TEST DONE' "$report"; then
     tail -n 30 "$console" | sed 's/^/    /' >&2
-    loud "FAILED: the scenario did not finish (qemu exited with $qemu_status after ${vm_s}s; $passed checks passed, $failed failed before).
+    loud "FAILED: the scenario did not finish (qemu exited with $vm_status after ${vm_seconds} s; $passed checks passed, $failed failed before).
 Results: $report, console: $console"
     exit 1
 fi

@@ -46,11 +46,7 @@ for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch" "lib
     [ -f "$repo/.build/deb/$package.deb" ] || { echo "$tier: FAIL: .build/deb/$package.deb is not built (make deb)" >&2; exit 1; }
     debs+=("$repo/.build/deb/$package.deb")
 done
-kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1 || true)}
-[ -n "$kernel" ] && [ -r "$kernel" ] || cannot "no kernel in /boot (scripts/install-deps.sh boot installs linux-image-amd64)"
-kver=${kernel#/boot/vmlinuz-}
-initrd=/boot/initrd.img-$kver
-[ -r "$initrd" ] || cannot "no $initrd for $kernel"
+find_host_kernel || cannot "the kernel to boot (above)"
 sources=/etc/apt/sources.list.d/debian.sources
 archive=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n 1 || true)
 [ -n "$archive" ] || cannot "$sources names no archive (URIs:)"
@@ -89,12 +85,9 @@ echo "$tier: $(tr '\n' ',' <"$results/versions.txt" | sed 's/,$//')"
 
 # The kernel's uinput and evdev (the pen, its mirror, pencild's keyboard), as the boot tier.
 # And qemu's VGA as a DRM device (bochs), the display KWin's DRM backend draws on.
-for module in drivers/input/misc/uinput.ko drivers/input/evdev.ko \
-        $(modprobe -S "$kver" --show-depends bochs | sed -n "s|^insmod /lib/modules/$kver/kernel/||p"); do
-    install -D -m 0644 "/lib/modules/$kver/kernel/$module" "$root/lib/modules/$kver/kernel/$module"
-done
-cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
-depmod -b "$root" "$kver"
+# shellcheck disable=SC2046 # one module path per word
+copy_kernel_modules "$root" drivers/input/misc/uinput.ko drivers/input/evdev.ko \
+    $(modprobe -S "$kver" --show-depends bochs | sed -n "s|^insmod /lib/modules/$kver/kernel/||p")
 
 # The person at the seat: logged in on tty1 by getty, whose login starts sway (headless output,
 # its libinput on the seat's devices through logind, software rendering).
@@ -161,28 +154,10 @@ echo "$tier: image ready (${size_mb} MiB, kernel $kver) in $((SECONDS - t)) s"
 # 2. Boot. The first serial port is the console, the second the scenario's lines.
 console=$results/console.log
 report=$results/results.log
-: >"$report"
 timeout_s=${DESKTOP_VM_TIMEOUT:-1500}
 echo "$tier: booting (qemu, software emulation, timeout ${timeout_s} s)"
-boot_start=$SECONDS
-set +e
-timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 2G -smp 2 \
-    -kernel "$kernel" -initrd "$initrd" \
-    -append "root=/dev/vda rw console=ttyS0 panic=1" \
-    -drive "file=$image,format=raw,if=virtio,cache=unsafe" \
-    -display none -nic none -no-reboot \
-    -serial "file:$console" -serial "file:$report" </dev/null >"$results/qemu.log" 2>&1 &
-qemu_pid=$!
-pids+=("$qemu_pid")
-tail -n +1 -F --pid="$qemu_pid" "$report" 2>/dev/null | while IFS= read -r line; do
-    printf '  [%4ss] %s\n' "$((SECONDS - boot_start))" "${line#DESKTOP-VM }"
-done &
-tail_pid=$!
-wait "$qemu_pid"
-qemu_status=$?
-wait "$tail_pid" 2>/dev/null
-set -e
-echo "$tier: the VM ran $((SECONDS - boot_start)) s (qemu exit $qemu_status)"
+boot_vm "$image" 2G "$timeout_s" "$console" "$report" "DESKTOP-VM "
+echo "$tier: the VM ran $vm_seconds s (qemu exit $vm_status)"
 
 # 3. What the scenario left in the image: logs and screenshots.
 debugfs -R "rdump /srv/vm/results $work" "$image" >/dev/null 2>&1 || true
@@ -197,10 +172,10 @@ while IFS= read -r line; do
 done <"$report"
 if ! grep -q '^DESKTOP-VM INFO scenario started' "$report"; then
     tail -n 40 "$console" >&2
-    fail "the VM boots to the scenario" "qemu exit $qemu_status; console in $console"
+    fail "the VM boots to the scenario" "qemu exit $vm_status; console in $console"
 elif ! grep -q '^DESKTOP-VM DONE' "$report"; then
     tail -n 30 "$console" >&2
-    fail "the scenario finishes" "qemu exit $qemu_status after $((SECONDS - boot_start)) s"
+    fail "the scenario finishes" "qemu exit $vm_status after $vm_seconds s"
 fi
 echo "$tier: took $((SECONDS - started)) s; the logs are in $results"
 summary
