@@ -17,7 +17,7 @@
 #                       (in `make test` the boot tier has just made them)
 #   end_chroot_tier     the end of such a tier (its EXIT trap, after begin_scratch): ends what
 #                       it started and every process left in its namespace, detaches the
-#                       chroot's mounts ($root's run, dev and proc) before its files go (rm
+#                       chroot's mounts ($root's run, dev, proc and sys) before its files go (rm
 #                       would follow them into /dev), and removes $work
 # and what tests/lib.sh gives (wait_for, pass, fail, check, summary, start_pencild).
 
@@ -96,7 +96,7 @@ end_chroot_tier() {
     # Detached at once (a process the kill has not yet ended may still hold one); the
     # namespace lets them go for good when its last process ends.
     local mount
-    for mount in run dev proc; do
+    for mount in run dev proc sys; do
         # Never without a chroot: "/$mount" would be this namespace's own.
         if [ -n "${root:-}" ] && mountpoint -q "$root/$mount"; then umount -R -l "$root/$mount" || true; fi
     done

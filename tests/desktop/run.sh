@@ -15,13 +15,13 @@
 # desktop's own provider, and `pencilctl try double-tap` makes pencil-actions perform that
 # app's own binding (a command: a container has no /dev/uinput for keys), and no other. One
 # app is a Qt 6 app (PyQt6, on Wayland). Each app then saves its window, showing what was
-# performed for it: the screenshots are kept with the logs. Then, on KWin, Krita 5.2 with this
-# build's plugin (krita-pencild) through Xwayland: a double-tap toggles its eraser, a squeeze
-# opens its pop-up palette under the pointer, a click outside closes it without painting.
+# performed for it: the screenshots are kept with the logs. Then, on each desktop, Krita 5.2
+# with this build's plugin (krita-pencild) through that desktop's Xwayland: a double-tap toggles
+# its eraser, a squeeze opens its pop-up palette under the pointer, a click outside closes it
+# without painting.
 # Not here: the compositor reading the mirror and the pen's eraser (they need uinput, which
 # this machine's kernel lacks: vm.sh has them, with sway 1.10 in the same Debian booted under
-# qemu), and Krita
-# under GNOME (its Xwayland starts only through a systemd user unit, which a container lacks).
+# qemu).
 # A prerequisite that is missing fails under CI=true; elsewhere the tier is skipped.
 set -euo pipefail
 
@@ -69,6 +69,10 @@ for package in "${packages[@]}"; do cp "$repo/.build/deb/${package#/srv/debs/}" 
 cp "$here/app.py" "$here/qt_app.py" "$root/srv/"
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
+# A sysfs of its own, with no cgroup file system on it: GNOME Shell asks libsystemd which user
+# unit runs it (sd_pid_get_user_unit), and only "none" (not "no /sys") lets it start Xwayland
+# without a systemd user manager, as a Shell started by hand does.
+mount -t sysfs sysfs "$root/sys"
 t=$SECONDS
 if chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${packages[@]}" \
         gnome-shell kwin-wayland xwayland python3-gi gir1.2-gtk-4.0 libglib2.0-bin python3-pyqt6 qt6-wayland \
@@ -208,8 +212,9 @@ in_front() {
     fi
 }
 
-# krita_on DESKTOP: Krita with the plugin (the krita-pencild package, enabled as ticking it in
-# the Python Plugin Manager does) through Xwayland, in front: a double-tap toggles its eraser,
+# krita_on DESKTOP [FOCUS]: Krita with the plugin (the krita-pencild package, enabled as ticking
+# it in the Python Plugin Manager does) through Xwayland, in front (FOCUS krita gives it the
+# focus where the desktop does not give it to a new window): a double-tap toggles its eraser,
 # a squeeze opens its pop-up palette under the pen, a click outside closes it without
 # painting, and the same click with the palette closed paints (the control). The plugin's
 # state comes from its test hook (integrations/krita/pencild_krita/testhook.py).
@@ -248,14 +253,17 @@ krita_shot() { # DESKTOP NAME: Krita's window as Qt draws it, as DESKTOP-krita-N
     fi
 }
 krita_on() {
-    local desktop=$1
+    local desktop=$1 focus=${2:-}
+    # A fresh folder for the hook: a quit or look file left by the Krita before would be taken
+    # by this one (the hook acts on its folder's changes).
+    rm -rf "$root/srv/krita"
     install -d -o 1000 -g 1000 "$root/srv/krita"
     printf '[python]\nenable_pencild_krita=true\n' >"$root/home/person/.config/kritarc"
     chroot "$root" chown person:person /home/person/.config/kritarc
     spawn "$work/krita-$desktop.log" 'exec env PENCILD_KRITA_TEST_STATE=/srv/krita/state.json QT_QPA_PLATFORM=xcb krita --nosplash --new-image RGBA,U8,800,600'
     local krita=$spawned
     canvas() { krita_look && krita_state '"canvasRect" in s and s["focusClaimed"] is True'; }
-    if wait_for 300 krita_state 's.get("ready")' && wait_for 120 canvas; then
+    if wait_for 300 krita_state 's.get("ready")' && { [ -z "$focus" ] || "$focus" krita; } && wait_for 120 canvas; then
         pass "$desktop: Krita $(chroot "$root" dpkg-query -W -f '${Version}' krita) opens an image through Xwayland; the plugin claims the focus" \
             "$(krita_value 's["connection"], s["socket"]')"
     else
@@ -292,8 +300,9 @@ krita_on() {
         fail "$desktop: a squeeze in Krita 5.2 opens its pop-up palette" "$(krita_value 's["gestures"]' 2>&1 | head -c 1500)"
     fi
     krita_look
-    # A point of the canvas away from the palette: the first of its corners (40 pixels in) outside it.
-    read -r x y <<<"$(krita_value '[(c[0] + dx, c[1] + dy) for c in [s["canvasRect"]] for dx, dy in [(40, 40), (c[2] - 40, 40), (40, c[3] - 40), (c[2] - 40, c[3] - 40)] if not (s["paletteRect"][0] <= c[0] + dx < s["paletteRect"][0] + s["paletteRect"][2] and s["paletteRect"][1] <= c[1] + dy < s["paletteRect"][1] + s["paletteRect"][3])][0]' | tr -d '(),')"
+    # A point beside the palette, 20 pixels out, on the canvas: near the canvas's middle, where
+    # the image is (the canvas's corners lie outside the image when the window is wider than it).
+    read -r x y <<<"$(krita_value '[(x, y) for c, p in [(s["canvasRect"], s["paletteRect"])] for x, y in [(p[0] - 20, p[1] + p[3] // 2), (p[0] + p[2] + 20, p[1] + p[3] // 2), (p[0] + p[2] // 2, p[1] - 20), (p[0] + p[2] // 2, p[1] + p[3] + 20)] if c[0] <= x < c[0] + c[2] and c[1] <= y < c[1] + c[3]][0]' | tr -d '(),')"
     if ! krita_state 'inside(s["canvasRect"], '"$x, $y"') and not inside(s["paletteRect"], '"$x, $y"')'; then
         fail "$desktop: the point to click is on Krita's canvas, outside the palette" "$x $y; $(krita_value 's["canvasRect"], s["paletteRect"]')"
     fi
@@ -390,6 +399,17 @@ if wait_for 120 shell_answers; then
     close_app "$second"
     in_front gnome "app A again (B closed)" org.pencild.DesktopTestA "2 2 1 0"
     close_app "$first"
+    # The Shell's Xwayland, as its X11 apps find it: the display and its key, which the Shell
+    # gives the programs it starts.
+    x11=$(shell_eval 'GLib.getenv("DISPLAY") + " " + GLib.getenv("XAUTHORITY")' | sed -n "s/^(true, '\"\(.*\)\"')\$/\1/p")
+    display=${x11%% *}
+    if [ -n "$x11" ] && [ -S "$root/tmp/.X11-unix/X${display#:}" ]; then
+        pass "GNOME Shell runs Xwayland" "DISPLAY=$display"
+        session_env+=("DISPLAY=$display" "XAUTHORITY=${x11#* }")
+        krita_on gnome click
+    else
+        fail "GNOME Shell runs Xwayland" "${x11:-no DISPLAY}; $(grep -i 'x11\|xwayland' "$work/gnome-shell.log" | tail -n 5)"
+    fi
 else
     fail "GNOME Shell runs headless" "$(tail -n 30 "$work/gnome-shell.log")"
 fi
