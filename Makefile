@@ -258,8 +258,9 @@ test-desktop:
 	bash tests/desktop/run.sh
 
 # What needs a kernel of its own: Debian 13 booted under qemu with systemd and logind, sway 1.10
-# reading the pen's mirror through its libinput; a GTK 4 and a Qt 6 app receive the pen, the
-# eraser after a double-tap and each its own chord through pencild's keyboard.
+# and then GNOME Shell 48 reading the pen's mirror through their libinput; a GTK 4 and a Qt 6
+# app receive the pen, the eraser after a double-tap and each its own chord through pencild's
+# keyboard.
 test-desktop-vm:
 	bash tests/desktop/vm.sh
 

@@ -7,7 +7,7 @@ text of argv[2] with ".note" added and saves its window, as it is drawn, as argv
 With a third argument, the window also shows the last pen event it received and a text field
 for keys, and writes each pen event and each change of its text
 field to that file, a JSON object a line: "pen" events with GDK's type, time (ms, the
-compositor's), tool, pressure and button; "text" with the field's text. It fills the window
+compositor's), tool, pressure and button; "text" with the field's text, once drawn. It fills the window
 so that wherever the pen is over it, the app receives it."""
 import json
 import os
@@ -98,6 +98,23 @@ def pen_event(controller: Gtk.EventControllerLegacy, _event: object) -> bool:
     return False
 
 
+def text_changed(field: Gtk.Entry) -> None:
+    """The field's new text, written once the window has drawn it: what a person sees, and what
+    a screenshot taken then shows."""
+    text = field.get_text()
+    clock = field.get_frame_clock()
+    if clock is None:
+        write_event({"kind": "text", "text": text})
+        return
+
+    def painted(_clock: object) -> None:
+        clock.disconnect(handler)
+        write_event({"kind": "text", "text": text})
+
+    handler = clock.connect("after-paint", painted)
+    field.queue_draw()
+
+
 def activate(application: Gtk.Application) -> None:
     window = Gtk.ApplicationWindow(application=application, title=app_id)
     window.set_default_size(480, 320)
@@ -107,7 +124,7 @@ def activate(application: Gtk.Application) -> None:
     box.append(note)
     if events_path is not None:
         entry = Gtk.Entry(placeholder_text="keys typed here")
-        entry.connect("changed", lambda field: write_event({"kind": "text", "text": field.get_text()}))
+        entry.connect("changed", text_changed)
         box.append(entry)
         box.append(last_pen)
         # In the capture phase: the window sees every pen event before a child could take it.

@@ -20,8 +20,8 @@
 # its eraser, a squeeze opens its pop-up palette under the pointer, a click outside closes it
 # without painting.
 # Not here: the compositor reading the mirror and the pen's eraser (they need uinput, which
-# this machine's kernel lacks: vm.sh has them, with sway 1.10 in the same Debian booted under
-# qemu).
+# this machine's kernel lacks, and a headless Shell reads no input device: vm.sh has them, with
+# sway 1.10 and GNOME Shell 48 in the same Debian booted under qemu).
 # A prerequisite that is missing fails under CI=true; elsewhere the tier is skipped.
 set -euo pipefail
 

@@ -3,24 +3,28 @@
 # pen's mirror needs /dev/uinput, which this machine's kernel lacks). Debian 13 (trixie,
 # mmdebstrap) with this build's packages, booted with Debian's kernel and systemd as PID 1 under
 # qemu's software emulation; the person logged in on tty1 (getty's autologin, a logind session
-# on seat0) and sway 1.10 started by that login, its own libinput reading the seat's devices
-# through logind. Inside, tests/desktop/vm_scenario.py makes a pen through uinput: the system
-# pencild mirrors it, sway reads the mirror, and a GTK 4 app and a Qt 6 app receive the pen's
-# motion and pressure, no button event for a double-tap and no press of the squeeze button, a
-# lone click late, an eraser stroke after a double-tap (switchEraser performed by the pen), and
-# each app's own chord from pencil-actions through pencild's keyboard in its text field. One
-# line per check on the second serial port; screenshots (grim) and logs are taken from the disk
-# image afterwards, into .build/desktop-vm-logs.
+# on seat0) and a desktop started by that login, its own libinput reading the seat's devices
+# through logind: sway 1.10 (headless output), then GNOME Shell 48 (mutter's native backend on
+# qemu's VGA, drawing with llvmpipe), the person logging in again for it. Inside,
+# tests/desktop/vm_scenario.py makes a pen through uinput: the system pencild mirrors it, the
+# desktop reads the mirror, and a GTK 4 app and a Qt 6 app receive the pen's motion and
+# pressure, no button event for a double-tap and no press of the squeeze button, a lone click
+# late, an eraser stroke after a double-tap (switchEraser performed by the pen), and each app's
+# own chord from pencil-actions (which learns the app from the desktop: wlr-foreign-toplevel,
+# the Shell extension) through pencild's keyboard in its text field. One line per check on the
+# second serial port; screenshots (grim, the Shell's) and logs are taken from the disk image
+# afterwards, into .build/desktop-vm-logs.
 #
-# Why sway here and GNOME Shell and KWin natively (run.sh): their headless modes
+# Why the VM boots GNOME Shell and not the headless one run.sh starts: headless modes
 # (`gnome-shell --headless`, `kwin_wayland --virtual`) read no libinput at all; reading it
-# takes their KMS modes on a DRM device. DESKTOP_VM_DESKTOPS="sway kwin" adds KWin 6 so, on
-# qemu's VGA (bochs, QPainter): it starts from the person's login and its libinput reads the
-# mirror, but not every check passes there yet under emulation (strokes reach the GTK app as
-# one motion, the Qt app receives no tablet event, chords reach neither), so `make test` runs
-# sway alone.
+# takes their KMS modes on a DRM device. DESKTOP_VM_DESKTOPS="sway gnome kwin" adds KWin 6 so,
+# on qemu's VGA (bochs, QPainter): it starts from the person's login and its libinput reads
+# the mirror, but not every check passes there yet under emulation (strokes reach the GTK app
+# as one motion, the Qt app receives no tablet event, chords reach neither), so `make test`
+# leaves it out.
 #
-# Environment: DESKTOP_VM_DESKTOPS (default "sway"), DESKTOP_VM_TIMEOUT (seconds for the VM, default 1500), README_SKIP_BUILD=1 (use
+# Environment: DESKTOP_VM_DESKTOPS (default "sway gnome"; any of sway, gnome and kwin, in the
+# order given), DESKTOP_VM_TIMEOUT (seconds for the VM, default 1500), README_SKIP_BUILD=1 (use
 # the .debs already in .build/deb), DESKTOP_VM_LOGS (default .build/desktop-vm-logs), BOOT_KERNEL.
 set -euo pipefail
 
@@ -61,26 +65,28 @@ image=$work/disk.img
 # 1. The system: Debian 13 with systemd, logind, a user bus, sway and the apps' toolkits, and
 # this build's packages, installed by its own apt from the files.
 t=$SECONDS
-desktops=${DESKTOP_VM_DESKTOPS:-sway}
+desktops=${DESKTOP_VM_DESKTOPS:-sway gnome}
 for desktop in $desktops; do
-    case $desktop in sway|kwin) ;; *) echo "$tier: FAIL: DESKTOP_VM_DESKTOPS names $desktop: sway and kwin are known" >&2; exit 1 ;; esac
+    case $desktop in sway|kwin|gnome) ;; *) echo "$tier: FAIL: DESKTOP_VM_DESKTOPS names $desktop: sway, kwin and gnome are known" >&2; exit 1 ;; esac
 done
 include=systemd,systemd-sysv,udev,dbus,dbus-user-session,kmod,libpam-systemd,procps,sway,grim,python3,python3-gi,gir1.2-gtk-4.0,python3-pyqt6,qt6-wayland,fonts-dejavu-core
 # KWin takes its session's control through logind, which asks polkit.
 case " $desktops " in *" kwin "*) include+=,kwin-wayland,polkitd ;; esac
+# GNOME Shell draws with Mesa's llvmpipe on the VGA's memory (kms_swrast): no GPU.
+case " $desktops " in *" gnome "*) include+=,gnome-shell,polkitd,libgl1-mesa-dri,libegl-mesa0 ;; esac
 if mmdebstrap --variant=minbase --include="$include" \
         --customize-hook='mkdir -p "$1/srv/debs"' --customize-hook="copy-in ${debs[*]} /srv/debs" \
         --customize-hook='chroot "$1" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends /srv/debs/*.deb && rm -r /srv/debs"' \
         trixie "$root" "deb $archive trixie main" >"$results/mmdebstrap.log" 2>&1; then
-    pass "Debian 13 with sway, GTK 4, Qt 6 and this build's packages" "$((SECONDS - t)) s"
+    pass "Debian 13 with $desktops, GTK 4, Qt 6 and this build's packages" "$((SECONDS - t)) s"
 else
     tail -n 30 "$results/mmdebstrap.log" >&2
-    fail "Debian 13 with sway, GTK 4, Qt 6 and this build's packages"
+    fail "Debian 13 with $desktops, GTK 4, Qt 6 and this build's packages"
     summary
     exit 1
 fi
-chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' sway libwlroots-0.18 libinput10 libgtk-4-1 libqt6core6t64 systemd pencild \
-    >"$results/versions.txt" 2>&1 || true
+chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' sway libwlroots-0.18 gnome-shell libmutter-16-0 kwin-wayland libinput10 libgtk-4-1 libqt6core6t64 systemd pencild \
+    >"$results/versions.txt" 2>/dev/null || true   # those installed
 echo "$tier: $(tr '\n' ',' <"$results/versions.txt" | sed 's/,$//')"
 
 # The kernel's uinput and evdev (the pen, its mirror, pencild's keyboard), as the boot tier.
@@ -103,6 +109,11 @@ if [ "$(tty)" = /dev/tty1 ]; then
             # Its DRM backend on qemu's VGA, drawing with QPainter (no GPU).
             export KWIN_COMPOSE=Q XDG_SESSION_TYPE=wayland XDG_CURRENT_DESKTOP=KDE LANG=C.UTF-8
             exec kwin_wayland --drm >/srv/vm/results/kwin.log 2>&1 ;;
+        gnome)
+            # mutter's native backend on qemu's VGA; --unsafe-mode lets the test ask the Shell
+            # what a person would see (Eval, its screenshots).
+            export XDG_SESSION_TYPE=wayland XDG_CURRENT_DESKTOP=GNOME LANG=C.UTF-8
+            exec gnome-shell --wayland --display-server --unsafe-mode >/srv/vm/results/gnome-shell.log 2>&1 ;;
         *)
             export WLR_BACKENDS=headless,libinput WLR_RENDERER=pixman LIBSEAT_BACKEND=logind
             exec sway >/srv/vm/results/sway.log 2>&1 ;;

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Inside the desktop tier's VM (tests/desktop/vm.sh): Debian 13 booted with systemd as PID 1,
-this build's packages installed, a person logged in on tty1 through logind, and sway 1.10
+this build's packages installed, a person logged in on tty1 through logind, and a desktop
 started by that login with its own libinput reading the seat's devices, opened through logind.
-Run as root by desktop-vm-test.service, with the desktops to go through as arguments (sway;
-kwin, KWin 6 on the VM's display, the person logging in again for it). A pen (a Wacom Intuos5's, through uinput) comes; the
-system pencild mirrors it for the person at the seat, and sway reads the mirror as it reads any
-tablet. Then, with real apps in front (a GTK 4 app, then a Qt 6 app, each filling the screen):
+Run as root by desktop-vm-test.service, with the desktops to go through as arguments, the
+person logging in again for each after the first: sway (1.10, headless output), gnome (GNOME
+Shell 48 on the VM's display), kwin (KWin 6 on the VM's display). A pen (a Wacom Intuos5's,
+through uinput) comes; the system pencild mirrors it for the person at the seat, and the
+desktop reads the mirror as it reads any tablet. Then, with real apps in front (a GTK 4 app,
+then a Qt 6 app, each filling the screen):
 
   1. a stroke arrives with its pressure; a lone click of the lower button arrives late (no sooner
      than doubleTapInterval after its press); a double-tap delivers no button event; the upper
@@ -13,11 +15,12 @@ tablet. Then, with real apps in front (a GTK 4 app, then a Qt 6 app, each fillin
   2. the double-tap was switchEraser, performed by the pen: the next stroke is an eraser stroke,
      and after the next double-tap a pen stroke again;
   3. with mirrorSwitchesTool off, pencil-actions (the person's user service) learns the focused
-     app from sway (wlr-foreign-toplevel), and a double-tap presses that app's own chord on
-     pencild's keyboard: the app's text field shows it, the other's does not.
+     app from the desktop (sway's wlr-foreign-toplevel, the Shell extension, the KWin script),
+     and a double-tap presses that app's own chord on pencild's keyboard: the app's text field
+     shows it, the other's does not.
 
 Each check prints "DESKTOP-VM PASS name: detail" or "DESKTOP-VM FAIL name: detail" (to the
-second serial port, which vm.sh reads); screenshots (grim) and logs go to /srv/vm/results,
+second serial port, which vm.sh reads); screenshots (grim, the Shell's) and logs go to /srv/vm/results,
 which vm.sh takes from the disk image after the VM powers off.
 """
 
@@ -41,7 +44,7 @@ import pencild  # noqa: E402  (python3-pencild, from this build)
 PERSON = "person"
 RESULTS = "/srv/vm/results"
 SYSTEM_SOCKET = "/run/pencild/pencild.sock"
-# The pen's X and Y range (virtual_pen.AXES), mapped by sway onto its one output.
+# The pen's X and Y range (virtual_pen.AXES), mapped by the desktop onto its one output.
 TABLET = (21600, 13500)
 STYLUS_ID, SERIAL = 0x802, 0x1234  # an Intuos5's Grip Pen, which libwacom pairs with an eraser
 
@@ -90,7 +93,7 @@ session = {"HOME": person.pw_dir, "USER": PERSON, "LOGNAME": PERSON, "PATH": "/u
 
 
 def as_person(*command, timeout=60):
-    """COMMAND as the person, in the session's environment (sway's sockets once it runs)."""
+    """COMMAND as the person, in the session's environment (the desktop's sockets once it runs)."""
     return subprocess.run(["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
                            "env", "-i", *(f"{key}={value}" for key, value in session.items()), *command],
                           capture_output=True, text=True, timeout=timeout)
@@ -209,13 +212,15 @@ def double_tap_interval_ms():
     return float(shown.get("preferences", shown)["doubleTapInterval"])
 
 
-# The buttons each toolkit names for the tip, the lower and the upper barrel button.
-BUTTONS = {"gtk": {"tip": 1, "lower": 2, "upper": 3},
-           "qt": {"tip": "LeftButton", "lower": "MiddleButton", "upper": "RightButton"}}
+# The button each toolkit names for the tip. Which button a barrel button becomes is the
+# desktop's choice (sway passes BTN_STYLUS on as itself, which GTK calls 2 and Qt MiddleButton;
+# mutter makes it its secondary button, 3 and RightButton), so the checks take any button but
+# the tip's as a barrel button's.
+TIP = {"gtk": 1, "qt": "LeftButton"}
 
 
 def pen_checks(hand, device_id, events, toolkit, name, interval):
-    buttons = BUTTONS[toolkit]
+    tip = TIP[toolkit]
 
     def settled():
         """The hand hovers on past the moment a click passed on late would come
@@ -233,6 +238,15 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
         return [event for event in events.since() if (event["type"] in ("press", "release") and event.get("button") == button)
                 or button in event.get("buttons", [])]
 
+    def barrel_events():
+        """The events in which the app has a button other than the tip's pressed or released."""
+        return [event for event in events.since() if (event["type"] in ("press", "release") and event.get("button") != tip)
+                or any(button != tip for button in event.get("buttons", []))]
+
+    def barrel_button(event):
+        return event.get("button") if event["type"] in ("press", "release") else \
+            next(button for button in event["buttons"] if button != tip)
+
     def motions(tool):
         return [event for event in events.since() if event["type"] == "motion" and event["tool"] == tool
                 and event["pressure"] is not None and event["pressure"] > 0]
@@ -242,8 +256,8 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
         events.mark()
         hand.stroke(seen=lambda: any(event["tool"] == tool for event in events.since()))
         # (GTK merges the motions of one frame of its own: a slow machine sees fewer of them.)
-        drawn = wait_for(lambda: len(motions(tool)) >= 3 and button_events(buttons["tip"]) and
-                         any(event["type"] == "release" for event in button_events(buttons["tip"])), 60)
+        drawn = wait_for(lambda: len(motions(tool)) >= 3 and button_events(tip) and
+                         any(event["type"] == "release" for event in button_events(tip)), 60)
         received = events.since()
         pressures = [round(event["pressure"], 3) for event in motions(tool)]
         tools = sorted({event["tool"] for event in received})
@@ -259,12 +273,12 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
     events.mark()
     pressed_ms = hand.click(BTN_STYLUS)
     def pressed_and_released():
-        """The first event with the lower button down, once a later one has it up again."""
+        """The first event with a barrel button down, once a later one has it up again."""
         received = events.since()
-        lower = buttons["lower"]
-        first = next((index for index, event in enumerate(received) if event in button_events(lower)), None)
+        first = next((index for index, event in enumerate(received) if event in barrel_events()), None)
         if first is None:
             return None
+        lower = barrel_button(received[first])
         released = any(event["type"] == "release" and event.get("button") == lower for event in received[first:]) or \
             any("buttons" in event and lower not in event["buttons"] for event in received[first + 1:])
         return received[first] if released else None
@@ -272,9 +286,10 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
     if arrived:
         late = arrived["received"] - pressed_ms
         check(late >= interval, f"{name}: a lone click of the lower button arrives, late, and ends",
-              f"the app had its press {late:.0f} ms after the pen's (doubleTapInterval {interval:.0f} ms)")
+              f"the app had its press (button {barrel_button(arrived)}) {late:.0f} ms after the pen's "
+              f"(doubleTapInterval {interval:.0f} ms)")
     else:
-        fail(f"{name}: a lone click of the lower button arrives, late, and ends", f"{buttons['lower']}: {events.since()[-5:]}")
+        fail(f"{name}: a lone click of the lower button arrives, late, and ends", f"{events.since()[-5:]}")
     hand.leave()
 
     # A double-tap: no button event; pencild switches the pen to its eraser (switchEraser).
@@ -286,9 +301,9 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
     hand.leave()
     check(bool(switched), f"{name}: the double-tap is switchEraser, performed by the pen",
           f"pencild reports the tip as {tip_reported_as(device_id)}")
-    check(bool(later) and not button_events(buttons["lower"]),
+    check(bool(later) and not barrel_events(),
           f"{name}: the double-tap delivers no button event",
-          f"{len(events.since())} pen events after it, buttons among them: {button_events(buttons['lower'])}")
+          f"{len(events.since())} pen events after it, barrel buttons among them: {barrel_events()}")
 
     # 2. The next stroke is an eraser stroke.
     ok, detail = stroke_of("eraser")
@@ -302,8 +317,8 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
     hand.pen.emit((EV_KEY, BTN_STYLUS2, 0))
     later = settled()
     hand.leave()
-    check(bool(later) and not button_events(buttons["upper"]), f"{name}: the squeeze button delivers no press",
-          f"{len(events.since())} pen events while it was held and after, its button among them: {button_events(buttons['upper'])}")
+    check(bool(later) and not barrel_events(), f"{name}: the squeeze button delivers no press",
+          f"{len(events.since())} pen events while it was held and after, barrel buttons among them: {barrel_events()}")
 
     # A double-tap again: back to the pen, and the control stroke is a pen's.
     hand.enter()
@@ -314,7 +329,9 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
     check(bool(back) and ok, f"{name}: a double-tap again, and the next stroke is a pen's", detail)
 
 
-APPS = (("A", "app.py", "org.pencild.DesktopTestA", "gtk", "GDK_BACKEND=wayland"),
+# GTK draws with cairo, as where there is no GPU: GNOME Shell offers its clients EGL (llvmpipe
+# under emulation), with which GTK's first frame, compiling its shaders, takes minutes.
+APPS = (("A", "app.py", "org.pencild.DesktopTestA", "gtk", "GDK_BACKEND=wayland GSK_RENDERER=cairo"),
         ("Qt", "qt_app.py", "org.pencild.DesktopTestQt", "qt", "QT_QPA_PLATFORM=wayland"))
 
 
@@ -334,6 +351,7 @@ class Desktop:
     close and picture an app, and say whether its libinput reads the pen's mirror."""
 
     name = "?"
+    log = "?"  # its own log, in RESULTS (the person's .bash_profile writes it)
 
     def __init__(self):
         self.processes = {}
@@ -357,6 +375,30 @@ class Desktop:
               " ".join((logged_in or "").split()))
         return bool(logged_in)
 
+    def log_tail(self):
+        try:
+            with open(f"{RESULTS}/{self.log}", errors="replace") as file:
+                return file.read()[-600:].replace("\n", " | ")
+        except OSError as error:
+            return str(error)
+
+    def launch(self, app_id, command):
+        """COMMAND started as the person, in the session's environment."""
+        person_env = [f"{key}={value}" for key, value in session.items()]
+        self.processes[app_id] = subprocess.Popen(
+            ["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
+             "env", "-i", *person_env, "sh", "-c", command])
+
+    def close(self, app_id):
+        process = self.processes.pop(app_id, None)
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
     def open_app(self, letter, program, app_id, toolkit_env, fullscreen, log):
         """The app as the person starts it, shown and in front; what it receives."""
         events = AppEvents(f"/srv/vm/events-{letter}.jsonl")
@@ -373,6 +415,7 @@ class Desktop:
 
 class Sway(Desktop):
     name = "sway"
+    log = "sway.log"
 
     def start(self):
         if not super().start():
@@ -382,7 +425,8 @@ class Sway(Desktop):
             return False
         session["SWAYSOCK"] = glob.glob(f"{runtime}/sway-ipc.*.sock")[0]
         session["WAYLAND_DISPLAY"] = os.path.basename(glob.glob(f"{runtime}/wayland-[0-9]")[0])
-        say(f"INFO sway {json.loads(self.swaymsg('-t', 'get_version') or '{}').get('human_readable', '?')}")
+        version = subprocess.run(["sway", "--version"], capture_output=True, text=True).stdout.strip()
+        say(f"INFO {version or 'sway: no version'}")
         return True
 
     def swaymsg(self, *arguments):
@@ -424,6 +468,7 @@ class KWin(Desktop):
     only way KWin reads libinput; `--virtual` reads no input device."""
 
     name = "kwin"
+    log = "kwin.log"
 
     def start(self):
         if not super().start():
@@ -438,24 +483,11 @@ class KWin(Desktop):
     def answers(self):
         return as_person("busctl", "--user", "status", "org.kde.KWin").returncode == 0
 
-    @staticmethod
-    def log_tail():
-        try:
-            with open(f"{RESULTS}/kwin.log", errors="replace") as file:
-                return file.read()[-600:].replace("\n", " | ")
-        except OSError as error:
-            return str(error)
-
     def reads(self, mirror):
         result = as_person("busctl", "--user", "get-property", "org.kde.KWin", "/org/kde/KWin/InputDevice",
                            "org.kde.KWin.InputDeviceManager", "devicesSysNames")
         return [mirror] if f'"{mirror}"' in result.stdout else None
 
-    def launch(self, app_id, command):
-        person_env = [f"{key}={value}" for key, value in session.items()]
-        self.processes[app_id] = subprocess.Popen(
-            ["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
-             "env", "-i", *person_env, "sh", "-c", command])
 
     def in_front(self, app_id):
         # KWin gives a new window the focus; the app writes "shown" once it is mapped.
@@ -464,15 +496,6 @@ class KWin(Desktop):
     def focus(self, app_id):
         pass  # the newest window has it
 
-    def close(self, app_id):
-        process = self.processes.pop(app_id, None)
-        if process is not None:
-            process.terminate()
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
     def shoot(self, name, app_id):
         """The app saves its own window (SIGUSR1): KWin's screenshots need OpenGL."""
@@ -490,6 +513,80 @@ class KWin(Desktop):
         else:
             fail(f"kwin: the app saved its window ({name})")
 
+
+
+class GnomeShell(Desktop):
+    """GNOME Shell 48 on the VM's display (mutter's native backend, KMS on qemu's VGA, drawing
+    with llvmpipe): the only way the Shell reads libinput; `--headless` reads no input device.
+    Started in --unsafe-mode so that the test's hand can ask it (Eval) what a person sees."""
+
+    name = "gnome"
+    log = "gnome-shell.log"
+
+    def start(self):
+        if not super().start():
+            return False
+        session["WAYLAND_DISPLAY"] = "wayland-0"
+        ready = wait_for(lambda: os.path.exists(f"{runtime}/wayland-0") and self.eval("1") == "1", 400)
+        if not check(bool(ready), "gnome: GNOME Shell runs in that session on the VM's display (its login started it)",
+                     self.version() if ready else self.log_tail()):
+            return False
+        # The Shell opens the session in its overview, which takes the pen's events over every
+        # window: the person leaves it (Escape, or a click on the desktop) before drawing.
+        wait_for(lambda: self.eval("Main.layoutManager._startingUp") == "false", 120)
+        self.eval("Main.overview.hide()")
+        left = wait_for(lambda: self.eval("Main.overview.visible || Main.overview.animationInProgress") == "false", 120)
+        check(bool(left), "gnome: the person leaves the overview the Shell opens the session in",
+              f"overview visible: {self.eval('Main.overview.visible')}")
+        result = as_person("gnome-extensions", "enable", "pencil-actions-focus@pencild.org")
+        check(result.returncode == 0, "gnome: gnome-extensions enable pencil-actions-focus@pencild.org",
+              (result.stdout + result.stderr).strip()[:300])
+        return True
+
+    def eval(self, code):
+        """What the Shell's JavaScript makes of CODE, as a string; None when it cannot."""
+        result = as_person("gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o", "/org/gnome/Shell",
+                           "-m", "org.gnome.Shell.Eval", code)
+        out = result.stdout.strip()
+        if result.returncode != 0 or not out.startswith("(true, '"):
+            return None
+        value = out[len("(true, '"):-len("')")]
+        return value[1:-1] if value.startswith('"') and value.endswith('"') else value
+
+    def version(self):
+        result = as_person("gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o", "/org/gnome/Shell", "-m",
+                           "org.freedesktop.DBus.Properties.Get", "org.gnome.Shell", "ShellVersion")
+        return result.stdout.strip()
+
+    def reads(self, mirror):
+        nodes = self.eval("global.stage.context.get_backend().get_default_seat().list_devices()"
+                          ".map(d => d.get_device_node() + '=' + d.get_device_name()).join(', ')")
+        return [node for node in (nodes or "").split(", ") if node.startswith(f"/dev/input/{mirror}=")] or None
+
+
+    def window(self, app_id):
+        return f'global.get_window_actors().map(a => a.meta_window).find(w => w.get_wm_class() === "{app_id}")'
+
+    def in_front(self, app_id):
+        if self.eval(f"global.display.focus_window === {self.window(app_id)}") == "true":
+            return True
+        self.focus(app_id)  # a window that opens under no pointer is not given the focus
+        return False
+
+    def focus(self, app_id):
+        self.eval(f"{self.window(app_id)}.activate(global.display.get_current_time_roundtrip())")
+        wait_for(lambda: self.eval(f"global.display.focus_window === {self.window(app_id)}") == "true", 30)
+
+
+    def shoot(self, name, app_id):
+        picture = f"/srv/vm/shot-{name}.png"
+        result = as_person("gdbus", "call", "--session", "-d", "org.gnome.Shell.Screenshot", "-o", "/org/gnome/Shell/Screenshot",
+                           "-m", "org.gnome.Shell.Screenshot.Screenshot", "false", "false", picture)
+        if result.stdout.startswith("(true,") and os.path.exists(picture):
+            os.replace(picture, os.path.join(RESULTS, f"gnome-{name}.png"))
+            pass_(f"gnome: the Shell saved the screen ({name})", f"{os.path.getsize(os.path.join(RESULTS, f'gnome-{name}.png'))} bytes")
+        else:
+            fail(f"gnome: the Shell saved the screen ({name})", (result.stdout + result.stderr).strip()[:300])
 
 def on(desktop, pen, device_id, interval):
     """The checks on one desktop: its libinput reads the mirror; each app receives the pen;
@@ -520,8 +617,9 @@ def on(desktop, pen, device_id, interval):
     subprocess.run(["chown", "-R", f"{PERSON}:{PERSON}", f"{person.pw_dir}/.config"], check=True)
     # The session's variables in the user manager, as the desktop's startup puts them there
     # (sway's config.d does it itself), then pencil-actions as the person enables it.
-    if desktop.name == "kwin":
-        as_person("systemctl", "--user", "set-environment", "WAYLAND_DISPLAY=wayland-0", "XDG_CURRENT_DESKTOP=KDE")
+    if desktop.name in ("kwin", "gnome"):
+        as_person("systemctl", "--user", "set-environment", "WAYLAND_DISPLAY=wayland-0",
+                  f"XDG_CURRENT_DESKTOP={'KDE' if desktop.name == 'kwin' else 'GNOME'}")
     result = as_person("systemctl", "--user", "enable", "--now", "pencil-actions.service")
     as_person("systemctl", "--user", "restart", "pencil-actions.service")
     check(result.returncode == 0, f"{desktop.name}: systemctl --user enable --now pencil-actions.service",
@@ -535,7 +633,7 @@ def on(desktop, pen, device_id, interval):
         apps[letter] = (app_id, events)
         if desktop.name == "kwin":
             chord_for(desktop, hand, apps, letter, chords)  # KWin: each app as it opens, in front
-    if desktop.name == "sway":
+    if desktop.name in ("sway", "gnome"):
         for letter in ("A", "Qt"):
             desktop.focus(apps[letter][0])
             chord_for(desktop, hand, apps, letter, chords)
@@ -574,7 +672,7 @@ def main():
                  f"{device_id}: mirror {getattr(mirrored, 'mirror', None)}"):
         return
     interval = double_tap_interval_ms()
-    desktops = {"sway": Sway, "kwin": KWin}
+    desktops = {"sway": Sway, "kwin": KWin, "gnome": GnomeShell}
     for name in sys.argv[1:] or ["sway"]:
         desktop = desktops[name]()
         if desktop.start():
