@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <grp.h>
 
 /* Declared by glibc only under _GNU_SOURCE, which Swift's Glibc module is built without. */
@@ -21,4 +22,20 @@ struct pencild_ucred {
     unsigned int uid;
     unsigned int gid;
 };
+
+/* A process pinned by a descriptor (pidfd), for a caller's identity that a reused pid cannot
+   take over. glibc 2.36 has no wrappers for these on every architecture Swift builds for. */
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <signal.h>
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+static inline int pencild_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+static inline int pencild_pidfd_send_signal(int pidfd, int signal) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, (void *)0, 0);
+}
 #endif

@@ -11,4 +11,7 @@ protocol ClientTransport: AnyObject {
     func readingChanged(_ connection: Connection)
     /// The service is done with `connection`: release what carries it.
     func closed(_ connection: Connection)
+    /// Call `PenService.processExited` once the process that opened `connection` has exited
+    /// (its focus claim ends with it, whoever keeps the connection open).
+    func watchExit(of connection: Connection)
 }

@@ -16,6 +16,12 @@ final class Connection: ServerConnection {
     let seesEverySeat: Bool
     /// The socket, for the daemon's own transport; nil elsewhere.
     var descriptor: FileDescriptor?
+    /// The process that connected (a pidfd), once asked for (`pinnedProcess`), or pinned at
+    /// accept on a kernel that keeps no socket's process; nil until then, and for an in-memory
+    /// connection, which has no process.
+    var process: PinnedProcess?
+    /// Whether the transport tells the service when `process` exits (its focus claim).
+    var processExitWatched = false
     // Read for every event on the stream's hot path, on the loop's one thread: no exclusivity
     // check in release builds (PenService's `clients` says why).
     #if DEBUG
@@ -37,4 +43,17 @@ final class Connection: ServerConnection {
     }
 
     var label: String { "client \(slot).\(generation) (uid \(peer.uid), pid \(peer.pid))" }
+
+    /// The process that connected, from the kernel's record of the socket; nil for an
+    /// in-memory connection.
+    func pinnedProcess() -> PinnedProcess? {
+        if let process { return process }
+        guard let descriptor else { return nil }
+        process = PinnedProcess.peer(of: descriptor, pid: peer.pid)
+        return process
+    }
+
+    /// Whether the process that connected still runs, so that its pid still names it. An
+    /// in-memory connection has no process to ask.
+    var processStillRuns: Bool { pinnedProcess()?.isRunning ?? true }
 }

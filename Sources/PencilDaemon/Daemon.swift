@@ -27,6 +27,9 @@ public final class Daemon {
 
     /// Accepting stopped (out of descriptors) until this time or until a client closes.
     private var acceptPausedUntil: HostTime?
+    /// Whether the kernel keeps the process that connected a socket (SO_PEERPIDFD), learnt at
+    /// the first accept.
+    private var peerOfSocketIsKnown: Bool?
     private var connectionsWithOutput: [Connection] = []
     /// The clients' and the listener's readiness of one wake-up, served after the devices', the
     /// timer's and the signals' (`handleReady`).
@@ -44,9 +47,14 @@ public final class Daemon {
         static let access: UInt64 = 4
         static let clientBase: UInt64 = 1 << 32
         static let deviceBase: UInt64 = 2 << 32
+        static let processBase: UInt64 = 3 << 32
 
         static func client(_ connection: Connection) -> UInt64 {
             clientBase | UInt64(connection.generation) << 16 | UInt64(connection.slot)
+        }
+
+        static func process(_ connection: Connection) -> UInt64 {
+            processBase | UInt64(connection.generation) << 16 | UInt64(connection.slot)
         }
     }
 
@@ -221,6 +229,14 @@ public final class Daemon {
         case Token.access:
             service.access.acknowledgeChanges()
             service.sessionsChanged(now: now)
+        case Token.processBase...:
+            let slot = Int(token & 0xffff), generation = UInt16(truncatingIfNeeded: token >> 16)
+            guard let connection = service.clients.connection(slot: slot, generation: generation),
+                  connection.processExitWatched, let descriptor = connection.process?.descriptor else { return }
+            // Readable once, for good: the process has exited.
+            epoll.remove(descriptor)
+            connection.processExitWatched = false
+            service.processExited(connection, now: now)
         case Token.deviceBase...:
             // A pen's events go one way: DeviceHub, the service, the clients' connections.
             service.devices.handleReadable(token: token - Token.deviceBase, now: now)
@@ -296,6 +312,9 @@ public final class Daemon {
                 fd.close()
             case .accepted(let connection):
                 connection.descriptor = fd
+                if peerOfSocketIsKnown == nil { peerOfSocketIsKnown = PinnedProcess.peerOfSocketIsKnown(fd) }
+                // Before Linux 6.5 the kernel forgets who connected: pin the process now.
+                if peerOfSocketIsKnown == false { connection.process = PinnedProcess.process(peer.pid) }
                 do {
                     try epoll.add(fd, events: .readable, token: Token.client(connection))
                 } catch {
@@ -416,9 +435,23 @@ extension Daemon: ClientTransport {
         watch(connection)
     }
 
+    func watchExit(of connection: Connection) {
+        guard !connection.processExitWatched, let descriptor = connection.pinnedProcess()?.descriptor else { return }
+        do {
+            try epoll.add(descriptor, events: .readable, token: Token.process(connection))
+            connection.processExitWatched = true
+        } catch {
+            logger.warning("\(connection.label): cannot watch for its process's exit (\(error)); its focus claim ends with its last connection")
+        }
+    }
+
     func closed(_ connection: Connection) {
         connection.descriptor?.close()
         connection.descriptor = nil
+        // Closing the pidfd also takes it out of epoll.
+        connection.process?.close()
+        connection.process = nil
+        connection.processExitWatched = false
         // A descriptor is free again: accept again if we had stopped for want of one.
         if acceptPausedUntil != nil { resumeAccepting() }
     }

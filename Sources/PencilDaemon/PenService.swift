@@ -323,10 +323,41 @@ final class PenService {
     private func setFocus(_ parameters: PenParameters.SetFocus, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
         let focused = parameters.focused
         let (uid, pid) = (connection.peer.uid, connection.peer.pid)
-        if focused { focus.claim(uid: uid, pid: pid) } else { focus.release(uid: uid, pid: pid) }
+        if focused {
+            focus.claim(uid: uid, pid: pid)
+            // The claim is the process's: it ends when that process exits, even where a child
+            // it left behind keeps this connection open.
+            transport?.watchExit(of: connection)
+        } else {
+            focus.release(uid: uid, pid: pid)
+        }
         devices.setAppHoldsFocus(focus.holder(of: uid) != nil, uid: uid)
         clientLog.log(.debug, uid: uid, now: now, "\(connection.label) \(focused ? "claims" : "gives up") the focus")
         reply(connection, call) { _ in }
+    }
+
+    /// The process that opened `connection` has exited (the transport watched it because it
+    /// claimed the focus): its claim, if it still holds one, ends now.
+    func processExited(_ connection: Connection, now: HostTime) {
+        let (uid, pid) = (connection.peer.uid, connection.peer.pid)
+        guard focus.holder(of: uid) == pid else { return }
+        focus.release(uid: uid, pid: pid)
+        devices.setAppHoldsFocus(focus.holder(of: uid) != nil, uid: uid)
+        clientLog.log(.info, uid: uid, now: now, "\(connection.label): pid \(pid) exited while holding the focus; its claim ends with it")
+    }
+
+    /// Why the process behind `connection` does not act for the person at `seat` (the seat's
+    /// active session, or `uid`'s pencil-actions.service); nil when it does. The process that
+    /// connected is asked whether it still runs on both sides of the lookup by pid, so that a
+    /// pid taken over by another process since the connect is never judged in its place.
+    func callerRefusal(_ connection: Connection, uid: UInt32, seat: String) -> String? {
+        let pid = connection.peer.pid
+        guard connection.processStillRuns else { return "pid \(pid) has exited since it connected" }
+        guard seatSessions.processActsForSeat(pid: pid, uid: uid, seat: seat) else {
+            return "pid \(pid) is neither in \(seat)'s active session nor uid \(uid)'s \(SeatCaller.userUnit)"
+        }
+        guard connection.processStillRuns else { return "pid \(pid) has exited since it connected" }
+        return nil
     }
 
     // MARK: Preferences

@@ -5,7 +5,7 @@ import Varlink
 
 /// PlayGesture (docs/protocol.md, "Gestures on request"): one gesture on the demo pen, as a
 /// person makes it under the caller's preferences. Checked in the order a caller can act on:
-/// the call's shape, the device, whether it is the demo pen, what the preferences allow, then
+/// the call's shape, the device, whether it is the demo pen, who may play one, what the preferences allow, then
 /// how many wait.
 extension PenService {
     func playGesture(_ parameters: PenParameters.PlayGesture, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
@@ -33,6 +33,20 @@ extension PenService {
             device = found
         }
         let uid = connection.peer.uid
+        // A gesture played here reaches the seat user's pencil-actions, which presses its chord
+        // or runs its command: on the system service, only who may press chords may play one.
+        if configuration.mode == .system, seatSessions.areTracked {
+            guard seatSessions.activeUser(onSeat: device.seat) == uid else {
+                clientLog.log(.notice, uid: uid, now: now, "\(connection.label): gesture refused: uid \(uid) does not hold \(device.seat)")
+                replyError(connection, call, PenError.permissionDenied)
+                return
+            }
+            if let refusal = callerRefusal(connection, uid: uid, seat: device.seat) {
+                clientLog.log(.notice, uid: uid, now: now, "\(connection.label): gesture refused: \(refusal)")
+                replyError(connection, call, PenError.permissionDenied)
+                return
+            }
+        }
         let current = writes.pending(of: uid) ?? preferences.preferences(for: uid)
         let script: GestureDemonstration.Script
         switch GestureDemonstration.script(for: gesture, preferences: current, device: device.info) {

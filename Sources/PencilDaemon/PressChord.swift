@@ -44,8 +44,8 @@ extension PenService {
         case .allowed:
             // The user at the seat, but perhaps not from there: an SSH login or a cron job of
             // the same uid types into nobody's session.
-            guard seatSessions.processActsForSeat(pid: connection.peer.pid, uid: uid, seat: seat) else {
-                clientLog.log(.notice, uid: uid, now: now, "\(connection.label): chord \(chord) refused: pid \(connection.peer.pid) is neither in \(seat)'s active session nor under uid \(uid)'s service manager")
+            if let refusal = callerRefusal(connection, uid: uid, seat: seat) {
+                clientLog.log(.notice, uid: uid, now: now, "\(connection.label): chord \(chord) refused: \(refusal)")
                 replyError(connection, call, PenError.permissionDenied)
                 return
             }

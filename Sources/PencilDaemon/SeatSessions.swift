@@ -14,10 +14,19 @@ protocol SeatSessions {
     /// Whether logind keeps seats here at all. Without it nobody is known to be at a seat,
     /// and nobody is known to have left it.
     var areTracked: Bool { get }
-    /// Whether process `pid` of `uid` acts for the person at `seat`: it belongs to the seat's
-    /// active session, or it runs under that user's own service manager (a user service such
-    /// as pencil-actions), and is in no other session (an SSH login, a cron job).
+    /// Whether process `pid` of `uid` acts for the person at `seat` (`SeatCaller`): it belongs
+    /// to the seat's active session, or it is that user's pencil-actions.service; not another
+    /// session (an SSH login, a cron job), nor another unit of the user's service manager
+    /// (`systemd-run --user` from elsewhere, a timer).
     func processActsForSeat(pid: Int32, uid: UInt32, seat: String) -> Bool
+}
+
+/// Who may act for the person at a seat (PressChord; PlayGesture on the system service):
+/// docs/robustness.md, "The seat's keyboard".
+enum SeatCaller {
+    /// The one unit of a user's service manager that acts for them at the seat: the program
+    /// that turns their gestures into chords.
+    static let userUnit = "pencil-actions.service"
 }
 
 extension SeatSessions {
@@ -54,13 +63,14 @@ struct LogindSeatSessions: SeatSessions {
         // invisible), where sd-login reads a process's group: the groups list their processes.
         if found == -ESRCH || found == -ENOENT || found == -EACCES {
             let slice = "user.slice/user-\(uid).slice"
-            return ControlGroups.contains(pid: pid, path: "\(slice)/session-\(String(cString: active)).scope")
-                || ControlGroups.contains(pid: pid, path: "\(slice)/user@\(uid).service", orBelow: true)
+            if ControlGroups.contains(pid: pid, path: "\(slice)/session-\(String(cString: active)).scope") { return true }
+            let group = ControlGroups.group(of: pid, at: "\(slice)/user@\(uid).service")
+            return group?.hasSuffix("/" + SeatCaller.userUnit) == true
         }
         var unit: UnsafeMutablePointer<CChar>?
         guard sd_pid_get_user_unit(pid, &unit) >= 0, let unit else { return false }
-        free(unit)
+        defer { free(unit) }
         var owner = uid_t()
-        return sd_pid_get_owner_uid(pid, &owner) >= 0 && UInt32(owner) == uid
+        return strcmp(unit, SeatCaller.userUnit) == 0 && sd_pid_get_owner_uid(pid, &owner) >= 0 && UInt32(owner) == uid
     }
 }

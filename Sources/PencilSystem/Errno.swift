@@ -35,6 +35,8 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let connectionAbort = Errno(rawValue: ECONNABORTED)
     public static let outOfRange = Errno(rawValue: ERANGE)
     public static let inappropriateIOCTLForDevice = Errno(rawValue: ENOTTY)
+    public static let noSuchProcess = Errno(rawValue: ESRCH)
+    public static let protocolNotAvailable = Errno(rawValue: ENOPROTOOPT)
 
     public var description: String {
         guard let text = strerror(rawValue) else { return "errno \(rawValue)" }

@@ -43,6 +43,37 @@ struct ControlGroupsTests {
         #expect(!ControlGroups.contains(pid: sessionPid, path: "user.slice/user-1000.slice/user@1000.service", orBelow: true))
     }
 
+    @Test("the hierarchy read is the one systemd tracks: the unified one, alone or beside the old ones; the named v1 one only without it")
+    func trackedHierarchy() {
+        let root = "/sys/fs/cgroup"
+        #expect(ControlGroups.trackedHierarchy(under: root) { $0 == root } == root)
+        #expect(ControlGroups.trackedHierarchy(under: root) { $0 == root + "/unified" } == root + "/unified")
+        #expect(ControlGroups.trackedHierarchy(under: root) { _ in false } == root + "/systemd")
+    }
+
+    @Test("on a hybrid host, a process its user moved into their service manager's group of the named v1 hierarchy is not found there")
+    func hybridHostReadsTheUnifiedHierarchyOnly() throws {
+        // The groups' lists as data: a user may write their pid into the v1 tree's
+        // user@UID.service (systemd delegates it there), never into the unified one's.
+        let root = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let service = "user.slice/user-1000.slice/user@1000.service/app.slice/pencil-actions.service"
+        let session = "user.slice/user-1000.slice/session-pt9.scope"
+        func list(_ pids: String, at path: String) throws {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(path)", withIntermediateDirectories: true)
+            try pids.write(toFile: "\(root)/\(path)/cgroup.procs", atomically: true, encoding: .utf8)
+        }
+        try list("4242\n", at: "systemd/\(service)")
+        try list("4242\n", at: "unified/\(session)")
+        try list("", at: "unified/\(service)")
+        let tracked = ControlGroups.trackedHierarchy(under: root) { $0 == root + "/unified" }
+        #expect(ControlGroups.group(of: 4242, at: "user.slice/user-1000.slice/user@1000.service", in: tracked) == nil)
+        #expect(ControlGroups.contains(pid: 4242, path: session, in: tracked))
+        // The control: the same lists, read where the v1 tree is the tracked one (no unified one).
+        let legacy = ControlGroups.trackedHierarchy(under: root) { _ in false }
+        #expect(ControlGroups.group(of: 4242, at: "user.slice/user-1000.slice/user@1000.service", in: legacy) == service)
+    }
+
     @Test("a group's list is read as whole numbers: a pid is not found inside a longer one")
     func wholeNumbers() {
         let list = Array("12\n345\n6789\n".utf8)

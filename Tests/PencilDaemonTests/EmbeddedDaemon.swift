@@ -155,6 +155,9 @@ final class EmbeddedDaemon: ClientTransport, DeviceWatcher {
         clients[ObjectIdentifier(connection)] = nil
     }
 
+    /// An in-memory connection has no process to outlive it: its claim ends with it.
+    func watchExit(of connection: Connection) {}
+
     // MARK: DeviceWatcher: the embedded daemon reads its devices itself.
 
     func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno) {}
