@@ -8,7 +8,8 @@ import Glibc
 
 /// `pencilctl watch [--device ID]`: a live view of the pen, redrawn in place: where it is on
 /// a canvas with the strokes drawn so far, bars for pressure, distance (zOffset) and tilt,
-/// the buttons held, and the last gesture with its action. `q` quits, `c` clears the canvas.
+/// the buttons held, and the last gesture with its action. `q` quits, `c` clears the canvas;
+/// with pencild's demo pen attached, `d` and `s` make it double-tap and squeeze (PlayGesture).
 /// Needs a terminal; `monitor` is the same stream as text.
 public enum WatchCommand: PencilCommand {
     public static let name = "watch"
@@ -72,6 +73,10 @@ public enum WatchCommand: PencilCommand {
             case UInt8(ascii: "c"), UInt8(ascii: "C"):
                 model.clearCanvas()
                 dirty = true
+            case UInt8(ascii: "d"), UInt8(ascii: "D"), UInt8(ascii: "s"), UInt8(ascii: "S"):
+                let gesture: Gesture = key == UInt8(ascii: "d") || key == UInt8(ascii: "D") ? .doubleTap : .squeeze
+                model.status = play(gesture, on: model.demoPen, path: path)
+                dirty = true
             default: break
             }
             return .none
@@ -100,6 +105,23 @@ public enum WatchCommand: PencilCommand {
             dirty = true
         } onReconnect: {
             model.reset()
+        }
+    }
+
+    /// Asks pencild's demo pen for `gesture`; what the status line says of it.
+    static func play(_ gesture: Gesture, on demoPen: String?, path: String) -> String {
+        guard let demoPen else {
+            return "d and s make pencild's demo pen double-tap and squeeze: this pencild has none (pencild --demo)"
+        }
+        let parameters: JSONValue = .object([("gesture", .string(gesture.rawValue)), ("device", .string(demoPen))])
+        do {
+            _ = try DaemonCall.call(PenInterface.Method.playGesture.qualifiedName, parameters, path: path)
+            return "\(demoPen) makes a \(TryCommand.word(gesture)) as you would with your preferences"
+        } catch {
+            if case .remote(let remote) = error, let reason = remote.parameters["reason"]?.stringValue {
+                return "the demo pen cannot make a \(TryCommand.word(gesture)): " + TerminalMessage(untrusted: reason).text
+            }
+            return DaemonSocket.explain(error, path: path).text
         }
     }
 }

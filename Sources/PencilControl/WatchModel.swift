@@ -39,6 +39,10 @@ struct WatchModel {
 
     mutating func clearCanvas() { marks.removeAll(keepingCapacity: true) }
 
+    /// pencild's demo pen, when one is attached (docs/protocol.md names it `demo0`, `demo1`, ...):
+    /// the one pen that makes a gesture when asked.
+    var demoPen: String? { devices.keys.sorted().first { $0.hasPrefix("demo") } }
+
     mutating func apply(_ event: Event) {
         if origin == nil { origin = event.time }
         switch event.type {

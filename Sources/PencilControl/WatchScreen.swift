@@ -10,7 +10,8 @@ enum WatchScreen {
     static func render(_ model: WatchModel, size: Terminal.Size) -> [String] {
         let columns = max(size.columns, 40)
         var lines: [String] = []
-        lines.append(fit("pencilctl watch  \(model.socketPath)  (q quits, c clears)", columns))
+        let keys = model.demoPen == nil ? "q quits, c clears" : "q quits, c clears, d double-tap, s squeeze"
+        lines.append(fit("pencilctl watch  \(model.socketPath)  (\(keys))", columns))
         if let id = model.device, let info = model.devices[id] {
             // A double-tap pencild performed: apps see the tip as the eraser.
             let switched = info.tipReportedAs == .eraser ? "  (tip: eraser in every app)" : ""
@@ -107,7 +108,11 @@ enum WatchScreen {
             let time = EventFormatter.seconds(model.gestureTime - (model.origin ?? model.gestureTime))
             lines.append("gesture   \(gesture)  at \(time)")
         } else {
-            lines.append("gesture   none yet: double-click the first barrel button, or hold the second")
+            if model.demoPen != nil {
+                lines.append("gesture   none yet: press d and the demo pen double-taps, s and it squeezes")
+            } else {
+                lines.append("gesture   none yet: double-click the first barrel button, or hold the second")
+            }
         }
         lines.append("status    " + (model.status ?? "connected"))
         return lines.map { fit($0, columns) }

@@ -77,6 +77,27 @@ struct WatchScreenTests {
         }
     }
 
+    @Test("with pencild's demo pen, its gestures are a key away and the screen says so; with a pen of one's own, the buttons")
+    func demoPenKeys() throws {
+        var pen = PenScript(device: TestDevice.intuos5Pen.description)
+        pen.approach()
+        var demo = WatchModel(socketPath: "test.sock")
+        // Up to the close-out at the script's end: the pen stays attached.
+        for event in try reportedEvents(pen, id: "demo0") where event.type != .deviceRemoved { demo.apply(event) }
+        let demoLines = WatchScreen.render(demo, size: size)
+        #expect(demo.demoPen == "demo0")
+        #expect(demoLines[0].hasSuffix("(q quits, c clears, d double-tap, s squeeze)"))
+        #expect(demoLines.contains("gesture   none yet: press d and the demo pen double-taps, s and it squeezes"))
+        // The control: a pen of one's own makes its gestures with its buttons.
+        var own = WatchModel(socketPath: "test.sock")
+        for event in try reportedEvents(pen) where event.type != .deviceRemoved { own.apply(event) }
+        let ownLines = WatchScreen.render(own, size: size)
+        #expect(own.demoPen == nil)
+        #expect(ownLines[0].hasSuffix("(q quits, c clears)"))
+        #expect(ownLines.contains("gesture   none yet: double-click the first barrel button, or hold the second"))
+        #expect(WatchCommand.play(.doubleTap, on: nil, path: "test.sock").contains("this pencild has none (pencild --demo)"))
+    }
+
     @Test("the device going away is shown as gone")
     func deviceRemoved() throws {
         var pen = PenScript(device: TestDevice.cintiqPro16Pen.description)
