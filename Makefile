@@ -78,7 +78,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-generated test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-krita test-settings test-focus \
+.PHONY: build build-debug run deps deps-test test test-generated test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-make-run test-krita test-settings test-focus \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-readme test-desktop test-desktop-vm test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -132,7 +132,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-desktop test-desktop-vm test-kernel
+test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-make-run test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-desktop test-desktop-vm test-kernel
 	@echo "make test: all passed"
 
 # The pure core (PencilInput, GestureRecognizer, PencilProtocol, JSON, ...) cannot read the
@@ -188,6 +188,11 @@ test-client-python: build-debug
 # with a double-tap: the demo's log must show the switch to the eraser.
 test-demo: build-debug
 	examples/sketch/test-demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+# `make run` as a person without a tablet meets it: the watch in a tmux terminal, the demo
+# pen's gestures a key away, pencilctl finding that pencild with nothing set.
+test-make-run: build-debug
+	tests/make-run/run.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The settings window (apps/settings) on a private X server (Xvfb) with its own D-Bus session,
 # driven through the accessibility tree against pencild replaying a test pen; its screenshots

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # dev-run.sh BIN_DIR [--demo-pen] [COMMAND [ARGUMENT...]]
 #
-# Runs a freshly built pencild by hand, on a private socket, and shows the pen in
-# `pencilctl watch`, or runs COMMAND with PENCILD_SOCKET set (`make demo`: the sketch
-# demo). Real pens are used when this user can read them; otherwise (or as well as none)
-# the daemon's demo pen draws by itself, and makes a gesture when asked (the command to
-# ask is printed); --demo-pen adds the demo pen in any case.
+# Runs a freshly built pencild by hand and shows the pen in `pencilctl watch`, or runs
+# COMMAND with PENCILD_SOCKET set (`make demo`: the sketch demo). It listens where every
+# client looks first with nothing set, the user's own $XDG_RUNTIME_DIR/pencild.sock, when
+# nothing answers there; else on a private socket, and it says why. Its preferences are
+# kept in a scratch folder, never the user's own. Real pens are used when this user can
+# read them; otherwise (or as well as none) the daemon's demo pen draws by itself, and
+# makes a gesture when asked (d and s in the watch; the commands are printed); --demo-pen
+# adds the demo pen in any case.
 # pencild is stopped and its files removed when watch or COMMAND exits (q or Ctrl-C).
 set -euo pipefail
 
@@ -23,8 +26,24 @@ for program in pencild pencilctl; do
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pencild-run.XXXXXX")
-socket="$work/pencild.sock"
 log="$work/pencild.log"
+
+# The socket: the user's own where it is free, so that pencilctl, the settings window and
+# Krita find this pencild as they are started; else a private one, and why.
+socket="$work/pencild.sock"
+why_private=""
+own="${XDG_RUNTIME_DIR:-}/pencild.sock"
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ] || [ ! -w "$XDG_RUNTIME_DIR" ]; then
+    why_private="XDG_RUNTIME_DIR is not set to a folder of yours, so clients look for the system's pencild"
+elif [ -e "$own" ] && [ ! -S "$own" ]; then
+    why_private="$own is there and is not a socket"
+elif [ -S "$own" ] && PENCILD_SOCKET="$own" "$bin/pencilctl" devices >/dev/null 2>&1; then
+    why_private="your own pencild already answers on $own (systemctl --user stop pencild.socket pencild.service leaves it to this one)"
+else
+    # Nothing answers there: a socket left by a pencild that ended without removing it.
+    rm -f "$own"
+    socket=$own
+fi
 daemon_pid=""
 
 stop() {
@@ -77,8 +96,15 @@ done
 [ -S "$socket" ] || { echo "dev-run: pencild did not create $socket in 10 s; its log:" >&2; cat "$log" >&2; exit 1; }
 
 echo "dev-run: pencild (pid $daemon_pid) on $socket, log in $log"
+set_socket=""
+if [ -n "$why_private" ]; then
+    echo "dev-run: on a private socket: $why_private"
+    set_socket="PENCILD_SOCKET=$socket "
+else
+    echo "dev-run: every client started as $(id -un) finds it with nothing set: pencilctl, the settings window, Krita"
+fi
 if [[ " ${flags[*]} " == *" --demo "* ]]; then
-    echo "dev-run: the demo pen makes a gesture when asked, from another terminal:"
-    echo "  PENCILD_SOCKET=$socket $bin/pencilctl try double-tap    (or: try squeeze)"
+    echo "dev-run: the demo pen makes a gesture when asked: d and s in the watch, or from another terminal:"
+    echo "  $set_socket$bin/pencilctl try double-tap    (or: try squeeze)"
 fi
 PENCILD_SOCKET="$socket" "${command[@]}"

@@ -11,7 +11,8 @@ enum WatchScreen {
         let columns = max(size.columns, 40)
         var lines: [String] = []
         let keys = model.demoPen == nil ? "q quits, c clears" : "q quits, c clears, d double-tap, s squeeze"
-        lines.append(fit("pencilctl watch  \(model.socketPath)  (\(keys))", columns))
+        // The keys first: a long socket path is what the terminal's width cuts.
+        lines.append(fit("pencilctl watch  (\(keys))  \(model.socketPath)", columns))
         if let id = model.device, let info = model.devices[id] {
             // A double-tap pencild performed: apps see the tip as the eraser.
             let switched = info.tipReportedAs == .eraser ? "  (tip: eraser in every app)" : ""

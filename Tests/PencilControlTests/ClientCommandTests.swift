@@ -86,14 +86,14 @@ struct WatchScreenTests {
         for event in try reportedEvents(pen, id: "demo0") where event.type != .deviceRemoved { demo.apply(event) }
         let demoLines = WatchScreen.render(demo, size: size)
         #expect(demo.demoPen == "demo0")
-        #expect(demoLines[0].hasSuffix("(q quits, c clears, d double-tap, s squeeze)"))
+        #expect(demoLines[0] == "pencilctl watch  (q quits, c clears, d double-tap, s squeeze)  test.sock")
         #expect(demoLines.contains("gesture   none yet: press d and the demo pen double-taps, s and it squeezes"))
         // The control: a pen of one's own makes its gestures with its buttons.
         var own = WatchModel(socketPath: "test.sock")
         for event in try reportedEvents(pen) where event.type != .deviceRemoved { own.apply(event) }
         let ownLines = WatchScreen.render(own, size: size)
         #expect(own.demoPen == nil)
-        #expect(ownLines[0].hasSuffix("(q quits, c clears)"))
+        #expect(ownLines[0] == "pencilctl watch  (q quits, c clears)  test.sock")
         #expect(ownLines.contains("gesture   none yet: double-click the first barrel button, or hold the second"))
         #expect(WatchCommand.play(.doubleTap, on: nil, path: "test.sock").contains("this pencild has none (pencild --demo)"))
     }

@@ -290,7 +290,7 @@ with_private_run() {
 check_shell() {
     section "shell scripts"
     if ! command -v shellcheck >/dev/null; then cannot "shellcheck is not installed (apt-get install shellcheck)"; return; fi
-    local scripts=(.ci/run scripts/*.sh tests/*.sh tests/packaging/*.sh tests/boot/*.sh clients/c/tests/*.sh clients/python/*.sh examples/sketch/*.sh tests/krita/*.sh tests/readme/*.sh tests/desktop/*.sh tests/interface/*.sh apps/settings/tests/*.sh)
+    local scripts=(.ci/run scripts/*.sh tests/*.sh tests/packaging/*.sh tests/boot/*.sh clients/c/tests/*.sh clients/python/*.sh examples/sketch/*.sh tests/krita/*.sh tests/readme/*.sh tests/desktop/*.sh tests/interface/*.sh tests/make-run/*.sh apps/settings/tests/*.sh)
     [ -d fuzz ] && scripts+=(fuzz/*.sh)
     if shellcheck --severity=warning "${scripts[@]}"; then
         pass "shellcheck: ${#scripts[@]} scripts"
