@@ -6,7 +6,10 @@ import Varlink
 /// `Key=Value` lines, `#` and `;` comments. docs/configuration.md is the reference.
 public enum ConfigurationFile {
     public static func read(_ path: String) throws -> String {
-        String(decoding: try FileSystem.readFile(path, maximumBytes: 1024 * 1024), as: UTF8.self)
+        guard let bytes = try FileSystem.readRegularFile(path, maximumBytes: 1024 * 1024) else {
+            throw ConfigurationError("it is not a regular file (a FIFO, a device or a folder): settings are read from a file")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public static func apply(_ text: String, fileName: String, to configuration: inout Configuration) throws(ConfigurationError) {

@@ -4,6 +4,7 @@ import Glibc
 
 /// What stat says about a path, as far as pencild cares.
 public struct FileStatus: Sendable, Equatable {
+
     public var isSocket: Bool
     public var isDirectory: Bool
     public var isRegularFile: Bool
@@ -11,6 +12,14 @@ public struct FileStatus: Sendable, Equatable {
     public var group: UInt32
     public var permissions: UInt32
     public var size: Int64
+}
+
+extension FileStatus {
+    init(_ info: stat) {
+        let type = info.st_mode & S_IFMT
+        self.init(isSocket: type == S_IFSOCK, isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG,
+                  owner: info.st_uid, group: info.st_gid, permissions: info.st_mode & 0o7777, size: Int64(info.st_size))
+    }
 }
 
 /// The few file operations pencild needs: directories, bounded reads, atomic replacement.
@@ -23,9 +32,24 @@ public enum FileSystem {
             if error == .noSuchFile { return nil }
             throw error
         }
-        let type = info.st_mode & S_IFMT
-        return FileStatus(isSocket: type == S_IFSOCK, isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG,
-                          owner: info.st_uid, group: info.st_gid, permissions: info.st_mode & 0o7777, size: Int64(info.st_size))
+        return FileStatus(info)
+    }
+
+    /// fstat: what an open descriptor is.
+    public static func status(of fd: FileDescriptor) throws(Errno) -> FileStatus {
+        var info = stat()
+        _ = try retryingOnInterrupt { fstat(fd.rawValue, &info) }
+        return FileStatus(info)
+    }
+
+    /// The whole of the regular file at `path`, at most `maximumBytes`; nil when `path` is
+    /// something else (a FIFO, a device, a folder), which is opened without blocking and
+    /// never read, so that naming one cannot hold the caller up.
+    public static func readRegularFile(_ path: String, maximumBytes: Int) throws(Errno) -> [UInt8]? {
+        let fd = try FileDescriptor.open(path, [.readOnly, .closeOnExec, .nonBlocking])
+        defer { fd.close() }
+        guard try status(of: fd).isRegularFile else { return nil }
+        return try read(fd, maximumBytes: maximumBytes)
     }
 
     /// Creates `path` and its missing parents with `permissions` exactly, whatever the umask;

@@ -107,6 +107,30 @@ struct ConfigurationTests {
         #expect(owned == directory + "/pencild.sock")
     }
 
+    @Test("a --config that names a FIFO is refused at once, unread, and says why; a regular file beside it is read")
+    func configThatIsAFIFO() throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/pencild.conf"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A FIFO with no writer would hold a blocking open (and so start-up) for good.
+        #expect(throws: ConfigurationError.self) { try CommandLineParser.parse(["--config", fifo]) }
+        do {
+            _ = try CommandLineParser.parse(["--config", fifo])
+        } catch {
+            #expect(error.message == "\(fifo): cannot read: it is not a regular file (a FIFO, a device or a folder): settings are read from a file",
+                    "\(error.message)")
+        }
+        // The control: a regular file is read.
+        let file = directory + "/regular.conf"
+        try "[Limits]\nMaxClients=7\n".write(toFile: file, atomically: true, encoding: .utf8)
+        guard case .run(let configuration) = try CommandLineParser.parse(["--config", file]) else {
+            Issue.record("--config with a regular file did not parse to a run")
+            return
+        }
+        #expect(configuration.limits.maximumClients == 7)
+    }
+
     @Test("mistakes are reported with the file and line", arguments: [
         ("[Daemon]\nLogLevel=loud\n", "pencild.conf:2:"),
         ("[Limits]\n\nMaxClients=0\n", "pencild.conf:3:"),
