@@ -29,6 +29,13 @@ KRITA_PLUGIN_DIR ?= $(PREFIX)/share/krita/pykrita
 PENCIL_ACTIONS_DATA_DIR ?= $(PREFIX)/share/pencil-actions
 GNOME_EXTENSIONS_DIR ?= $(PREFIX)/share/gnome-shell/extensions
 GNOME_EXTENSION := pencil-actions-focus@pencild.org
+# libinput reads its quirks from its own data folder, whatever PREFIX is. The mirror's quirk
+# (libinput-quirks/) goes there only where that libinput knows AttrIsVirtual: "auto" looks
+# for the key in libinput's own quirks (they use it from 1.28.901 on), "yes" installs it
+# regardless (the Debian package, whose Breaks says the same), "no" never.
+LIBINPUT_QUIRKS_DIR ?= /usr/share/libinput
+LIBINPUT_MIRROR_QUIRK ?= auto
+MIRROR_QUIRK := 20-pencild-mirror.quirks
 # Under /usr the distribution's directories apply; anywhere else the PREFIX's own
 # lib/systemd and lib/udev, which systemd and udev also search (for /usr/local).
 ifeq ($(PREFIX),/usr)
@@ -344,7 +351,25 @@ install-data: man
 	    section=$${page##*.}; \
 	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \
 	done
-	$(MAKE) --no-print-directory install-krita install-focus-integrations
+	$(MAKE) --no-print-directory install-krita install-focus-integrations install-libinput-quirks
+
+# An older libinput that meets a key it does not know reads no quirk at all, so "auto" does not
+# count this quirk itself, which an earlier install may have left there.
+.PHONY: install-libinput-quirks uninstall-libinput-quirks
+install-libinput-quirks:
+	@case "$(LIBINPUT_MIRROR_QUIRK)" in \
+	    yes) ;; \
+	    no) echo "libinput quirk for the mirror: not installed (LIBINPUT_MIRROR_QUIRK=no)"; exit 0 ;; \
+	    auto) grep -qs --exclude=$(MIRROR_QUIRK) '^AttrIsVirtual=' $(LIBINPUT_QUIRKS_DIR)/*.quirks || { \
+	        echo "libinput quirk for the mirror: not installed (the libinput of $(LIBINPUT_QUIRKS_DIR) does not know AttrIsVirtual, and smooths the mirror as the pen without it)"; \
+	        exit 0; } ;; \
+	    *) echo "LIBINPUT_MIRROR_QUIRK is auto, yes or no, not $(LIBINPUT_MIRROR_QUIRK)" >&2; exit 1 ;; \
+	esac; \
+	install -D -m 0644 libinput-quirks/$(MIRROR_QUIRK) "$(DESTDIR)$(LIBINPUT_QUIRKS_DIR)/$(MIRROR_QUIRK)" && \
+	echo "libinput quirk for the mirror: $(DESTDIR)$(LIBINPUT_QUIRKS_DIR)/$(MIRROR_QUIRK)"
+
+uninstall-libinput-quirks:
+	rm -f "$(DESTDIR)$(LIBINPUT_QUIRKS_DIR)/$(MIRROR_QUIRK)"
 
 # What tells pencil-actions the focused app on KDE Plasma (a KWin script it loads) and on
 # GNOME (a Shell extension, enabled by the user with gnome-extensions enable).
@@ -391,6 +416,7 @@ print-dirs:
 	@echo "krita=$(KRITA_PLUGIN_DIR)"
 	@echo "actions-data=$(PENCIL_ACTIONS_DATA_DIR)"
 	@echo "gnome-extensions=$(GNOME_EXTENSIONS_DIR)"
+	@echo "libinput-quirks=$(LIBINPUT_QUIRKS_DIR)"
 
 uninstall:
 	for program in $(PROGRAMS); do rm -f "$(DESTDIR)$(BINDIR)/$$program"; done
@@ -407,7 +433,7 @@ uninstall:
 	for page in $(MAN_PAGES); do \
 	    rm -f "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$(basename "$$page")"; \
 	done
-	$(MAKE) --no-print-directory uninstall-client-c uninstall-krita uninstall-settings uninstall-focus-integrations
+	$(MAKE) --no-print-directory uninstall-client-c uninstall-krita uninstall-settings uninstall-focus-integrations uninstall-libinput-quirks
 
 clean:
 	$(SWIFT) package clean

@@ -56,7 +56,7 @@ echo "test-boot: what each package holds"
 contents_ok=1
 while read -r package path; do
     file=$repo/.build/deb/${package}_${version}_$arch.deb
-    case $package in python3-pencild|krita-pencild) file=$repo/.build/deb/${package}_${version}_all.deb ;; esac
+    case $package in python3-pencild|krita-pencild|pencild-libinput-quirks) file=$repo/.build/deb/${package}_${version}_all.deb ;; esac
     if dpkg-deb -c "$file" | awk '{ print $6 }' | grep -qx "\.$path"; then
         echo "  ok: $package holds $path"
     else
@@ -77,6 +77,7 @@ libpencil-dev /usr/include/pencil.h
 python3-pencild /usr/lib/python3/dist-packages/pencild/__init__.py
 krita-pencild /usr/share/krita/pykrita/pencild_krita.desktop
 krita-pencild /usr/share/krita/pykrita/pencild_krita/__init__.py
+pencild-libinput-quirks /usr/share/libinput/20-pencild-mirror.quirks
 EOF_CONTENTS
 # No package installs a uinput rule where udev reads it: that is an administrator's opt-in.
 for file in "$repo"/.build/deb/*_"${version}"_*.deb; do

@@ -29,6 +29,7 @@ import traceback
 import mirror
 import seat_switch
 import seats
+import smoothing
 import focus_scenarios
 import app_eraser
 
@@ -360,6 +361,7 @@ class Suite:
         self.results = args.results
         self.recordings = args.recordings
         self.scenario_recordings = args.scenario_recordings
+        self.libinput_root = args.libinput_root
         self.work = tempfile.mkdtemp(prefix="pencild-suite.")
         os.chmod(self.work, 0o755)
         self.daemon = None
@@ -553,6 +555,11 @@ class Suite:
     def scenario_mirror(self):
         """Gesture clicks withheld: pencild grabs the pen, and libinput reads its mirror as a compositor would."""
         mirror.MirrorScenario(self, Monitor, is_event, as_service_user, SERVICE_USER).run()
+
+    def scenario_mirror_smoothing(self):
+        """libinput 1.31 reads a pen's mirror as it reads the pen: the same axis values, frame for frame, smoothed alike."""
+        smoothing.SmoothingScenario(self, Monitor, is_event, as_service_user, SERVICE_USER, self.libinput_root,
+                                    truncate_recording).run()
 
     def scenario_eraser_in_app(self):
         """A double-tap erases in Xournal++ on sway (its libinput reading the mirror): drawn, erased by the same stroke, drawn again."""
@@ -980,6 +987,7 @@ class Suite:
             ("eraser-button", self.scenario_eraser_button),
             ("third-button", self.scenario_third_button),
             ("mirror", self.scenario_mirror),
+            ("mirror-smoothing", self.scenario_mirror_smoothing),
             ("eraser-in-app", self.scenario_eraser_in_app),
             ("seat-switch", self.scenario_seat_switch),
             ("seats", self.scenario_seats),
@@ -1004,7 +1012,7 @@ class Suite:
                 self.note(f"PASS {name} ({time.monotonic() - began:.1f}s)")
             except Exception as error:
                 failed.append(name)
-                detail = str(error) if isinstance(error, (Failure, mirror.Failure, seat_switch.Failure, seats.Failure)) else traceback.format_exc()
+                detail = str(error) if isinstance(error, (Failure, mirror.Failure, seat_switch.Failure, seats.Failure, smoothing.Failure)) else traceback.format_exc()
                 self.note(f"FAIL {name}: {detail}")
             finally:
                 for pen in self.pens:
@@ -1046,6 +1054,7 @@ def main():
     parser.add_argument("--recordings", default=os.environ.get("PENCILD_RECORDINGS"))
     parser.add_argument("--scenario-recordings", help="the scenarios' recordings (pencil-test-recordings DIR)")
     parser.add_argument("--only", default="", help="comma-separated scenario names")
+    parser.add_argument("--libinput-root", help="the tree of tests/kernel/libinput-root.sh (libinput of Debian testing)")
     args = parser.parse_args()
     only = [name for name in args.only.split(",") if name]
     return min(Suite(args).run(only), 100)

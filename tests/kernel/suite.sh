@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# suite.sh BIN_DIR TEST_BUNDLE RECORDINGS [SCENARIOS]   (inside the VM, as root; run-suite.sh starts it)
+# suite.sh BIN_DIR TEST_BUNDLE RECORDINGS [SCENARIOS [LIBINPUT_ROOT]]   (inside the VM, as root; run-suite.sh starts it)
 #
 # The kernel suite, in one boot: the uinput and udev smoke test, the Swift tests that need
 # a real /dev/uinput (TEST_BUNDLE, when built), then the scenarios of suite.py against
 # pencild as the system runs it, on the recordings BIN_DIR/pencil-test-recordings writes.
 # Runs every part even when one fails; exits non-zero if any failed. RECORDINGS may be
-# empty (the scenario that needs them then fails, saying so).
+# empty (the scenario that needs them then fails, saying so). LIBINPUT_ROOT is the tree of
+# libinput-root.sh, in which the mirror-smoothing scenario runs Debian testing's libinput.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,6 +14,7 @@ bin=${1:?usage: suite.sh BIN_DIR TEST_BUNDLE RECORDINGS}
 bundle=${2:-}
 recordings=${3:-}
 only=${4:-}   # scenario names, comma-separated: only those (and no smoke or Swift tests)
+libinput_root=${5:-}
 results=${VM_RESULTS:?suite.sh runs inside the VM (vm-run.sh sets VM_RESULTS)}
 failed=()
 
@@ -54,7 +56,7 @@ part "scenarios: pencild on live devices"
 scenario_recordings=$results/scenario-recordings
 "$bin/pencil-test-recordings" "$scenario_recordings" || failed+=(scenario-recordings)
 PENCILD_RECORDINGS=$recordings python3 "$here/suite.py" --bin "$bin" --results "$results" \
-    --scenario-recordings "$scenario_recordings" ${only:+--only "$only"} || failed+=(scenarios)
+    --scenario-recordings "$scenario_recordings" ${only:+--only "$only"} ${libinput_root:+--libinput-root "$libinput_root"} || failed+=(scenarios)
 
 echo
 if [ "${#failed[@]}" -gt 0 ]; then

@@ -9,6 +9,9 @@
 #     anything uaccess (the pens' is the user-mode example), is installed where udev reads
 #     it; the maintainer scripts and `make uninstall` replay /dev/uinput on the running
 #     system (a fake udevadm says so), and never under DPKG_ROOT or DESTDIR;
+#   - the mirror's libinput quirk: where libinput reads its quirks, matching what the udev rule
+#     gives a mirror, in its Debian package, and by `make install` only for a libinput that
+#     knows its key;
 #   - shellcheck on the shell scripts;
 #   - the man pages build with scdoc and list what `--help` lists (pencild's options,
 #     pencilctl's commands and their options) and the configuration keys pencild accepts;
@@ -439,8 +442,62 @@ check_citations() {
     if [ -z "$missing" ]; then pass "every docs/*.md cited exists"; else fail "cited and missing: $missing"; fi
 }
 
+# The mirror's libinput quirk (libinput-quirks/): in the folder where this machine's libinput keeps
+# its own quirks; matching the UNIQ that pencild's udev rule gives a mirror; in the Debian package,
+# which Breaks the libinput that cannot read it; and by `make install` only where libinput knows
+# AttrIsVirtual (an older one that meets the key reads no quirk at all): in a stand-in of
+# libinput's folder that uses the key, and not in one that does not.
+check_libinput_quirk() {
+    section "libinput quirk for the mirror"
+    local name=20-pencild-mirror.quirks dir own uniq
+    dir=$(make --no-print-directory -s print-dirs | sed -n 's/^libinput-quirks=//p')
+    own=$(dpkg-query -L libinput-bin 2>/dev/null | grep -m1 '/10-generic-[a-z]*\.quirks$' || true)
+    if [ -z "$own" ]; then
+        cannot "libinput's own quirks are not installed (apt-get install libinput-bin)"
+    elif [ "$(dirname "$own")" = "$dir" ]; then
+        pass "installed in $dir, where libinput keeps its own quirks ($(basename "$own"))"
+    else
+        fail "installed in $dir, but libinput keeps its own quirks in $(dirname "$own")"
+    fi
+    uniq=$(sed -n 's/^MatchUniq=//p' "libinput-quirks/$name")
+    if [ -n "$uniq" ] && grep -q "^DEVPATH==\"/devices/virtual/input/\*\", ATTRS{phys}==\"\*-pencild\", ENV{UNIQ}=\"$uniq\"$" udev-rules/70-pencild.rules; then
+        pass "70-pencild.rules gives a mirror (a virtual input device whose phys ends in -pencild) the UNIQ the quirk matches, $uniq"
+    else
+        fail "70-pencild.rules does not give a mirror the UNIQ the quirk matches (MatchUniq=${uniq:-nothing})"
+    fi
+    if grep -qx "${dir#/}/$name" debian/pencild-libinput-quirks.install &&
+        grep -q "LIBINPUT_QUIRKS_DIR=$dir " debian/rules && grep -q 'LIBINPUT_MIRROR_QUIRK=yes$' debian/rules &&
+        sed -n '/^Package: pencild-libinput-quirks$/,/^$/p' debian/control | grep -qx 'Breaks: libinput10 (<< 1.28.901)'; then
+        pass "the package pencild-libinput-quirks holds $dir/$name and Breaks libinput10 (<< 1.28.901)"
+    else
+        fail "debian/ does not put $dir/$name in pencild-libinput-quirks with Breaks: libinput10 (<< 1.28.901)"
+    fi
+    local knows="$work/libinput-knows" older="$work/libinput-older" staged="$work/quirk-root"
+    mkdir -p "$knows" "$older"
+    printf '[A virtual mouse]\nMatchName=*Virtual Mouse*\nAttrIsVirtual=1\n' >"$knows/30-vendor-example.quirks"
+    printf '[A tablet]\nMatchName=*Tablet*\nAttrTabletSmoothing=1\n' >"$older/50-system-example.quirks"
+    # An earlier install's copy of the quirk is not the libinput's word.
+    cp "libinput-quirks/$name" "$older/"
+    make --no-print-directory -s install-libinput-quirks DESTDIR="$staged" LIBINPUT_QUIRKS_DIR="$knows" >/dev/null
+    make --no-print-directory -s install-libinput-quirks DESTDIR="$staged" LIBINPUT_QUIRKS_DIR="$older" >/dev/null
+    if cmp -s "libinput-quirks/$name" "$staged$knows/$name" && [ ! -e "$staged$older/$name" ]; then
+        pass "make install puts it beside a libinput's quirks that use AttrIsVirtual, not beside older ones"
+    else
+        fail "make install: beside quirks that use AttrIsVirtual: $([ -e "$staged$knows/$name" ] && echo installed || echo missing); beside older ones: $([ -e "$staged$older/$name" ] && echo installed || echo absent)"
+    fi
+    make --no-print-directory -s install-libinput-quirks DESTDIR="$staged" LIBINPUT_QUIRKS_DIR="$older" LIBINPUT_MIRROR_QUIRK=yes >/dev/null
+    make --no-print-directory -s install-libinput-quirks DESTDIR="$staged/no" LIBINPUT_QUIRKS_DIR="$knows" LIBINPUT_MIRROR_QUIRK=no >/dev/null
+    make --no-print-directory -s uninstall-libinput-quirks DESTDIR="$staged" LIBINPUT_QUIRKS_DIR="$knows"
+    if [ -e "$staged$older/$name" ] && [ ! -e "$staged/no$knows/$name" ] && [ ! -e "$staged$knows/$name" ]; then
+        pass "LIBINPUT_MIRROR_QUIRK=yes installs it regardless, =no never; make uninstall removes it"
+    else
+        fail "LIBINPUT_MIRROR_QUIRK=yes, =no or make uninstall did not do what they say"
+    fi
+}
+
 check_citations
 check_shell
+check_libinput_quirk
 check_maintainer_scripts
 check_udev_rule
 check_install /usr/local
