@@ -403,7 +403,10 @@ uninstall-krita:
 	rm -rf "$(DESTDIR)$(KRITA_PLUGIN_DIR)/pencild_krita"
 
 # Where install puts things (the packaging checks read it).
-.PHONY: print-dirs
+.PHONY: print-dirs print-programs
+print-programs:
+	@echo $(PROGRAMS)
+
 print-dirs:
 	@echo "bin=$(BINDIR)"
 	@echo "system=$(SYSTEMD_SYSTEM_UNIT_DIR)"

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# install-deps.sh [build|test|demo|boot]
+# install-deps.sh [--list] [build|test|demo|boot]
 #
 # Installs the Debian packages pencild needs and that are missing: "build" (the
 # default) for building and running it, "test" for everything `make test` uses,
 # "demo" for `make demo` (the GTK 4 sketch demo), "boot" for the boot tier
-# (tests/boot) and `make deb`.
+# (tests/boot) and `make deb`. With --list it only prints them, on one line: the one
+# list README's *Building* gives (tests/packaging checks that they agree).
 # Uses sudo when not run as root. Swift itself is not a Debian package: it must
 # already be on PATH.
 set -euo pipefail
 
+list_only=""
+if [ "${1:-}" = --list ]; then
+    list_only=yes
+    shift
+fi
 what=${1:-build}
 
 # gcc, libjson-c-dev, meson, ninja-build: the C client library (clients/c), its JSON
@@ -57,8 +63,12 @@ case $what in
     demo) packages=("${build_packages[@]}" "${demo_packages[@]}") ;;
     test) packages=("${build_packages[@]}" "${test_packages[@]}" "${boot_packages[@]}") ;;
     boot) packages=("${build_packages[@]}" "${boot_packages[@]}") ;;
-    *) echo "usage: $0 [build|test|demo|boot]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--list] [build|test|demo|boot]" >&2; exit 2 ;;
 esac
+if [ -n "$list_only" ]; then
+    echo "${packages[*]}"
+    exit 0
+fi
 
 missing=()
 for package in "${packages[@]}"; do

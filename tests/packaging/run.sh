@@ -302,7 +302,7 @@ check_shell() {
     fi
 }
 
-# compare_lists LABEL WHAT-THE-PROGRAM-SAYS WHAT-THE-PAGE-SAYS: one item a line each.
+# compare_lists LABEL WHAT-THE-PROGRAM-SAYS WHAT-THE-PAGE-SAYS (a man page, README): one item a line each.
 compare_lists() {
     local label=$1 program=$2 page=$3
     if [ -z "$program" ]; then fail "$label: nothing found in the program's own list"; return; fi
@@ -312,7 +312,7 @@ compare_lists() {
     if [ -z "$missing$extra" ]; then
         pass "$label: $(sort -u <<<"$program" | wc -l) items agree"
     else
-        fail "$label: not in the man page: ${missing:-none}; only in the man page: ${extra:-none}"
+        fail "$label: missing from the page: ${missing:-none}; only on the page: ${extra:-none}"
     fi
 }
 
@@ -495,7 +495,24 @@ check_libinput_quirk() {
     fi
 }
 
+# README's *Building* against what the build needs: its apt-get line is the list
+# scripts/install-deps.sh installs for `make run`, and it names every program the package
+# installs (the Makefile's PROGRAMS) and pencil-bench.
+check_readme_building() {
+    section "README, Building"
+    local building line wanted program missing=""
+    building=$(awk '/^## Building/ { on = 1; next } /^## / { on = 0 } on' README.md)
+    line=$(sed -n 's/^sudo apt-get install //p' <<<"$building" | head -n 1)
+    wanted=$(scripts/install-deps.sh --list build)
+    compare_lists "README's Building line against install-deps.sh build" "$(tr ' ' '\n' <<<"$wanted")" "$(tr ' ' '\n' <<<"$line")"
+    for program in $(make --no-print-directory -s print-programs) pencil-bench; do
+        grep -q "\`$program\`" <<<"$building" || missing+=" $program"
+    done
+    if [ -z "$missing" ]; then pass "README's Building names every program"; else fail "README's Building does not name:$missing"; fi
+}
+
 check_citations
+check_readme_building
 check_shell
 check_libinput_quirk
 check_maintainer_scripts
