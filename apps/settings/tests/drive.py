@@ -219,6 +219,9 @@ def phase_gestures(app: Any) -> None:
     # The recognised double-tap is not also reported as missed: two misses, no more.
     check(shown.count("Missed double-tap") == 2, "try it: exactly the two missed double-taps are shown as missed",
           f"{shown.count('Missed double-tap')} are")
+    # The control of the demo phase: with real (replayed) pens, no demo pen's buttons.
+    check(not any(node.name == "Make the demo pen double-tap" for node in walk(app)),
+          "try it: with no demo pen attached, no buttons to make its gestures")
     if not found:
         return
     show_page(app, "Pens")
@@ -591,6 +594,24 @@ def phase_shots(app: Any, style: str) -> None:
         shot(f"{page.lower().replace(' ', '-')}-{style}.png")
 
 
+def phase_demo(app: Any) -> None:
+    """pencild with its demo pen alone, as `make run` starts it for a person with no tablet:
+    Try it offers the demo pen's gestures, and each button's gesture shows as recognised."""
+    show_page(app, "Try it")
+    for gesture, recognised in (("double-tap", "Double-tap: Switch between the current tool and the eraser"),
+                                ("squeeze", "Squeeze: Show the contextual palette")):
+        button = find(app, "push button", f"Make the demo pen {gesture}")
+        if not check(button is not None, f"try it: a button makes the demo pen {gesture}",
+                     f"the labels are {labels(app)}"):
+            return
+        click(button)
+        check(wait(lambda: recognised in labels(app), 20), f"try it: the demo pen's {gesture} shows as recognised",
+              f"the labels are {labels(app)}")
+    check("The demo pen’s gestures show below as pencild recognises them, under your settings" in labels(app),
+          "try it: with only the demo pen, the page does not ask to hover over a tablet")
+    shot("try-demo-pen.png")
+
+
 def main() -> int:
     phase = sys.argv[1]
     app = application()
@@ -608,6 +629,8 @@ def main() -> int:
         phase_buttons(app)
     elif phase == "gnome":
         phase_gnome(app)
+    elif phase == "demo":
+        phase_demo(app)
     elif phase in ("shots-light", "shots-dark"):
         phase_shots(app, phase.split("-")[1])
     else:

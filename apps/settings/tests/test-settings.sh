@@ -12,7 +12,8 @@
 # that page says why it is greyed, and recovers when pencild comes back; with the double-tap
 # button one the pen lacks, Try it says why nothing comes; an AES pen's eraser is offered
 # once it is a button; on GNOME the window says what GNOME's tablet settings do and opens
-# them. Screenshots of each page in the light and the dark style, and of the changed states,
+# them; with pencild's demo pen alone, Try it makes its double-tap and squeeze at a button.
+# Screenshots of each page in the light and the dark style, and of the changed states,
 # into .build/settings-screenshots. The .desktop file is checked with desktop-file-validate.
 # A prerequisite that is missing fails under CI=true; elsewhere the test is skipped and says
 # so.
@@ -196,6 +197,12 @@ run_pencild "${pens[@]}" --wait-monitors 1
 start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark XDG_CURRENT_DESKTOP=ubuntu:GNOME PATH="$work/gnome-bin:$PATH"
 drive shots-dark
 drive gnome
+stop_app
+# pencild with its demo pen alone, as `make run` starts it without a tablet.
+stop_pencild
+run_pencild --demo
+start_app
+drive demo
 stop_app
 if kill -0 "$pencild_pid" 2>/dev/null; then pass "pencild is still running"; else fail "pencild exited"; fi
 # "from markup": GTK's warning for a label given text that Pango cannot read as markup.
