@@ -85,7 +85,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-generated test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-make-run test-krita test-settings test-focus \
+.PHONY: build build-debug run deps deps-test test test-generated test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-make-run test-krita test-krita6 test-settings test-focus \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-readme test-desktop test-desktop-vm test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -139,7 +139,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-make-run test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-desktop test-desktop-vm test-kernel
+test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-make-run test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-krita6 test-desktop test-desktop-vm test-kernel
 	@echo "make test: all passed"
 
 # The pure core (PencilInput, GestureRecognizer, PencilProtocol, JSON, ...) cannot read the
@@ -211,6 +211,14 @@ test-settings: build-debug
 # the debug pencild: absent at Krita's start, then replaying a double-tap and a squeeze.
 test-krita: build-debug
 	bash tests/krita/run.sh "$$($(SWIFT) build --show-bin-path)"
+
+# The same plugin in Krita 6 (Qt 6, PyQt6) from Debian experimental, in a fresh Debian unstable
+# (mmdebstrap) with the packages of `make deb` (made by test-boot before it, within make test):
+# it loads, its docker shows, a double-tap toggles the eraser, a squeeze opens the pop-up
+# palette, a click outside closes it without paint; Krita's log and screenshots in
+# .build/krita6-logs. Two to three minutes.
+test-krita6:
+	bash tests/krita/krita6.sh
 
 # pencil-actions' KDE and GNOME focus providers against a stand-in desktop on a private session
 # bus (tests/focus; neither KWin nor GNOME Shell runs there), and the Wayland protocol code

@@ -166,6 +166,7 @@ check "its docker says where it looks: the user's socket, then the system's" \
     state 'any("not reachable" in t and "run/pencild.sock, then /run/pencild/pencild.sock" in t for t in s["dockerShown"])'
 check "with the text as it is, not read as rich text" state 'any("<i>run/pencild.sock" in t for t in s["dockerShown"])'
 check "Krita runs, its window shown" state '"KisMainWindow" in s["windows"]'
+check "the plugin runs on PyQt5, with Krita's Qt 5" state 's["qt"].startswith("PyQt5 ") and ", Qt 5." in s["qt"]'
 
 # Krita's main window, as large as the screen, becomes the X input focus; without a window
 # manager, Qt takes that as its window being activated.

@@ -2,8 +2,10 @@
 pop-up palette on (read from input profiles as Krita writes them), which gestures that
 makes Krita's own, what the docker tells a person who lacks the Python client, and the link
 to pencild in a Qt loop of its own, against a stand-in pencild that answers or is stopped:
-a focus change never waits. Run by tests/krita/run.sh with the system's Python (and its
-PyQt5), before Krita starts."""
+a focus change never waits; which Qt binding the plugin takes (PyQt5 in Krita 5, PyQt6 in
+Krita 6), and a pen's press as it hands it to Krita's canvas. Run by tests/krita/run.sh with
+the system's Python (and its PyQt5), before Krita starts, and by tests/krita/krita6.sh in
+Debian unstable, whose Python has PyQt6 alone."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ def load(name: str) -> ModuleType:
 
 canvas_input = load("canvas_input")
 client = load("client")
+qt = load("qt")
 
 # Krita 5.1's default profile, the part that matters here, as Krita writes it.
 DEFAULT_PROFILE = """[General]
@@ -221,16 +224,75 @@ class FakePencild:
             connection.close()
 
 
+class Binding(unittest.TestCase):
+    """Which of PyQt5 and PyQt6 the plugin takes: the one Krita has loaded, never the other."""
+
+    def test_the_binding_krita_loaded_is_taken(self) -> None:
+        imported: list = []
+
+        def importable(name: str) -> bool:
+            imported.append(name)
+            return True
+
+        self.assertEqual(qt.pick({"PyQt5.QtCore": object()}, importable), "PyQt5", "Krita 5")
+        self.assertEqual(qt.pick({"PyQt6.QtCore": object(), "PyQt6": object()}, importable), "PyQt6", "Krita 6")
+        self.assertEqual(imported, [], "with Krita's binding loaded, no other is even tried")
+
+    def test_krita_5_beside_python3_pyqt6_stays_on_pyqt5(self) -> None:
+        # PyQt6 installed too: importing it would load Qt 6 into Krita 5's Qt 5 process.
+        self.assertEqual(qt.pick({"PyQt5.QtCore": object()}, lambda name: name == "PyQt6"), "PyQt5")
+
+    def test_without_krita_the_first_that_imports(self) -> None:
+        self.assertEqual(qt.pick({}, lambda name: True), "PyQt5")
+        # Krita 6 refuses PyQt5 by name (ModuleNotFoundError); Debian unstable may lack it.
+        self.assertEqual(qt.pick({}, lambda name: name == "PyQt6"), "PyQt6")
+        with self.assertRaises(ImportError):
+            qt.pick({}, lambda name: False)
+
+    def test_both_loaded_is_refused(self) -> None:
+        with self.assertRaises(ImportError):
+            qt.pick({"PyQt5.QtCore": object(), "PyQt6.QtCore": object()}, lambda name: True)
+
+    def test_this_python_s_binding(self) -> None:
+        expected = "PyQt5" if importlib.util.find_spec("PyQt5") is not None else "PyQt6"
+        self.assertEqual(qt.BINDING, expected)
+        self.assertEqual(qt.QT_MAJOR, int(expected[-1]))
+        self.assertIs(sys.modules[f"{expected}.QtCore"], qt.QtCore)
+
+    def test_scoped_names_the_plugin_uses(self) -> None:
+        """Enum members by their scope, as both bindings take them (PyQt6 only so)."""
+        self.assertEqual(qt.QEvent.Type.TabletPress, qt.QEvent(qt.QEvent.Type.TabletPress).type())
+        self.assertNotEqual(qt.Qt.ApplicationState.ApplicationActive, qt.Qt.ApplicationState.ApplicationInactive)
+        for name in ("TabletMove", "TabletEnterProximity", "TabletLeaveProximity", "MouseMove", "MouseButtonPress",
+                     "ShortcutOverride", "KeyPress", "KeyRelease", "Show", "Hide"):
+            self.assertTrue(hasattr(qt.QEvent.Type, name), name)
+        self.assertTrue(qt.QSocketNotifier.Type.Read is not None and qt.Qt.Key.Key_Escape is not None)
+
+    def test_a_pen_press_as_the_canvas_gets_it(self) -> None:
+        application = qt.QtCore.QCoreApplication.instance() or qt.QtCore.QCoreApplication([])
+        self.assertIsNotNone(application)
+        where, screen = qt.QPointF(10, 20), qt.QPointF(110, 220)
+        right = qt.Qt.MouseButton(canvas_input.RIGHT_BUTTON)
+        press = qt.tablet_event(qt.QEvent.Type.TabletPress, where, screen, right, canvas_input.RIGHT_BUTTON)
+        release = qt.tablet_event(qt.QEvent.Type.TabletRelease, where, screen, right, 0)
+        self.assertEqual(press.type(), qt.QEvent.Type.TabletPress)
+        self.assertEqual(press.button(), qt.Qt.MouseButton.RightButton)
+        self.assertEqual(press.buttons(), qt.mouse_buttons(canvas_input.RIGHT_BUTTON))
+        self.assertEqual(release.buttons(), qt.mouse_buttons(0))
+        self.assertEqual((press.globalPosF() if qt.QT_MAJOR == 5 else press.globalPosition()), screen)
+        if qt.QT_MAJOR == 6:
+            self.assertEqual(press.pointingDevice().type(), qt.QtGui.QInputDevice.DeviceType.Stylus)
+        mouse = qt.QMouseEvent(qt.QEvent.Type.MouseButtonPress, where, screen, right,
+                               qt.mouse_buttons(canvas_input.RIGHT_BUTTON), qt.Qt.KeyboardModifier.NoModifier)
+        self.assertTrue(qt.mouse_is_the_mouse(mouse), "the plugin's own mouse press is the mouse's")
+
+
 class FocusWithoutWaiting(unittest.TestCase):
     """Krita's thread never waits on pencild: a focus change returns at once, whether
     pencild answers (the claim is then made) or is stopped (the claim is said to wait)."""
 
     def setUp(self) -> None:
-        try:
-            from PyQt5.QtCore import QCoreApplication
-        except ImportError:
-            self.skipTest("PyQt5 is not installed")
-        self.application = QCoreApplication.instance() or QCoreApplication([])
+        self.application = qt.QtCore.QCoreApplication.instance() or qt.QtCore.QCoreApplication([])
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
         self.path = os.path.join(folder.name, "pencild.sock")

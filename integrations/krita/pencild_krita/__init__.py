@@ -7,11 +7,10 @@ import os
 import time
 
 from krita import DockWidgetFactory, DockWidgetFactoryBase, Extension, Krita
-from PyQt5.QtCore import QTimer, Qt
-from PyQt5.QtWidgets import QApplication
 
 from . import actions, bindings, palette
 from .docker import PencilDocker
+from .qt import QApplication, Qt, QTimer
 from .shared import get_link
 
 # Entries of Krita's shortcut editor (Settings > Configure Krita > Keyboard Shortcuts, under
@@ -56,7 +55,7 @@ class PencilExtension(Extension):
         """Krita is in front while one of its windows (the main one, a dialog, a pop-up) is
         the active window: the application's state says exactly that."""
         began = time.monotonic()
-        self.link.set_active(QApplication.applicationState() == Qt.ApplicationActive)
+        self.link.set_active(QApplication.applicationState() == Qt.ApplicationState.ApplicationActive)
         # Krita's thread must not wait on pencild here: the docker and the test hook say how long it took.
         self.link.focus_handler_seconds = time.monotonic() - began
 
@@ -72,4 +71,4 @@ class PencilExtension(Extension):
 
 Krita.instance().addExtension(PencilExtension(Krita.instance()))
 Krita.instance().addDockWidgetFactory(
-    DockWidgetFactory("pencild_krita_docker", DockWidgetFactoryBase.DockRight, PencilDocker))
+    DockWidgetFactory("pencild_krita_docker", DockWidgetFactoryBase.DockPosition.DockRight, PencilDocker))

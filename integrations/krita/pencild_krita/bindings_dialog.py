@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
-from PyQt5.QtCore import Qt
-from PyQt5.QtWidgets import (
-    QComboBox, QCompleter, QDialog, QDialogButtonBox, QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget,
-)
-
 from . import bindings
+from .qt import (
+    QComboBox, QCompleter, QDialog, QDialogButtonBox, QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget, Qt,
+)
 
 TITLE = "Pen gestures: Krita actions"
 
@@ -34,12 +32,12 @@ class BindingsDialog(QDialog):
             field = QComboBox(self)
             field.setObjectName(f"binding_{preferred}")
             field.setEditable(True)
-            field.setInsertPolicy(QComboBox.NoInsert)
+            field.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
             for text, name in choices:
                 field.addItem(text, name)
             completer = QCompleter(field.model(), field)
-            completer.setCaseSensitivity(Qt.CaseInsensitive)
-            completer.setFilterMode(Qt.MatchContains)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
             field.setCompleter(completer)
             field.setEditText(bindings.label(bindings.binding(preferred)))
             field.setToolTip(f"Default: {bindings.label(bindings.DEFAULTS[preferred])}")
@@ -49,11 +47,11 @@ class BindingsDialog(QDialog):
         self.problem.setObjectName("pencild_bindings_problem")
         self.problem.setWordWrap(True)
         layout.addWidget(self.problem)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel, self)
-        buttons.button(QDialogButtonBox.Ok).setObjectName("pencild_bindings_ok")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setObjectName("pencild_bindings_ok")
         defaults = QPushButton("Restore defaults", self)
         defaults.setObjectName("pencild_bindings_defaults")
-        buttons.addButton(defaults, QDialogButtonBox.ResetRole)
+        buttons.addButton(defaults, QDialogButtonBox.ButtonRole.ResetRole)
         defaults.clicked.connect(self.restore_defaults)
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)

@@ -8,12 +8,10 @@ import re
 from typing import List, Optional
 
 from krita import DockWidget
-from PyQt5 import sip
-from PyQt5.QtCore import Qt
-from PyQt5.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from . import bindings
 from . import link as pencil_link
+from .qt import QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget, sip
 from .shared import get_link
 
 TITLE = "Pen gestures"
@@ -89,9 +87,9 @@ class PencilDocker(DockWidget):
         self.label.setObjectName("pencild_status")
         # The text carries pens' names and pencild's errors: shown as they are. Left to guess,
         # Qt reads a text whose first line has a tag as rich text.
-        self.label.setTextFormat(Qt.PlainText)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.label)
         _labels.append(self.label)
         buttons = QHBoxLayout()

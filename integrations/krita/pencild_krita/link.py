@@ -21,9 +21,8 @@ import threading
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from PyQt5.QtCore import QObject, QSocketNotifier, QTimer, pyqtSignal
-
 from . import canvas_input, client
+from .qt import QObject, QSocketNotifier, QTimer, pyqtSignal
 
 pencild = client.load()  # None: the docker says what to do; Krita goes on without gestures
 
@@ -207,7 +206,7 @@ class PencildLink(QObject):
             self._retry_ms = min(self._retry_ms * 2, LONGEST_RETRY_MS)
             return
         self._retry_ms = FIRST_RETRY_MS
-        self._notifier = QSocketNotifier(self._monitor.fileno(), QSocketNotifier.Read, self)
+        self._notifier = QSocketNotifier(self._monitor.fileno(), QSocketNotifier.Type.Read, self)
         self._notifier.activated.connect(self._readable)
         self._connected()
         self._readable()

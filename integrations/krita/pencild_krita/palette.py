@@ -15,19 +15,19 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from krita import Krita
-from PyQt5 import sip
-from PyQt5.QtCore import QEvent, QObject, QPoint, QPointF, QStandardPaths, Qt, QTimer
-from PyQt5.QtGui import QCursor, QMouseEvent, QTabletEvent
-from PyQt5.QtWidgets import QApplication, QWidget
 
-from . import canvas_input
+from . import canvas_input, qt
+from .qt import (
+    QApplication, QCursor, QEvent, QMouseEvent, QObject, QPoint, QPointF, QStandardPaths, Qt, QTimer, QWidget, sip,
+)
 
 # The class of the palette, a child widget of each canvas.
 POPUP_PALETTE_CLASS = "KisPopupPalette"
 
-_TABLET_EVENTS = (QEvent.TabletMove, QEvent.TabletPress, QEvent.TabletRelease, QEvent.TabletEnterProximity)
-_MOUSE_EVENTS = (QEvent.MouseMove, QEvent.MouseButtonPress)
-_KEY_EVENTS = (QEvent.ShortcutOverride, QEvent.KeyPress, QEvent.KeyRelease)
+_TABLET_EVENTS = (QEvent.Type.TabletMove, QEvent.Type.TabletPress, QEvent.Type.TabletRelease,
+                  QEvent.Type.TabletEnterProximity)
+_MOUSE_EVENTS = (QEvent.Type.MouseMove, QEvent.Type.MouseButtonPress)
+_KEY_EVENTS = (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
 
 
 # The palettes found so far: looking through every widget of a window takes a tenth of a
@@ -62,8 +62,8 @@ def popup_palette() -> Optional[QWidget]:
 
 def popup_buttons() -> Tuple[int, ...]:
     """The buttons on which Krita's Canvas Input opens the palette, from the profile in use."""
-    folders = QStandardPaths.locateAll(QStandardPaths.GenericDataLocation, "krita/input",
-                                       QStandardPaths.LocateDirectory)
+    folders = QStandardPaths.locateAll(QStandardPaths.StandardLocation.GenericDataLocation, "krita/input",
+                                       QStandardPaths.LocateOption.LocateDirectory)
     name = Krita.instance().readSetting("", "currentInputProfile", "")
     return canvas_input.popup_buttons(canvas_input.find_profile(name, folders))
 
@@ -75,6 +75,7 @@ class PaletteKeeper(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.pen_moved_last = False
+        self.pen: Optional[str] = None  # the pen that moved last, as Qt 6 knows it
         self._escape_watch = False
         self._eating_escape = False
         self._watched: List[QWidget] = []
@@ -103,15 +104,16 @@ class PaletteKeeper(QObject):
         kind = event.type()
         if kind in _TABLET_EVENTS:
             self.pen_moved_last = True
-        elif kind in _MOUSE_EVENTS and event.source() == Qt.MouseEventNotSynthesized:
+            self.pen = qt.tablet_device(event)
+        elif kind in _MOUSE_EVENTS and qt.mouse_is_the_mouse(event):
             self.pen_moved_last = False
-        elif kind == QEvent.TabletLeaveProximity:
+        elif kind == QEvent.Type.TabletLeaveProximity:
             self.pen_moved_last = False
-        elif kind == QEvent.Show and _is_palette(watched):
+        elif kind == QEvent.Type.Show and _is_palette(watched):
             self._watch_escape(True)
-        elif kind == QEvent.Hide and _is_palette(watched):
+        elif kind == QEvent.Type.Hide and _is_palette(watched):
             self._watch_escape(False)
-        elif kind in _KEY_EVENTS and event.key() == Qt.Key_Escape:
+        elif kind in _KEY_EVENTS and event.key() == Qt.Key.Key_Escape:
             return self._escape(kind, event)
         return False
 
@@ -128,16 +130,16 @@ class PaletteKeeper(QObject):
 
     def _escape(self, kind: int, event: QEvent) -> bool:
         shown = [palette for palette in self._palettes() if palette.isVisible()]
-        if kind == QEvent.ShortcutOverride:
+        if kind == QEvent.Type.ShortcutOverride:
             if shown:
                 event.accept()  # no shortcut: the key press comes, and is the palette's
             return bool(shown)
-        if kind == QEvent.KeyPress and shown:
+        if kind == QEvent.Type.KeyPress and shown:
             for palette in shown:
                 palette.hide()  # what Krita's dismiss() does
             self._eating_escape = True
             return True
-        if kind == QEvent.KeyRelease and self._eating_escape:
+        if kind == QEvent.Type.KeyRelease and self._eating_escape:
             self._eating_escape = False
             return True
         return False
@@ -186,13 +188,12 @@ class PaletteKeeper(QObject):
         where, screen = QPointF(local), QPointF(canvas.mapToGlobal(local))
         qt_button = Qt.MouseButton(button)
         if tablet:
-            def tablet_event(kind: int, buttons: int) -> QTabletEvent:
-                return QTabletEvent(kind, where, screen, QTabletEvent.Stylus, QTabletEvent.Pen, 0.0, 0, 0, 0.0, 0.0, 0,
-                                    Qt.NoModifier, 0, qt_button, Qt.MouseButtons(buttons))
-            events = [tablet_event(QEvent.TabletPress, button), tablet_event(QEvent.TabletRelease, 0)]
+            events = [qt.tablet_event(QEvent.Type.TabletPress, where, screen, qt_button, button, self.pen),
+                      qt.tablet_event(QEvent.Type.TabletRelease, where, screen, qt_button, 0, self.pen)]
         else:
-            events = [QMouseEvent(QEvent.MouseButtonPress, where, screen, qt_button, Qt.MouseButtons(button), Qt.NoModifier),
-                      QMouseEvent(QEvent.MouseButtonRelease, where, screen, qt_button, Qt.NoButton, Qt.NoModifier)]
+            none = Qt.KeyboardModifier.NoModifier
+            events = [QMouseEvent(QEvent.Type.MouseButtonPress, where, screen, qt_button, qt.mouse_buttons(button), none),
+                      QMouseEvent(QEvent.Type.MouseButtonRelease, where, screen, qt_button, Qt.MouseButton.NoButton, none)]
         self.last_way = "tablet" if tablet else "mouse"
         for event in events:
             QApplication.sendEvent(canvas, event)

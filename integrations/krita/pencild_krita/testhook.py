@@ -17,13 +17,11 @@ import time
 from typing import Any, Dict, List
 
 from krita import Krita
-from PyQt5.QtCore import QFileSystemWatcher, QRegularExpression, Qt, QTimer
-from PyQt5.QtGui import QTextDocument
-from PyQt5.QtWidgets import QApplication, QLabel, QWidget
 
-from . import bindings, palette
+from . import bindings, palette, qt
 from .docker import shown_labels, status_text
 from .link import PencildLink
+from .qt import QApplication, QFileSystemWatcher, QLabel, QRegularExpression, Qt, QTextDocument, QTimer, QWidget
 
 VARIABLE = "PENCILD_KRITA_TEST_STATE"
 # The event loop is expected to turn this often; a longer gap is a stall.
@@ -38,7 +36,7 @@ def shown_text(label: QLabel) -> str:
     taken as tags."""
     text = label.text()
     form = label.textFormat()
-    if form == Qt.RichText or (form == Qt.AutoText and Qt.mightBeRichText(text)):
+    if form == Qt.TextFormat.RichText or (form == Qt.TextFormat.AutoText and Qt.mightBeRichText(text)):
         document = QTextDocument()
         document.setHtml(text)
         return document.toPlainText()
@@ -171,6 +169,7 @@ class TestHook:
             "focusHandlerSeconds": self.link.focus_handler_seconds, "longestStall": self.longest_stall,
             "bindings": {preferred: bindings.binding(preferred) for preferred in bindings.PREFERRED},
             "looks": self.looks, "shots": self.shots, **self.look, "gestures": self.gestures, **self.krita_state(),
+            "qt": f"{qt.BINDING} {qt.QtCore.PYQT_VERSION_STR}, Qt {qt.QtCore.qVersion()}",
         }
         temporary = self.path + ".tmp"
         with open(temporary, "w", encoding="utf-8") as file:
