@@ -235,7 +235,7 @@ def phase_gestures(app: Any) -> None:
           "pens: the pen used at both ends is one pen, its eraser end no pen of its own",
           f"{pens.count('Grip Pen')} rows are Grip Pen, {pens.count('Grip Pen Eraser')} Grip Pen Eraser")
     # A pen libwacom has no name for is seen once it hovers; the idle tablets' pens, never near, are not.
-    seen = [text for text in pens if text.startswith("Seen; libwacom has no name for it")]
+    seen = [text for text in pens if text.startswith("Seen; Linux’s tablet database has no name for it")]
     check(len(seen) == 1, f"pens: the pen of {os.environ['UNNAMED_PEN_NAME']!r}, with no libwacom stylus, is seen once "
           "it hovered", f"labels: {pens}")
     check(pens.count("Pen not seen yet") == 2, "pens: the two idle tablets' pens, never near, are not seen yet",
@@ -382,6 +382,8 @@ def phase_settings(app: Any) -> None:
     # Apps and the eraser button: switches.
     show_page(app, "Apps")
     # Both on by default: the eraser switch first, while the clicks are kept (it needs them).
+    check(not any(text.startswith("Works only while") for text in labels(app)),
+          "apps: while the clicks are kept, the eraser switch gives no reason to be greyed")
     for field, name, on in [("mirrorSwitchesTool", "Switch to the eraser in every app", False),
                             ("withholdGestureClicks", "Keep gesture clicks from apps", False),
                             ("prefersPencilOnlyDrawing", "Draw only with the pen", True),
@@ -395,6 +397,8 @@ def phase_settings(app: Any) -> None:
           "apps: the withholding switch says what it does, on and off")
     check(wait(lambda: not find(app, "check box", "Switch to the eraser in every app").getState().contains(pyatspi.STATE_SENSITIVE), 5),
           "apps: with the clicks no longer kept, the eraser switch is greyed (it works through them)")
+    check(wait(lambda: any(text.startswith("Works only while “Keep gesture clicks from apps” is on") for text in labels(app)), 5),
+          "apps: and the greyed switch says why")
     check(not any("takes effect with a pencild that withholds clicks" in text for text in shown),
           "apps: and no longer that it waits for a pencild that withholds clicks (this one does)")
     show_page(app, "Pens")
@@ -610,6 +614,13 @@ def phase_demo(app: Any) -> None:
     check("The demo pen’s gestures show below as pencild recognises them, under your settings" in labels(app),
           "try it: with only the demo pen, the page does not ask to hover over a tablet")
     shot("try-demo-pen.png")
+    # The demo pen has no eraser: no eraser button to turn into a button (the settings phase,
+    # whose pen has an eraser end, has the switch).
+    pencilctl_set("eraserButton=eraser")
+    show_page(app, "Pens")
+    check(wait(lambda: "pencild demo pen (demo0)" in labels(app), 10), "pens: the demo pen is shown")
+    check(find(app, "check box", "Use the eraser button as a button") is None,
+          "pens: a pen with no eraser is offered no eraser-button switch")
 
 
 def main() -> int:
