@@ -164,6 +164,8 @@ wait_for 120 canvas_shown || { dump; exit 1; }
 check "the plugin found its client beside it and reports pencild unreachable" state 's["connection"] == "unreachable"'
 check "its docker says where it looks: the user's socket, then the system's" \
     state 'any("not reachable" in t and "run/pencild.sock, then /run/pencild/pencild.sock" in t for t in s["dockerShown"])'
+check "and, in four short lines, how to start it: with sudo for everyone, --user for oneself" \
+    state 'any("To start it for everyone: sudo systemctl start pencild.socket" in t and "For you alone: systemctl --user start pencild.socket" in t and t.count(chr(10)) == 3 for t in s["dockerShown"])'
 check "with the text as it is, not read as rich text" state 'any("<i>run/pencild.sock" in t for t in s["dockerShown"])'
 check "Krita runs, its window shown" state '"KisMainWindow" in s["windows"]'
 check "the plugin runs on PyQt5, with Krita's Qt 5" state 's["qt"].startswith("PyQt5 ") and ", Qt 5." in s["qt"]'

@@ -64,7 +64,10 @@ def status_text(link: pencil_link.PencildLink) -> str:
         return f"pencild: cannot be used: {link.detail}"
     if link.state == pencil_link.UNREACHABLE:
         places = ", then ".join(pencil_link.looked_for())
-        lines = [f"pencild: not reachable ({link.detail}); looking for it at {places}, every few seconds"]
+        lines = [f"pencild: not reachable: {link.detail}",
+                 f"Looking for it at {places}, every few seconds.",
+                 "To start it for everyone: sudo systemctl start pencild.socket",
+                 "For you alone: systemctl --user start pencild.socket"]
     elif link.state == pencil_link.CONNECTING:
         lines = ["pencild: connecting"]
     else:

@@ -200,6 +200,12 @@ class PencildLink(QObject):
         try:
             # No socket given: the client looks it up at each attempt.
             self._monitor = pencild.Monitor(events=EVENTS)
+        except pencild.DaemonUnavailable as error:
+            # The docker says what to do; the cause alone is the detail.
+            self._set_state(UNREACHABLE, f"{error.cause.strerror or error.cause} at {error.path}")
+            self._timer.start(self._retry_ms)
+            self._retry_ms = min(self._retry_ms * 2, LONGEST_RETRY_MS)
+            return
         except pencild.PencildError as error:
             self._set_state(UNREACHABLE, str(error))
             self._timer.start(self._retry_ms)

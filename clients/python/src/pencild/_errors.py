@@ -21,9 +21,9 @@ class DaemonUnavailable(PencildError):
 
     def __init__(self, path: str, cause: OSError) -> None:
         super().__init__(
-            f"cannot connect to {path}: {cause.strerror or cause}: is pencild running? "
-            "(systemctl start pencild.socket, systemctl --user start pencild.socket, "
-            "or set PENCILD_SOCKET to the socket it listens on)"
+            f"cannot connect to {path}: {cause.strerror or cause}. Is pencild running? Start it with "
+            "`sudo systemctl start pencild.socket` (for everyone) or `systemctl --user start pencild.socket` "
+            "(for you alone), or set PENCILD_SOCKET to the socket it listens on"
         )
         self.path = path
         self.cause = cause
