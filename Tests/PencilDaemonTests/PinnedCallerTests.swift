@@ -94,9 +94,14 @@ struct PinnedCallerTests {
             while !pending.contains(0x0a) {
                 var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let left = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
-                guard left > 0, poll(&ready, 1, left) > 0 else { return "" }
+                guard left > 0 else { return "" }
+                // A signal (a child reaped) interrupts poll and read: ask again.
+                let polled = poll(&ready, 1, left)
+                if polled < 0, errno == EINTR { continue }
+                guard polled > 0 else { return "" }
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = read(fd, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return "" }
                 pending += buffer[0..<count]
             }
@@ -114,9 +119,9 @@ struct PinnedCallerTests {
 
         /// After "fork": the connecting process has exited and been reaped, and its child reads on.
         func waitForFork() -> Bool {
-            var lines: Set<String> = []
-            for _ in 0..<2 { lines.insert(line()) }
-            return lines == ["gone", "forked"]
+            var lines: [String] = []
+            for _ in 0..<2 { lines.append(line()) }
+            return Set(lines) == ["gone", "forked"]
         }
 
         func end() {
