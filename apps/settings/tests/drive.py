@@ -268,6 +268,11 @@ def phase_settings(app: Any) -> None:
 
     # Double-tap: every action, one after another.
     show_page(app, "Double-tap")
+    # "Do nothing" and the button's "Off" are two things, and the page says how they differ.
+    # (Both gesture pages are in the tree: one such line each.)
+    check(labels(app).count("The gesture is still recognised and its clicks kept from apps; to let the button click "
+                            "as usual, choose Off for the button") == 2,
+          "double-tap and squeeze: 'Do nothing' says how it differs from the button's Off, once on each page")
     for value, name in [("showColorPalette", "Show the colour palette"),
                         ("switchPrevious", "Switch between the current tool and the last one used"),
                         ("showInkAttributes", "Show ink attributes"),
