@@ -272,8 +272,11 @@ test-boot:
 test-readme:
 	bash tests/readme/run.sh
 
-# pencil-actions' per-app bindings on GNOME Shell 48 (its extension) and KWin 6 (its script),
-# with real GTK 4 apps, in a fresh Debian 13 (mmdebstrap) with the packages of `make deb`.
+# pencil-actions' per-app bindings on GNOME Shell (its extension) and KWin (its script), with
+# real GTK 4 and Qt 6 apps, and Krita with its plugin, in a fresh Debian (mmdebstrap) of each
+# suite people install, with the packages of `make deb`: GNOME Shell 48 and Krita 5.2 on Debian
+# 13, GNOME Shell 50, KWin 6.7 and Krita 5.3 on testing, GNOME Shell 51 on unstable
+# (tests/desktop/run.sh SUITE... runs some of them); logs in .build/desktop-logs/SUITE.
 test-desktop:
 	bash tests/desktop/run.sh
 
