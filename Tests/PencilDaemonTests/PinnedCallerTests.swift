@@ -24,7 +24,8 @@ struct PinnedCallerTests {
         connector = os.fork()
         if connector:
             os.waitpid(connector, 0)
-            print("gone", flush=True)
+            # One write each: the two processes share the pipe, and a print may write in parts.
+            os.write(1, b"gone\\n")
             signal.pause()
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect(sys.argv[1])
@@ -33,7 +34,8 @@ struct PinnedCallerTests {
             if line.strip() == "fork":
                 if os.fork():
                     os._exit(0)
-                print("forked", flush=True)
+                sys.stdout.flush()
+                os.write(1, b"forked\\n")
                 continue
             method, parameters = json.loads(line)
             s.sendall(json.dumps({"method": method, "parameters": parameters}).encode() + b"\\0")
