@@ -37,10 +37,11 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ] || [ ! -w "$XDG_
     why_private="XDG_RUNTIME_DIR is not set to a folder of yours, so clients look for the system's pencild"
 elif [ -e "$own" ] && [ ! -S "$own" ]; then
     why_private="$own is there and is not a socket"
-elif [ -S "$own" ] && PENCILD_SOCKET="$own" "$bin/pencilctl" devices >/dev/null 2>&1; then
+elif [ -S "$own" ] && ! { PENCILD_SOCKET="$own" "$bin/pencilctl" devices 2>&1 >/dev/null || true; } | grep -q 'Connection refused'; then
+    # Something is there (it answered, or failed some other way): never take its socket.
     why_private="your own pencild already answers on $own (systemctl --user stop pencild.socket pencild.service leaves it to this one)"
 else
-    # Nothing answers there: a socket left by a pencild that ended without removing it.
+    # Nothing listens there: a socket left by a pencild that ended without removing it.
     rm -f "$own"
     socket=$own
 fi

@@ -5,7 +5,7 @@
 #   - the watch shows the demo pen and says that d and s make its gestures; d does, and the
 #     gesture line shows the double-tap;
 #   - pencilctl, typed in a second terminal with nothing set, finds that pencild;
-#   - q ends it and leaves no socket behind;
+#   - q ends it and leaves no socket behind; a socket a pencild that ended left behind is taken over;
 #   - the control: with the person's own pencild already answering there, make run's pencild
 #     listens on a private socket, says why, and the second terminal still reaches the own one.
 set -euo pipefail
@@ -77,6 +77,15 @@ else
 fi
 check "no socket is left behind" test ! -e "$runtime/pencild.sock"
 tmux kill-session -t make-run 2>/dev/null || true
+
+echo "$tier: make run where a pencild that ended left its socket (nothing listens there)"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$runtime/pencild.sock"
+if person "$repo/scripts/dev-run.sh" "$bin" true >"$work/stale.txt" 2>&1 &&
+    grep -q "^dev-run: pencild (pid [0-9]*) on $runtime/pencild.sock," "$work/stale.txt" && [ ! -e "$runtime/pencild.sock" ]; then
+    pass "it takes the left socket's place, and leaves none behind" "$(grep 'nothing set' "$work/stale.txt")"
+else
+    fail "it takes the left socket's place, and leaves none behind" "$(tr '\n' ' ' <"$work/stale.txt" | cut -c1-400)"
+fi
 
 echo "$tier: make run while the person's own pencild answers on their socket (the control)"
 pencild_log=$work/own-pencild.log
