@@ -214,8 +214,12 @@ check prefs-untouched "seated's preferences, never set: $seated_withhold" grep -
 if wait_for 60 bash -c "[ -n \"\$(pencilctl devices --json | grep -o '\"mirror\" *: *\"event[0-9]*\"')\" ]"; then
     mirror=$(mirror_of "$event")
     phys=$(cat "/sys/class/input/$mirror/device/phys" 2>&1)
-    check mirror-made "by default: $event is mirrored as $mirror, phys $phys; udev: $(udevadm info -q property "/dev/input/$mirror" | grep -E '^(ID_INPUT_TABLET|TAGS|CURRENT_TAGS|SYSTEMD_WANTS)=' | tr '\n' ' ')" \
-        bash -c '[ -c "/dev/input/$1" ] && [ "${2%-pencild}" != "$2" ] && ! udevadm info -q property "/dev/input/$1" | grep -q "pencild"' _ "$mirror" "$phys"
+    # Tagged for nobody (no "pencild" tag, no service wanted), and named for libinput's quirk
+    # by UNIQ (libinput-quirks/20-pencild-mirror.quirks).
+    check mirror-made "by default: $event is mirrored as $mirror, phys $phys; udev: $(udevadm info -q property "/dev/input/$mirror" | grep -E '^(ID_INPUT_TABLET|UNIQ|TAGS|CURRENT_TAGS|SYSTEMD_WANTS|SYSTEMD_USER_WANTS)=' | tr '\n' ' ')" \
+        bash -c '[ -c "/dev/input/$1" ] && [ "${2%-pencild}" != "$2" ] \
+            && udevadm info -q property "/dev/input/$1" | grep -qx "UNIQ=pencild-mirror" \
+            && ! udevadm info -q property "/dev/input/$1" | grep -E "^(TAGS|CURRENT_TAGS|SYSTEMD_WANTS|SYSTEMD_USER_WANTS)=" | grep -q "pencild"' _ "$mirror" "$phys"
     # The double-tap above switched the pen to its eraser through the mirror: the stroke comes
     # as the eraser's, and ends with the eraser leaving.
     python3 "$files/virtual_pen.py" read "/dev/input/$mirror" --ready-file "$work/mirror.ready" --timeout 60 \
