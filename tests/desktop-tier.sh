@@ -39,6 +39,8 @@ begin_scratch() {
 
 stop_started() {
     local pid
+    # A make run terminal (make_run_terminal): its end stops the pencild it started.
+    make_run_tmux kill-server 2>/dev/null || true
     for pid in "${pids[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true

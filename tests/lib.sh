@@ -85,6 +85,20 @@ start_pencild() {
     done
 }
 
+# make_run_terminal BIN RUNTIME WORK: `make run` (scripts/dev-run.sh) as a person starts it, in a
+# terminal of 90 by 32 of a tmux server of this run's own: nothing set but their own
+# XDG_RUNTIME_DIR (no PENCILD_SOCKET). When it ends, the terminal shows dev-run-exited-STATUS.
+# make_run_tmux ARGS runs tmux on that server; make_run_screen PATTERN is true when the
+# terminal shows PATTERN now ($work/screen.txt), make_run_said PATTERN when it or its
+# scrollback does ($work/terminal.txt).
+make_run_tmux() { command tmux -L "pencild-make-run-$$" -f /dev/null "$@"; }
+make_run_terminal() {
+    make_run_tmux new-session -d -s make-run -x 90 -y 32 \
+        "env -u PENCILD_SOCKET XDG_RUNTIME_DIR='$2' TMPDIR='$3' '$(dirname "${BASH_SOURCE[0]}")/../scripts/dev-run.sh' '$1'; echo dev-run-exited-\$?; sleep 600"
+}
+make_run_screen() { make_run_tmux capture-pane -p -t make-run >"${work:?}/screen.txt" 2>/dev/null && grep -q -- "$1" "$work/screen.txt"; }
+make_run_said() { make_run_tmux capture-pane -p -J -S -200 -t make-run >"${work:?}/terminal.txt" 2>/dev/null && grep -q -- "$1" "$work/terminal.txt"; }
+
 find_host_kernel() {
     kernel=${BOOT_KERNEL:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1 || true)}
     if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then

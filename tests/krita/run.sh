@@ -16,6 +16,9 @@
 #      palette; a click outside it closes it and paints nothing on the canvas (the same
 #      click with the palette closed paints: the control); after pencild restarts, Escape
 #      closes it;
+#   3b. make run (scripts/dev-run.sh) in a terminal with nothing set: the plugin finds its
+#      pencild by itself, and d in its watch makes the demo pen double-tap: eraser mode
+#      changes, with pencild's default preferences;
 #   4. pencild is stopped (SIGSTOP): focus changes take Krita's thread no time, the docker
 #      says the claim waits, and shows the right focus once pencild goes on;
 #   5. the docker's "Gesture actions…" binds switchEraser to Krita's mirror_canvas: a
@@ -45,6 +48,7 @@ command -v krita >/dev/null || cannot "krita is not installed (apt-get install -
 command -v Xvfb >/dev/null || cannot "Xvfb is not installed (apt-get install xvfb)"
 command -v xdotool >/dev/null || cannot "xdotool is not installed (apt-get install xdotool)"
 command -v import >/dev/null || cannot "ImageMagick's import is not installed (apt-get install imagemagick)"
+command -v tmux >/dev/null || cannot "tmux is not installed (apt-get install tmux)"
 # Krita's Python is the system's: PyQt5 must be there for any Python plugin to load.
 system_python=/usr/bin/python3
 "$system_python" -c 'import PyQt5.QtWidgets' 2>/dev/null || cannot "PyQt5 for $system_python (apt-get install python3-pyqt5)"
@@ -289,6 +293,33 @@ look
 check "Escape closed it" state "$open_before"' and not s["popupPalette"]'
 check "and painted nothing" state 's["imageHash"] == "'"$image_before"'"'
 
+echo "test-krita: make run, as a person without a tablet starts it, and d in its watch"
+# scripts/dev-run.sh in a terminal with nothing set but the person's XDG_RUNTIME_DIR: its
+# pencild takes the user's socket, the plugin finds it by itself, and the demo pen's
+# double-tap (d in the watch) reaches Krita with the preferences pencild has by default.
+xdotool windowfocus "$window" mousemove "$centre_x" "$centre_y"
+wait_for 30 state 's["active"]' || { dump; exit 1; }
+make_run_terminal "$bin" "$XDG_RUNTIME_DIR" "$work"
+if wait_for 60 make_run_screen 'd double-tap, s squeeze'; then
+    pass "make run's watch shows the demo pen and its keys" "$(head -n 1 "$work/screen.txt")"
+else
+    fail "make run's watch shows the demo pen and its keys" "$(tr '\n' ' ' <"$work/screen.txt" | cut -c1-400)"
+fi
+make_run_found() { state "$connected"' and "pencild demo pen" in s["pens"]'; }
+wait_for 60 make_run_found || { dump; exit 1; }
+pass "the plugin found make run's pencild by itself, with its demo pen, and claimed the focus"
+eraser_before=$(value 's["eraser"]')
+gestures_before=$(value 'len(g)')
+make_run_tmux send-keys -t make-run d
+wait_for 30 state "len(g) > $gestures_before" || { dump; exit 1; }
+check "d in the watch: the demo pen's double-tap came to Krita with focus this, and Krita acted" \
+    state 'g[-1]["type"] == "doubleTap" and g[-1]["action"] == "switchEraser" and g[-1]["focus"] == "this" and g[-1]["acted"]'
+check "eraser mode turned $([ "$eraser_before" = True ] && echo off || echo on)" state 'g[-1]["eraser"] != '"$eraser_before"
+check "the watch showed the double-tap too" make_run_screen '^gesture   doubleTap'
+make_run_tmux send-keys -t make-run q
+check "q ends make run, and its pencild with it" wait_for 30 make_run_said '^dev-run-exited-0'
+make_run_tmux kill-server 2>/dev/null || true
+
 echo "test-krita: pencild stopped (SIGSTOP) while the focus changes"
 "$system_python" -c '
 import sys
@@ -357,9 +388,9 @@ kill -TERM "$pencild_pid" 2>/dev/null || true
 wait "$pencild_pid" 2>/dev/null || true
 bound_checks() { check "connected again" state "$connected"; }
 mirrored_before=$(value 's["mirrorCanvas"]')
-replay bound 8 True bound_checks
+replay bound 9 True bound_checks
 check "the double-tap triggered mirror_canvas, not erase_action" \
-    state 'g[6]["type"] == "doubleTap" and g[6]["acted"] and g[6]["mirrorCanvas"] != '"$mirrored_before"' and g[6]["eraser"] == g[5]["eraser"]'
+    state 'g[7]["type"] == "doubleTap" and g[7]["acted"] and g[7]["mirrorCanvas"] != '"$mirrored_before"' and g[7]["eraser"] == g[6]["eraser"]'
 stop_actions
 # The palette the squeeze opened goes, as a person closes it.
 xdotool windowfocus "$window" key Escape
@@ -371,8 +402,8 @@ xdotool windowfocus "$other"
 wait_for 30 state 'not s["active"]' || { dump; exit 1; }
 check "Krita gave up the focus" state 's["focusClaimed"] is False'
 other_checks() { check "connected again, Krita leaves the focus unclaimed" state "$connected"; }
-replay other 10 False other_checks
-check "the gestures came to Krita with focus none, and Krita did nothing" state 'all(x["focus"] == "none" and not x["acted"] for x in g[8:10])'
+replay other 11 False other_checks
+check "the gestures came to Krita with focus none, and Krita did nothing" state 'all(x["focus"] == "none" and not x["acted"] for x in g[9:11])'
 check "the pop-up palette stayed hidden" state 'not s["popupPalette"]'
 performed_both() { grep -qx 'doubleTap switchEraser none' "$performed" && grep -qx 'squeeze showContextualPalette none' "$performed"; }
 wait_for 10 performed_both || true

@@ -28,10 +28,8 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pencild-make-run.XXXXXX")
 runtime=$work/runtime
 install -d -m 0700 "$runtime"
-# A tmux server of this run's own, without anyone's configuration.
-tmux() { command tmux -L "pencild-make-run-$$" -f /dev/null "$@"; }
 cleanup() {
-    tmux kill-server 2>/dev/null || true
+    make_run_tmux kill-server 2>/dev/null || true
     if [ -n "$pencild_pid" ]; then kill -TERM "$pencild_pid" 2>/dev/null || true; wait "$pencild_pid" 2>/dev/null || true; fi
     rm -rf "$work"
 }
@@ -39,15 +37,9 @@ trap cleanup EXIT
 
 # The person's terminals: their own runtime folder, and nothing of this run's environment.
 person() { env -u PENCILD_SOCKET XDG_RUNTIME_DIR="$runtime" TMPDIR="$work" "$@"; }
-screen() { tmux capture-pane -p -t make-run >"$work/screen.txt" 2>/dev/null && grep -q -- "$1" "$work/screen.txt"; }
-# What the terminal showed before and after the watch (its scrollback included).
-terminal() { tmux capture-pane -p -J -S -200 -t make-run >"$work/terminal.txt" 2>/dev/null && grep -q -- "$1" "$work/terminal.txt"; }
-
-# start_make_run: dev-run.sh as `make run` starts it, in a terminal of 90 by 32.
-start_make_run() {
-    tmux new-session -d -s make-run -x 90 -y 32 \
-        "env -u PENCILD_SOCKET XDG_RUNTIME_DIR='$runtime' TMPDIR='$work' '$repo/scripts/dev-run.sh' '$bin'; echo dev-run-exited-\$?; sleep 600"
-}
+start_make_run() { make_run_terminal "$bin" "$runtime" "$work"; }
+screen() { make_run_screen "$@"; }
+terminal() { make_run_said "$@"; }
 
 echo "$tier: make run with nothing set"
 start_make_run
@@ -62,13 +54,13 @@ if person "$pencilctl" devices >"$work/devices.txt" 2>&1 && grep -q '^demo0' "$w
 else
     fail "pencilctl in a second terminal, with nothing set, finds it" "$(tr '\n' ' ' <"$work/devices.txt")"
 fi
-tmux send-keys -t make-run d
+make_run_tmux send-keys -t make-run d
 if wait_for 30 screen '^gesture   doubleTap'; then
     pass "d: the demo pen double-taps, in the watch" "$(grep '^gesture' "$work/screen.txt")"
 else
     fail "d: the demo pen double-taps, in the watch" "$(grep -E '^(gesture|status)' "$work/screen.txt" | tr '\n' ' ')"
 fi
-tmux send-keys -t make-run q
+make_run_tmux send-keys -t make-run q
 if wait_for 30 terminal '^dev-run-exited-0' && grep -q "^dev-run: pencild (pid [0-9]*) on $runtime/pencild.sock," "$work/terminal.txt" &&
     grep -q '^dev-run: every client started as .* finds it with nothing set' "$work/terminal.txt"; then
     pass "q ends make run, which had listened on the person's own socket and said so" "$(grep 'with nothing set' "$work/terminal.txt")"
@@ -76,7 +68,7 @@ else
     fail "q ends make run, which had listened on the person's own socket and said so" "$(tr '\n' ' ' <"$work/terminal.txt" | cut -c1-400)"
 fi
 check "no socket is left behind" test ! -e "$runtime/pencild.sock"
-tmux kill-session -t make-run 2>/dev/null || true
+make_run_tmux kill-session -t make-run 2>/dev/null || true
 
 echo "$tier: make run where a pencild that ended left its socket (nothing listens there)"
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$runtime/pencild.sock"
@@ -101,7 +93,7 @@ if person "$pencilctl" devices >"$work/devices.txt" 2>&1 && ! grep -q '^demo0' "
 else
     fail "the second terminal still reaches the person's own pencild, which has no demo pen" "$(tr '\n' ' ' <"$work/devices.txt")"
 fi
-tmux send-keys -t make-run q
+make_run_tmux send-keys -t make-run q
 if wait_for 30 terminal '^dev-run-exited-0' && grep -q "^dev-run: pencild (pid [0-9]*) on $work/pencild-run\.[^/]*/pencild.sock," "$work/terminal.txt" &&
     grep -q "on a private socket: your own pencild already answers on $runtime/pencild.sock" "$work/terminal.txt"; then
     pass "q ends make run, which had said why its socket was a private one" "$(grep 'private socket' "$work/terminal.txt")"
