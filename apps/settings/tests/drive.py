@@ -434,21 +434,31 @@ def phase_settings(app: Any) -> None:
           "pencilctl's eraserButton=eraser shows as the switch off")
 
     # pencil-actions: not running, then running (a process of that name), then not again, all
-    # while the page stays shown; then its bindings.
+    # while the page stays shown; its switch follows, greyed, and says why: this session has
+    # no user service manager (the test's bus is dbus-run-session's). Then its bindings.
     show_page(app, "Apps")
-    check(wait(lambda: any(text.startswith("Not running") for text in labels(app)), 5),
-          "apps: pencil-actions is shown as not running")
+    switch = find(app, "check box", "Perform gestures in other apps")
+    check(wait(lambda: any(text.startswith("Not running. This session has no user service manager")
+                           for text in labels(app)), 5),
+          "apps: pencil-actions is shown as not running, and why the window cannot start it")
+    check(switch is not None and not checked(switch) and not sensitive(switch),
+          "apps: its switch is off and greyed")
     fake = os.path.join(os.environ["WORK"], "pencil-actions")
     shutil.copy("/bin/sleep", fake)
     process = subprocess.Popen([fake, "60"])
     try:
-        check(wait(lambda: any(text.startswith("Running") for text in labels(app)), 10),
-              "apps: pencil-actions started while the page is shown is shown as running")
+        check(wait(lambda: any(text.startswith("Running. Started outside your services") for text in labels(app)), 10),
+              "apps: pencil-actions started while the page is shown is shown as running, and why it cannot be stopped here")
+        check(wait(lambda: checked(switch), 5) and not sensitive(switch), "apps: its switch is on, and greyed")
+        shot("apps-pencil-actions-elsewhere.png")
     finally:
         process.terminate()
         process.wait()
     check(wait(lambda: any(text.startswith("Not running") for text in labels(app)), 10),
           "apps: and as not running once it stops, the page still shown")
+    check(wait(lambda: not checked(switch), 5), "apps: its switch is off again")
+    check(any(text == os.path.join(os.environ["XDG_CONFIG_HOME"], "pencild", "actions.conf") for text in labels(app)),
+          "apps: the bindings row shows where pencil-actions reads them")
     bindings = os.path.join(os.environ["XDG_CONFIG_HOME"], "pencild", "actions.conf")
     check(not os.path.exists(bindings), "apps: there is no bindings file yet")
     act(find(app, "push button", "Open the bindings file"), "click")
@@ -478,7 +488,7 @@ def phase_absent(app: Any) -> None:
     check("pencild is not running" in shown, "the pens page says it is not running")
     check(BANNER not in shown, "and, having the whole story, no banner")
     check(any("systemctl --user start pencild.socket" in text for text in shown),
-          "and says how to start it, as README's troubleshooting does")
+          "and says how to start it, as docs/troubleshooting.md does")
     check("Wacom Intuos5 touch M" not in shown, "and shows no pen")
     show_page(app, "Double-tap")
     act(find(app, "push button", "Show what to do on the Pens page"), "click")
