@@ -34,17 +34,7 @@ public final class VarlinkClient {
 
     /// Calls `method` and returns its reply's parameters; an error reply throws `.remote`.
     public func call(_ method: String, _ parameters: JSONValue = .object([])) throws(VarlinkClientError) -> JSONValue {
-        do {
-            try send(VarlinkCall(method: method, parameters: parameters))
-        } catch {
-            // A daemon that refuses the caller answers at once and closes; the refusal is
-            // already here and says more than the failed write.
-            if case .io(let errno) = error, errno == .brokenPipe || errno == .connectionReset,
-               let reply = try? readReply(), let name = reply.error {
-                throw .remote(VarlinkError(name: name, parameters: reply.parameters))
-            }
-            throw error
-        }
+        try sendOrRefusal(VarlinkCall(method: method, parameters: parameters))
         let reply = try readReply()
         if let error = reply.error { throw .remote(VarlinkError(name: error, parameters: reply.parameters)) }
         return reply.parameters
@@ -52,8 +42,22 @@ public final class VarlinkClient {
 
     /// Calls `method` with `"more": true`; read the replies with `next()` on the result.
     public func stream(_ method: String, _ parameters: JSONValue = .object([])) throws(VarlinkClientError) -> ReplyStream {
-        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        try sendOrRefusal(VarlinkCall(method: method, parameters: parameters, more: true))
         return ReplyStream(client: self)
+    }
+
+    /// Sends `call`. A daemon that refuses the caller answers at once and closes: the write
+    /// then fails, and the refusal, already here, says more than the failed write.
+    private func sendOrRefusal(_ call: VarlinkCall) throws(VarlinkClientError) {
+        do {
+            try send(call)
+        } catch {
+            if case .io(let errno) = error, errno == .brokenPipe || errno == .connectionReset,
+               let reply = try? readReply(), let name = reply.error {
+                throw .remote(VarlinkError(name: name, parameters: reply.parameters))
+            }
+            throw error
+        }
     }
 
     /// Calls `method` with `"oneway": true`: no reply comes.
