@@ -348,15 +348,18 @@ install-data: man
 	install -m 0644 udev-rules/70-pencild.rules "$(DESTDIR)$(UDEV_RULES_DIR)/"
 	# The group that may write /dev/uinput (the system service's, for the mirrors).
 	install -D -m 0644 systemd/sysusers/pencild.conf "$(DESTDIR)$(SYSUSERS_DIR)/pencild.conf"
-	# The uinput rule is an administrator's opt-in (README, "What the uinput rule allows"):
+	# The uinput rule is an administrator's opt-in (docs/pencil-actions.md, "What the uinput rule allows"):
 	# installed as an example, where udev never reads it; one an earlier install put in
 	# udev's directory goes.
 	rm -f "$(DESTDIR)$(UDEV_RULES_DIR)/71-pencil-actions-uinput.rules"
+	# README and the documents it links to, in docs/ beside it as in the source tree.
 	install -m 0644 README.md "$(DESTDIR)$(DOCDIR)/"
+	install -d "$(DESTDIR)$(DOCDIR)/docs"
+	install -m 0644 docs/*.md docs/*.png "$(DESTDIR)$(DOCDIR)/docs/"
 	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
 	install -m 0644 udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(DOCDIR)/examples/"
-	# So is the pens' uaccess rule, which only a pencild run as a user service needs (README,
-	# "User service").
+	# So is the pens' uaccess rule, which only a pencild run as a user service needs
+	# (docs/installing.md, "User service").
 	install -m 0644 udev-rules/71-pencild-user-mode.rules "$(DESTDIR)$(DOCDIR)/examples/"
 	for page in $(MAN_PAGES); do \
 	    section=$${page##*.}; \

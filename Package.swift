@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(name: "pencilctl", dependencies: ["PencilControl"]),
         // The per-user service that performs preferred actions for apps that do not subscribe.
         .executableTarget(name: "pencil-actions", dependencies: ["PencilActions"]),
-        // The shortest client program (README, "Writing a client"): prints double-taps and
+        // The shortest client program (docs/clients.md, "Writing a client"): prints double-taps and
         // squeezes with their action.
         .executableTarget(name: "pencil-gestures-example", dependencies: ["PencilClient"], path: "examples/swift"),
         // The kernel suite's scenario recordings (tests/kernel/suite.sh runs it before the

@@ -74,7 +74,7 @@ if [ "${#readable[@]}" -gt 0 ]; then
     [ -z "$always_demo" ] || flags+=(--demo)
 else
     if [ "${#unreadable[@]}" -gt 0 ]; then
-        echo "dev-run: cannot read ${unreadable[*]}: join the 'input' group or install the udev rule (README, Troubleshooting)"
+        echo "dev-run: cannot read ${unreadable[*]}: join the 'input' group or install the udev rule (docs/troubleshooting.md)"
     fi
     echo "dev-run: no pen to read: using the demo pen"
     flags+=(--demo)

@@ -43,7 +43,7 @@ public final class VirtualKeyboard {
                 Access to /dev/uinput is an administrator's choice: the example udev rule \
                 71-pencil-actions-uinput.rules (in share/doc/pencild/examples) gives it to the user of the \
                 active local session, and with it every program of that user can type into later sessions \
-                (README, "What the uinput rule allows").
+                (docs/pencil-actions.md, "What the uinput rule allows").
                 """
         }
         if error == .noSuchFile || error == .noDevice {

@@ -17,11 +17,11 @@ extension DaemonSocket {
                 or set PENCILD_SOCKET to the socket it listens on.
                 """
         case .connect(_, let errno) where errno == .permissionDenied:
-            return "cannot connect to \(path): \(errno): this user may not open the socket (see README, Troubleshooting)"
+            return "cannot connect to \(path): \(errno): this user may not open the socket (see docs/troubleshooting.md)"
         case .remote(let remote) where remote.name == "org.pencild.Pen.PermissionDenied":
             return """
                 pencild at \(path) refused: only root, its own user, members of the socket's group and \
-                users with an active local session may use it (see README, Troubleshooting)
+                users with an active local session may use it (see docs/troubleshooting.md)
                 """
         case .closed:
             return "pencild at \(path) closed the connection"

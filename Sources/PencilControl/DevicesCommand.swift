@@ -35,7 +35,7 @@ public enum DevicesCommand: PencilCommand {
             return ExitCode.success
         }
         if list.isEmpty {
-            io.output.line("no pen devices (see README, Troubleshooting, if one is plugged in)")
+            io.output.line("no pen devices (see docs/troubleshooting.md, if one is plugged in)")
             return ExitCode.success
         }
         for json in list {

@@ -410,7 +410,7 @@ final class DeviceHub {
             switch error {
             case .permissionDenied, .notPermitted:
                 if permissionWarnings.insert(path).inserted {
-                    logger.warning("cannot open \(path) (\(error)): pencild needs read access to pen devices: the system service has it through group input; a user's pencild through the opt-in udev rule 71-pencild-user-mode.rules, which an administrator enables (README, \"User service\")")
+                    logger.warning("cannot open \(path) (\(error)): pencild needs read access to pen devices: the system service has it through group input; a user's pencild through the opt-in udev rule 71-pencild-user-mode.rules, which an administrator enables (docs/installing.md, \"User service\")")
                 }
             case .noSuchFile, .noDevice:
                 logger.debug("\(path) went away before it could be opened")

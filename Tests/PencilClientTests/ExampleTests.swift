@@ -4,7 +4,7 @@ import PencilSystem
 import PencilTestSupport
 import Testing
 
-@Suite("The Swift example program (README, Writing a client)", .timeLimit(.minutes(10)))
+@Suite("The Swift example program (docs/clients.md, Writing a client)", .timeLimit(.minutes(10)))
 struct ExampleTests {
     @Test("pencil-gestures-example prints each double-tap and squeeze of a replay with its action")
     func gesturesExample() throws {

@@ -69,6 +69,8 @@ pencild /lib/udev/rules.d/70-pencild.rules
 pencild /usr/share/doc/pencild/examples/71-pencild-user-mode.rules
 pencild /lib/systemd/system/pencild.socket
 pencild /usr/share/man/man8/pencild.8.gz
+pencild /usr/share/doc/pencild/README.md
+pencild /usr/share/doc/pencild/docs/troubleshooting.md
 pencil-actions /usr/bin/pencil-actions
 pencil-actions /usr/share/doc/pencild/examples/71-pencil-actions-uinput.rules
 pencil-actions /usr/lib/systemd/user/pencil-actions.service

@@ -139,8 +139,8 @@ else
     fail udev-starts-service "pencild.service is $(systemctl is-active pencild.service), pencild-pen.target $(systemctl is-active pencild-pen.target)"
 fi
 # The pen's node: the system service reads it through group input; the person at the seat
-# gets no ACL on it unless the administrator enables the user-mode example (README, "User
-# service"), since an ACL checked at open() would outlive a switch of seat.
+# gets no ACL on it unless the administrator enables the user-mode example (docs/installing.md,
+# "User service"), since an ACL checked at open() would outlive a switch of seat.
 if [ -n "$node" ]; then
     pen_readable() { as seated python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY))' "$node" 2>/dev/null; }
     pen_acl() { echo "$(stat -c '%A %U:%G' "$node"), CURRENT_TAGS=$(udevadm info -q property "$node" | sed -n 's/^CURRENT_TAGS=//p')"; }
@@ -150,7 +150,7 @@ if [ -n "$node" ]; then
     else
         fail pen-acl-closed "seated can read $node ($(pen_acl)), or the example $user_mode_example is missing"
     fi
-    # The administrator opts in, as README says.
+    # The administrator opts in, as docs/installing.md says.
     cp "$user_mode_example" /etc/udev/rules.d/
     udevadm control --reload
     udevadm trigger --action=change --subsystem-match=input --property-match=ID_INPUT_TABLET=1
@@ -375,7 +375,7 @@ if [ -e /dev/uinput ] && ! uinput_writable; then
 else
     fail uinput-closed "seated can open /dev/uinput ($(uinput_acl 2>&1)), or it is missing"
 fi
-# The administrator opts in, as README says.
+# The administrator opts in, as docs/pencil-actions.md says.
 cp "$example" /etc/udev/rules.d/
 udevadm control --reload
 udevadm trigger --action=change --sysname-match=uinput

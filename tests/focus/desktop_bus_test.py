@@ -2,7 +2,7 @@
 """pencil-actions' KDE and GNOME focus providers against a private session bus, where
 fake_desktop.py stands in for KWin or GNOME Shell and speaks the conversation the shipped
 KWin script and GNOME Shell extension hold with pencil-actions. Neither real desktop runs
-here: what KWin and GNOME Shell themselves do is not tested (README says so).
+here: what KWin and GNOME Shell themselves do is tested by `make test-desktop` (docs/desktops.md).
 
   desktop_bus_test.py BIN_DIR
 

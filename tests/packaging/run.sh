@@ -91,6 +91,9 @@ check_install() {
         "$rules_dir/70-pencild.rules"
         "$prefix/share/doc/pencild/examples/actions.conf" "$prefix/share/doc/pencild/examples/71-pencil-actions-uinput.rules"
         "$prefix/share/doc/pencild/examples/71-pencild-user-mode.rules"
+        # README and the pages that pencilctl's, pencild's and pencil-actions' messages cite.
+        "$prefix/share/doc/pencild/README.md" "$prefix/share/doc/pencild/docs/troubleshooting.md"
+        "$prefix/share/doc/pencild/docs/installing.md" "$prefix/share/doc/pencild/docs/pencil-actions.md"
         "$prefix/share/man/man8/pencild.8" "$prefix/share/man/man1/pencilctl.1" "$prefix/share/man/man5/pencild.conf.5"
         "$prefix/share/man/man1/pencil-actions.1"
         "$prefix/share/krita/pykrita/pencild_krita.desktop" "$prefix/share/krita/pykrita/pencild_krita/__init__.py"

@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# example.sh PENCIL_GESTURES README: the README's C example (examples/pencil-gestures.c,
-# the same text in README.md under "Writing a client") prints the double-tap and the
+# example.sh PENCIL_GESTURES PAGE: the C example of docs/clients.md, the PAGE given
+# (examples/pencil-gestures.c, the same text under "### C"), prints the double-tap and the
 # squeeze of a replayed pen with their phases and actions, as `pencilctl events` has them.
 # shellcheck source=lib.sh disable=SC1091
 source "$(dirname "$0")/lib.sh"
-example=${1:?usage: $0 PENCIL_GESTURES README}
-readme=${2:?usage: $0 PENCIL_GESTURES README}
+example=${1:?usage: $0 PENCIL_GESTURES PAGE}
+page=${2:?usage: $0 PENCIL_GESTURES PAGE}
 source_file=$(dirname "$0")/../examples/pencil-gestures.c
 
-# The README shows the file as it is.
+# The page shows the file as it is.
 awk '/^### C$/ { section = 1; next } /^##/ { section = 0 } section && /^```c$/ { inside = 1; next }
-     inside && /^```$/ { exit } inside' "$readme" >"$work/readme.c"
-if ! diff -u "$source_file" "$work/readme.c" >"$work/readme.diff"; then
-    echo "FAIL: README.md's C example differs from examples/pencil-gestures.c:"
-    cat "$work/readme.diff"
+     inside && /^```$/ { exit } inside' "$page" >"$work/page.c"
+if ! diff -u "$source_file" "$work/page.c" >"$work/page.diff"; then
+    echo "FAIL: $(basename "$page")'s C example differs from examples/pencil-gestures.c:"
+    cat "$work/page.diff"
     exit 1
 fi
-echo "ok: README.md shows examples/pencil-gestures.c"
+echo "ok: $(basename "$page") shows examples/pencil-gestures.c"
 
 RECORDING_NAME="Example Pen" write_recording "$work/pen.evemu"
 "$pencilctl" events "$work/pen.evemu" | python3 -c '

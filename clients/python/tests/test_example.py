@@ -1,4 +1,4 @@
-"""The README's Python example is examples/python/gestures.py, and it works."""
+"""The Python example of docs/clients.md is examples/python/gestures.py, and it works."""
 
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ EXAMPLE = os.path.join(REPOSITORY, "examples", "python", "gestures.py")
 
 
 class Example(unittest.TestCase):
-    def test_the_readme_shows_the_example_file(self) -> None:
-        with open(os.path.join(REPOSITORY, "README.md"), encoding="utf-8") as file:
-            readme = file.read()
-        self.assertIn("\n## Writing a client\n", readme)
-        section = readme.split("\n## Writing a client\n", 1)[1]
+    def test_the_documentation_shows_the_example_file(self) -> None:
+        with open(os.path.join(REPOSITORY, "docs", "clients.md"), encoding="utf-8") as file:
+            page = file.read()
+        self.assertIn("\n## Writing a client\n", page)
+        section = page.split("\n## Writing a client\n", 1)[1]
         python = section.split("\n### Python\n", 1)[1]
         block = re.search(r"```python\n(.*?)```", python, re.S)
-        assert block is not None, "no ```python block under ## Writing a client, ### Python"
+        assert block is not None, "no ```python block in docs/clients.md under ## Writing a client, ### Python"
         with open(EXAMPLE, encoding="utf-8") as file:
             self.assertEqual(block.group(1), file.read())
 
