@@ -34,8 +34,11 @@ class Example(unittest.TestCase):
         cintiq = [(r, d) for r, d in recordings() if "Cintiq" in r]
         require(bool(cintiq), "the Cintiq 22HDT recording is needed")
         with Daemon(replay_arguments(*cintiq[0])) as daemon:
+            # Ctrl+C ends the example as in a terminal, also where this test was started in the
+            # background of a shell without job control, which passes SIGINT on ignored.
             process = subprocess.Popen([sys.executable, EXAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       env=dict(os.environ, PENCILD_SOCKET=daemon.socket, PYTHONUNBUFFERED="1"))
+                                       env=dict(os.environ, PENCILD_SOCKET=daemon.socket, PYTHONUNBUFFERED="1"),
+                                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
             output = b""
             try:
                 assert process.stdout is not None and process.stderr is not None
