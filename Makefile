@@ -316,11 +316,14 @@ install: build
 	done
 	$(MAKE) --no-print-directory install-data install-client-c install-settings
 
-# The settings window: the program (with a private copy of the Python client, which it uses
-# only where python3-pencild is not installed), its desktop entry, icon and man page.
+# The settings window: the program (a launcher for its package in SETTINGS_LIB_DIR, beside a
+# private copy of the Python client, which it uses only where python3-pencild is not
+# installed), its desktop entry, icon and man page.
 .PHONY: install-settings uninstall-settings
 install-settings: $(SETTINGS_MAN)
 	install -D -m 0755 $(SETTINGS_DIR)/pencil-settings "$(DESTDIR)$(BINDIR)/pencil-settings"
+	install -d "$(DESTDIR)$(SETTINGS_LIB_DIR)/pencil_settings"
+	install -m 0644 $(SETTINGS_DIR)/pencil_settings/*.py "$(DESTDIR)$(SETTINGS_LIB_DIR)/pencil_settings/"
 	install -D -m 0644 $(SETTINGS_DIR)/org.pencild.Settings.desktop "$(DESTDIR)$(APPLICATIONS_DIR)/org.pencild.Settings.desktop"
 	install -D -m 0644 $(SETTINGS_DIR)/org.pencild.Settings.svg "$(DESTDIR)$(ICONS_DIR)/org.pencild.Settings.svg"
 	install -D -m 0644 $(SETTINGS_MAN) "$(DESTDIR)$(MANDIR)/man1/pencil-settings.1"

@@ -72,14 +72,14 @@ if command -v shellcheck >/dev/null; then
 fi
 if command -v mypy >/dev/null; then
     if MYPYPATH=$repo/clients/python/src mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
-        --scripts-are-modules "$app_dir/pencil-settings" "$here"/*.py; then
+        --scripts-are-modules "$app_dir/pencil-settings" "$app_dir/pencil_settings" "$here"/*.py; then
         pass "mypy: the app and the test's Python"
     else
         fail "mypy"
     fi
 fi
-# make install's part: the program runs from where it is installed, with its own copy of the
-# client, and the installed desktop entry is valid and names an installed icon.
+# make install's part: the program runs from where it is installed, with its package and its
+# own copy of the client, and the installed desktop entry is valid and names an installed icon.
 if make --no-print-directory -s -C "$repo" install-settings DESTDIR="$work/root" PREFIX=/usr/local >"$work/install.log" 2>&1 &&
     "$python" "$work/root/usr/local/bin/pencil-settings" --help >/dev/null 2>>"$work/install.log" &&
     desktop-file-validate "$work/root/usr/local/share/applications/org.pencild.Settings.desktop" >>"$work/install.log" 2>&1 &&
