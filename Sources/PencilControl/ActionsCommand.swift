@@ -118,7 +118,7 @@ public enum ActionsCommand: PencilCommand {
         }
         let preferences: Preferences
         do {
-            let reply = try DaemonCall.call("org.pencild.Pen.GetPreferences", path: socket)
+            let reply = try DaemonCall.call(PenInterface.Method.getPreferences.qualifiedName, path: socket)
             guard let json = reply["preferences"], let decoded = try? Preferences.defaults.merging(json) else {
                 io.errors.line("pencilctl actions: pencild's reply holds no valid preferences: \(reply.jsonText)")
                 return ExitCode.software

@@ -18,7 +18,7 @@ extension DaemonSocket {
                 """
         case .connect(_, let errno) where errno == .permissionDenied:
             return "cannot connect to \(path): \(errno): this user may not open the socket (see docs/troubleshooting.md)"
-        case .remote(let remote) where remote.name == "org.pencild.Pen.PermissionDenied":
+        case .remote(let remote) where remote.name == PenInterface.ErrorName.permissionDenied.qualifiedName:
             return """
                 pencild at \(path) refused: only root, its own user, members of the socket's group and \
                 users with an active local session may use it (see docs/troubleshooting.md)

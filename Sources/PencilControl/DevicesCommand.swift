@@ -21,7 +21,7 @@ public enum DevicesCommand: PencilCommand {
         let path = DaemonSocket.path()
         let reply: JSONValue
         do {
-            reply = try DaemonCall.call("org.pencild.Pen.ListDevices", path: path)
+            reply = try DaemonCall.call(PenInterface.Method.listDevices.qualifiedName, path: path)
         } catch {
             io.errors.line("pencilctl: " + DaemonSocket.explain(error, path: path))
             return ExitCode.unavailable

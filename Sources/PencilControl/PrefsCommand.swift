@@ -106,12 +106,12 @@ public enum PrefsCommand: PencilCommand {
         do {
             switch request {
             case .get:
-                reply = try DaemonCall.call("org.pencild.Pen.GetPreferences", path: path)
+                reply = try DaemonCall.call(PenInterface.Method.getPreferences.qualifiedName, path: path)
             case .set(let changes):
-                reply = try DaemonCall.call("org.pencild.Pen.SetPreferences", .object([("preferences", changes)]), path: path)
+                reply = try DaemonCall.call(PenInterface.Method.setPreferences.qualifiedName, .object([("preferences", changes)]), path: path)
             }
         } catch {
-            if case .remote(let remote) = error, remote.name == "org.pencild.Pen.InvalidPreferences" {
+            if case .remote(let remote) = error, remote.name == PenInterface.ErrorName.invalidPreferences.qualifiedName {
                 let field = remote.parameters["field"]?.stringValue ?? "?"
                 let reason = remote.parameters["reason"]?.stringValue ?? ""
                 io.errors.line("pencilctl prefs: \(field): \(reason)")
