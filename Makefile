@@ -280,12 +280,13 @@ test-readme:
 test-desktop:
 	bash tests/desktop/run.sh
 
-# What needs a kernel of its own: Debian 13 booted under qemu with systemd and logind, sway 1.10
-# and then GNOME Shell 48 reading the pen's mirror through their libinput; a GTK 4 and a Qt 6
-# app receive the pen, the eraser after a double-tap and each its own chord through pencild's
-# keyboard.
+# What needs a kernel of its own: Debian booted under qemu with systemd and logind, its
+# desktops reading the pen's mirror through their libinput (Debian 13: sway 1.10, then GNOME
+# Shell 48; Debian testing: KWin 6.7, then GNOME Shell 50); a GTK 4 and a Qt 6 app receive the
+# pen, the eraser after a double-tap and each its own chord through pencild's keyboard.
 test-desktop-vm:
 	bash tests/desktop/vm.sh
+	DESKTOP_VM_SUITE=forky DESKTOP_VM_DESKTOPS="kwin gnome" README_SKIP_BUILD=1 bash tests/desktop/vm.sh
 
 # Within `make test`, the boot tier has just made the packages from this tree.
 test: export README_SKIP_BUILD = 1

@@ -19,14 +19,15 @@
 #                  copies $kver's MODULEs (paths under /lib/modules/$kver/kernel/) into the
 #                  root file system ROOT with the kernel's lists of modules, and runs depmod
 #                  there: the guest's udev loads them (the initramfs holds only its own)
-#   boot_vm IMAGE MEMORY TIMEOUT CONSOLE REPORT PREFIX
+#   boot_vm IMAGE MEMORY TIMEOUT CONSOLE REPORT PREFIX [VGA]
 #                  boots $kernel and $initrd with IMAGE (ext4) as the root, /dev/vda, under
 #                  qemu's software emulation with MEMORY, two processors, no network and no
-#                  display; the first serial port is written to CONSOLE, the second to REPORT,
-#                  whose lines are printed as they come, each with the seconds since the boot
-#                  and without PREFIX. Returns when the guest powers off, or kills qemu after
-#                  TIMEOUT seconds: qemu's status in $vm_status (124 or 137: timed out), the
-#                  seconds it ran in $vm_seconds.
+#                  window, its graphics card qemu's -vga VGA (default std); the first serial
+#                  port is written to CONSOLE, the second to REPORT, whose lines are printed
+#                  as they come, each with the seconds since the boot and without PREFIX (and
+#                  what comes before it: a terminal query from systemd). Returns when the guest
+#                  powers off, or kills qemu after TIMEOUT seconds: qemu's status in
+#                  $vm_status (124 or 137: timed out), the seconds it ran in $vm_seconds.
 
 passed=0
 failed=0
@@ -124,20 +125,21 @@ copy_kernel_modules() {
 }
 
 boot_vm() {
-    local image=$1 memory=$2 timeout_s=$3 console=$4 report=$5 prefix=$6
+    local image=$1 memory=$2 timeout_s=$3 console=$4 report=$5 prefix=$6 vga=${7:-std}
     local start=$SECONDS vm_pid tail_pid
     : >"$report"
     timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 -accel tcg -m "$memory" -smp 2 \
         -kernel "$kernel" -initrd "$initrd" \
         -append "root=/dev/vda rw console=ttyS0 panic=1 systemd.show_status=1" \
         -drive "file=$image,format=raw,if=virtio,cache=unsafe" \
-        -display none -nic none -no-reboot \
+        -vga "$vga" -display none -nic none -no-reboot \
         -serial "file:$console" -serial "file:$report" </dev/null >"${console%/*}/qemu.log" 2>&1 &
     vm_pid=$!
     # timeout passes INT and TERM on to qemu.
     trap 'kill "$vm_pid" 2>/dev/null' INT TERM
     tail -n +1 -F --pid="$vm_pid" "$report" 2>/dev/null | while IFS= read -r line; do
-        printf '  [%4ss] %s\n' "$((SECONDS - start))" "${line#"$prefix"}"
+        case $line in *"$prefix"*) line=${line#*"$prefix"} ;; esac
+        printf '  [%4ss] %s\n' "$((SECONDS - start))" "$line"
     done &
     tail_pid=$!
     # vm_status and vm_seconds are the caller's.

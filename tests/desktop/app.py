@@ -1,6 +1,7 @@
 """A GTK 4 app for the desktop tier: one window titled and identified by its application id
 (argv[1]), the Wayland app_id or, under GDK_BACKEND=x11, the X11 WM_CLASS. It writes
-"shown" to argv[2] once its window is mapped, and quits on SIGTERM. On SIGUSR1 it shows the
+"shown" to argv[2] once its window is mapped, "active" to argv[2] with ".active" added once
+the compositor first makes it the active window, and quits on SIGTERM. On SIGUSR1 it shows the
 text of argv[2] with ".note" added and saves its window, as it is drawn, as argv[2] with
 ".png" added (then ".png.done"). With DESKTOP_TEST_FULLSCREEN set, the window fills the screen.
 
@@ -33,6 +34,12 @@ last_pen = Gtk.Label(label="no pen yet")
 def mapped(_window: Gtk.Window) -> None:
     with open(shown_path, "w", encoding="utf-8") as file:
         file.write("shown\n")
+
+
+def active_changed(window: Gtk.Window, _property: object) -> None:
+    if window.is_active() and not os.path.exists(shown_path + ".active"):
+        with open(shown_path + ".active", "w", encoding="utf-8") as file:
+            file.write("active\n")
 
 
 def save(window: Gtk.Window) -> None:
@@ -135,6 +142,7 @@ def activate(application: Gtk.Application) -> None:
     if events_path is not None:
         window.set_focus(entry)
     window.connect("map", mapped)
+    window.connect("notify::is-active", active_changed)
     if os.environ.get("DESKTOP_TEST_FULLSCREEN"):
         window.fullscreen()  # the whole screen, wherever the pen is over it
     window.present()

@@ -1,6 +1,7 @@
 """A Qt 6 app for the desktop tier, the counterpart of app.py: one window titled by its
 application id (argv[1]), which is its desktop file name and so its Wayland app_id. It writes
-"shown" to argv[2] once the compositor exposes its window, and quits on SIGTERM. On SIGUSR1 it
+"shown" to argv[2] once the compositor exposes its window, and "active" to argv[2] with
+".active" added once it first makes the window the active one, and quits on SIGTERM. On SIGUSR1 it
 shows the text of argv[2] with ".note" added and saves its window as argv[2] with ".png" added
 (then ".png.done"). With DESKTOP_TEST_FULLSCREEN set, the window fills the screen.
 
@@ -96,6 +97,14 @@ class Exposed(QObject):
         return False
 
 
+def write_active() -> None:
+    """Once, the first time the compositor makes the window the active one."""
+    if not window.windowHandle().isActive() or os.path.exists(shown_path + ".active"):
+        return
+    with open(shown_path + ".active", "w", encoding="utf-8") as file:
+        file.write("active\n")
+
+
 # Signals reach Qt's loop through a socket pair: Python's handler only marks them.
 reader, writer = socket.socketpair()
 writer.setblocking(False)
@@ -125,6 +134,7 @@ if os.environ.get("DESKTOP_TEST_FULLSCREEN"):
 else:
     window.show()
 window.windowHandle().installEventFilter(exposed)
+window.windowHandle().activeChanged.connect(write_active)
 pen_log = PenLog()
 if events_path is not None:
     window.windowHandle().installEventFilter(pen_log)

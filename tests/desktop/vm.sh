@@ -1,31 +1,30 @@
 #!/usr/bin/env bash
 # vm.sh: `make test-desktop-vm`, the desktop tier's part that needs a kernel of its own (the
-# pen's mirror needs /dev/uinput, which this machine's kernel lacks). Debian 13 (trixie,
-# mmdebstrap) with this build's packages, booted with Debian's kernel and systemd as PID 1 under
-# qemu's software emulation; the person logged in on tty1 (getty's autologin, a logind session
-# on seat0) and a desktop started by that login, its own libinput reading the seat's devices
-# through logind: sway 1.10 (headless output), then GNOME Shell 48 (mutter's native backend on
-# qemu's VGA, drawing with llvmpipe), the person logging in again for it. Inside,
-# tests/desktop/vm_scenario.py makes a pen through uinput: the system pencild mirrors it, the
-# desktop reads the mirror, and a GTK 4 app and a Qt 6 app receive the pen's motion and
-# pressure, no button event for a double-tap and no press of the squeeze button, a lone click
-# late, an eraser stroke after a double-tap (switchEraser performed by the pen), and each app's
-# own chord from pencil-actions (which learns the app from the desktop: wlr-foreign-toplevel,
-# the Shell extension) through pencild's keyboard in its text field. One line per check on the
-# second serial port; screenshots (grim, the Shell's) and logs are taken from the disk image
-# afterwards, into .build/desktop-vm-logs.
+# pen's mirror needs /dev/uinput, which this machine's kernel lacks). A Debian suite (mmdebstrap)
+# with this build's packages, booted with Debian's kernel and systemd as PID 1 under qemu's
+# software emulation; the person logged in on tty1 (getty's autologin, a logind session on
+# seat0) and each desktop started by that login in turn, its own libinput reading the seat's
+# devices through logind: sway (headless output), GNOME Shell (mutter's native backend on
+# qemu's VGA, drawing with llvmpipe), KWin (its DRM backend on virtio's graphics card, drawing
+# with QPainter). `make test` runs Debian 13 with sway 1.10 and GNOME Shell 48, then Debian
+# testing with KWin 6.7 and GNOME Shell 50. Inside, tests/desktop/vm_scenario.py makes a pen
+# through uinput: the system pencild mirrors it, the desktop reads the mirror, and a GTK 4 app
+# and a Qt 6 app receive the pen's motion and pressure, no button event for a double-tap and no
+# press of the squeeze button, a lone click late, an eraser stroke after a double-tap
+# (switchEraser performed by the pen), and each app's own chord from pencil-actions (which
+# learns the app from the desktop: wlr-foreign-toplevel, the Shell extension, KWin's script)
+# through pencild's keyboard in its text field. One line per check on the second serial port;
+# screenshots and logs are taken from the disk image afterwards, into .build/desktop-vm-logs.
 #
-# Why the VM boots GNOME Shell and not the headless one run.sh starts: headless modes
+# Why the VM boots the desktops and not the headless ones run.sh starts: headless modes
 # (`gnome-shell --headless`, `kwin_wayland --virtual`) read no libinput at all; reading it
-# takes their KMS modes on a DRM device. DESKTOP_VM_DESKTOPS="sway gnome kwin" adds KWin 6 so,
-# on qemu's VGA (bochs, QPainter): it starts from the person's login and its libinput reads
-# the mirror, but not every check passes there yet under emulation (strokes reach the GTK app
-# as one motion, the Qt app receives no tablet event, chords reach neither), so `make test`
-# leaves it out.
+# takes their KMS modes on a DRM device.
 #
 # Environment: DESKTOP_VM_DESKTOPS (default "sway gnome"; any of sway, gnome and kwin, in the
-# order given), DESKTOP_VM_TIMEOUT (seconds for the VM, default 1500), README_SKIP_BUILD=1 (use
-# the .debs already in .build/deb), DESKTOP_VM_LOGS (default .build/desktop-vm-logs), BOOT_KERNEL.
+# order given), DESKTOP_VM_SUITE (the Debian suite: trixie, the default, or forky, testing, with
+# GNOME Shell 50 and KWin 6.7), DESKTOP_VM_TIMEOUT (seconds for the VM, default 1500),
+# README_SKIP_BUILD=1 (use the .debs already in .build/deb), DESKTOP_VM_LOGS (default
+# .build/desktop-vm-logs/SUITE), BOOT_KERNEL.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,10 +42,20 @@ done
 if [ "${README_SKIP_BUILD:-0}" != 1 ]; then
     make --no-print-directory deb || { echo "$tier: FAIL: make deb" >&2; exit 1; }
 fi
+suite=${DESKTOP_VM_SUITE:-trixie} quirks=
+case $suite in
+    trixie) system="Debian 13" ;;
+    forky) system="Debian testing (forky)"
+        # Recommended by pencild, so that apt installs it: its libinput (1.31) smooths the
+        # mirror as it smooths the pen only with it. Debian 13's libinput (1.28) needs none.
+        quirks=pencild-libinput-quirks ;;
+    *) echo "$tier: FAIL: DESKTOP_VM_SUITE names $suite: trixie and forky are known" >&2; exit 1 ;;
+esac
 version=$(dpkg-parsechangelog -S Version)
 arch=$(dpkg --print-architecture)
 debs=()
-for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch" "libpencil0_${version}_$arch" "python3-pencild_${version}_all"; do
+for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch" "libpencil0_${version}_$arch" "python3-pencild_${version}_all" \
+        ${quirks:+"${quirks}_${version}_all"}; do
     [ -f "$repo/.build/deb/$package.deb" ] || { echo "$tier: FAIL: .build/deb/$package.deb is not built (make deb)" >&2; exit 1; }
     debs+=("$repo/.build/deb/$package.deb")
 done
@@ -56,13 +65,13 @@ archive=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n 1 || true)
 [ -n "$archive" ] || cannot "$sources names no archive (URIs:)"
 
 begin_scratch
-results=${DESKTOP_VM_LOGS:-$repo/.build/desktop-vm-logs}
+results=${DESKTOP_VM_LOGS:-$repo/.build/desktop-vm-logs/$suite}
 rm -rf "$results"
 mkdir -p "$results"
 root=$work/root
 image=$work/disk.img
 
-# 1. The system: Debian 13 with systemd, logind, a user bus, sway and the apps' toolkits, and
+# 1. The system: the suite's Debian with systemd, logind, a user bus, sway and the apps' toolkits, and
 # this build's packages, installed by its own apt from the files.
 t=$SECONDS
 desktops=${DESKTOP_VM_DESKTOPS:-sway gnome}
@@ -74,26 +83,33 @@ include=systemd,systemd-sysv,udev,dbus,dbus-user-session,kmod,libpam-systemd,pro
 case " $desktops " in *" kwin "*) include+=,kwin-wayland,polkitd ;; esac
 # GNOME Shell draws with Mesa's llvmpipe on the VGA's memory (kms_swrast): no GPU.
 case " $desktops " in *" gnome "*) include+=,gnome-shell,polkitd,libgl1-mesa-dri,libegl-mesa0 ;; esac
-if mmdebstrap --variant=minbase --include="$include" \
+# The archive's Release files of testing may be older than their Valid-Until.
+if mmdebstrap --variant=minbase --include="$include" --aptopt='Acquire::Check-Valid-Until "false"' \
         --customize-hook='mkdir -p "$1/srv/debs"' --customize-hook="copy-in ${debs[*]} /srv/debs" \
         --customize-hook='chroot "$1" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends /srv/debs/*.deb && rm -r /srv/debs"' \
-        trixie "$root" "deb $archive trixie main" >"$results/mmdebstrap.log" 2>&1; then
-    pass "Debian 13 with $desktops, GTK 4, Qt 6 and this build's packages" "$((SECONDS - t)) s"
+        "$suite" "$root" "deb $archive $suite main" >"$results/mmdebstrap.log" 2>&1; then
+    pass "$system with $desktops, GTK 4, Qt 6 and this build's packages" "$((SECONDS - t)) s"
 else
     tail -n 30 "$results/mmdebstrap.log" >&2
-    fail "Debian 13 with $desktops, GTK 4, Qt 6 and this build's packages"
+    fail "$system with $desktops, GTK 4, Qt 6 and this build's packages"
     summary
     exit 1
 fi
-chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' sway libwlroots-0.18 gnome-shell libmutter-16-0 kwin-wayland libinput10 libgtk-4-1 libqt6core6t64 systemd pencild \
-    >"$results/versions.txt" 2>/dev/null || true   # those installed
+chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' sway 'libwlroots-0.*' gnome-shell 'libmutter-*-0' kwin-wayland libinput10 libgtk-4-1 libqt6core6t64 systemd pencild \
+    2>/dev/null | awk 'NF == 2' >"$results/versions.txt" || true   # those installed
 echo "$tier: $(tr '\n' ',' <"$results/versions.txt" | sed 's/,$//')"
 
 # The kernel's uinput and evdev (the pen, its mirror, pencild's keyboard), as the boot tier.
-# And qemu's VGA as a DRM device (bochs), the display KWin's DRM backend draws on.
+# And the graphics card as a DRM device: qemu's VGA (bochs) for sway and GNOME Shell; for KWin
+# virtio's, whose buffers can be shared (PRIME): KWin's QPainter output allocates its buffers
+# that way, which bochs cannot ("drmPrimeHandleToFD() failed"), and without an output it draws
+# no frame, so that its clients, waiting for their frames, hold back their events.
+vga=std
+case " $desktops " in *" kwin "*) vga=virtio ;; esac
 # shellcheck disable=SC2046 # one module path per word
 copy_kernel_modules "$root" drivers/input/misc/uinput.ko drivers/input/evdev.ko \
-    $(modprobe -S "$kver" --show-depends bochs | sed -n "s|^insmod /lib/modules/$kver/kernel/||p")
+    $(modprobe -S "$kver" --show-depends bochs | sed -n "s|^insmod /lib/modules/$kver/kernel/||p") \
+    $(modprobe -S "$kver" --show-depends virtio-gpu | sed -n "s|^insmod /lib/modules/$kver/kernel/||p")
 
 # The person at the seat: logged in on tty1 by getty, whose login starts sway (headless output,
 # its libinput on the seat's devices through logind, software rendering).
@@ -106,7 +122,7 @@ cat >"$root/home/person/.bash_profile" <<'EOF'
 if [ "$(tty)" = /dev/tty1 ]; then
     case $(cat /srv/vm/desktop 2>/dev/null) in
         kwin)
-            # Its DRM backend on qemu's VGA, drawing with QPainter (no GPU).
+            # Its DRM backend on the virtio graphics card, drawing with QPainter (no GPU).
             export KWIN_COMPOSE=Q XDG_SESSION_TYPE=wayland XDG_CURRENT_DESKTOP=KDE LANG=C.UTF-8
             exec kwin_wayland --drm >/srv/vm/results/kwin.log 2>&1 ;;
         gnome)
@@ -167,7 +183,7 @@ console=$results/console.log
 report=$results/results.log
 timeout_s=${DESKTOP_VM_TIMEOUT:-1500}
 echo "$tier: booting (qemu, software emulation, timeout ${timeout_s} s)"
-boot_vm "$image" 2G "$timeout_s" "$console" "$report" "DESKTOP-VM "
+boot_vm "$image" 2G "$timeout_s" "$console" "$report" "DESKTOP-VM " "$vga"
 echo "$tier: the VM ran $vm_seconds s (qemu exit $vm_status)"
 
 # 3. What the scenario left in the image: logs and screenshots.
@@ -176,12 +192,13 @@ debugfs -R "rdump /srv/vm/results $work" "$image" >/dev/null 2>&1 || true
 
 while IFS= read -r line; do
     line=${line%$'\r'}
+    case $line in *"DESKTOP-VM "*) line="DESKTOP-VM ${line#*DESKTOP-VM }" ;; esac
     case $line in
         "DESKTOP-VM PASS "*) pass "${line#DESKTOP-VM PASS }" ;;
         "DESKTOP-VM FAIL "*) fail "${line#DESKTOP-VM FAIL }" ;;
     esac
 done <"$report"
-if ! grep -q '^DESKTOP-VM INFO scenario started' "$report"; then
+if ! grep -q 'DESKTOP-VM INFO scenario started' "$report"; then
     tail -n 40 "$console" >&2
     fail "the VM boots to the scenario" "qemu exit $vm_status; console in $console"
 elif ! grep -q '^DESKTOP-VM DONE' "$report"; then
