@@ -10,44 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event-json.h"
 #include "private.h"
 
 static void add(struct json_object *object, const char *key, struct json_object *value)
 {
 	json_object_object_add(object, key, value);
-}
-
-/* An event as the cases write it: names as text, only the members present. */
-static struct json_object *canonical(const struct pencil_event *event)
-{
-	struct json_object *object = json_object_new_object();
-	add(object, "type", json_object_new_string(pencil_event_get_type_name(event)));
-	add(object, "time", json_object_new_int64(pencil_event_get_time_usec(event)));
-	if (pencil_event_get_device(event))
-		add(object, "device", json_object_new_string(pencil_event_get_device(event)));
-	if (pencil_event_has_tool(event)) {
-		struct json_object *tool = json_object_new_object();
-		add(tool, "type", json_object_new_string(pencil_event_get_tool_type_name(event)));
-		add(tool, "serial", json_object_new_int64(pencil_event_get_tool_serial(event)));
-		add(tool, "id", json_object_new_int64(pencil_event_get_tool_id(event)));
-		add(object, "tool", tool);
-	}
-	if (pencil_event_has_pose(event)) {
-		struct json_object *pose = json_object_new_object();
-		for (int field = 0; field < POSE_FIELD_COUNT; field++)
-			if (field == POSE_X || field == POSE_Y || field == POSE_PRESSURE || (event->pose.present & (1u << field)))
-				add(pose, pose_field_names[field], json_object_new_double(event->pose.values[field]));
-		add(object, "pose", pose);
-	}
-	if (pencil_event_get_button(event) != PENCIL_BUTTON_NONE)
-		add(object, "button", json_object_new_string(pencil_event_get_button_name(event)));
-	if (pencil_event_get_phase(event) != PENCIL_PHASE_NONE)
-		add(object, "phase", json_object_new_string(pencil_event_get_phase_name(event)));
-	if (pencil_event_get_action(event) != PENCIL_ACTION_NONE)
-		add(object, "action", json_object_new_string(pencil_event_get_action_name(event)));
-	if (pencil_event_get_focus(event) != PENCIL_FOCUS_UNSET)
-		add(object, "focus", json_object_new_string(pencil_event_get_focus_name(event)));
-	return object;
 }
 
 /* The members of a stream line that the cases compare. */
@@ -59,6 +27,14 @@ static struct json_object *compared_part(struct json_object *line)
 		if (json_object_object_get_ex(line, members[i], &value))
 			add(object, members[i], json_object_get(value));
 	return object;
+}
+
+/* An event as the cases write it: as pencil-events prints it, in the part the cases compare. */
+static struct json_object *canonical(const struct pencil_event *event)
+{
+	struct json_object *whole = event_json(event), *part = compared_part(whole);
+	json_object_put(whole);
+	return part;
 }
 
 /* JSON equality with numbers compared as numbers (0 equals 0.0), members in any order. */
