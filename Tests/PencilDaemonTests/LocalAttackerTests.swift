@@ -22,24 +22,14 @@ struct LocalAttackerTests {
     /// logind's state for one seat whose active session belongs to `active`, each of `users`
     /// having one session on it.
     static func writeSessions(in directory: String, active: UInt32, users: [UInt32] = [1000, 1001]) throws {
-        let fm = FileManager.default
-        for folder in ["sessions", "users", "seats", "machines"] {
-            try fm.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
-        }
-        func put(_ text: String, _ path: String) throws {
-            // As logind does: a new file renamed over the old, which sd-login's monitor sees.
-            try text.write(toFile: "\(directory)/\(path).new", atomically: false, encoding: .utf8)
-            #expect(rename("\(directory)/\(path).new", "\(directory)/\(path)") == 0)
-        }
-        // Not logind's own names ("c1", "2"), so that a test's scope (TestCgroup) never meets a real one.
+        let files = try LogindFiles(in: directory)
         let sessions = users.indices.map { "pt\($0 + 1)" }
         for (uid, session) in zip(users, sessions) {
-            let isActive = uid == active
-            try put("UID=\(uid)\nUSER=user\(uid)\nACTIVE=\(isActive ? 1 : 0)\nSTATE=\(isActive ? "active" : "online")\nREMOTE=0\nSEAT=seat0\nTYPE=x11\nCLASS=user\n", "sessions/\(session)")
-            try put("NAME=user\(uid)\nSTATE=\(isActive ? "active" : "online")\nSESSIONS=\(session)\nONLINE_SESSIONS=\(session)\nACTIVE_SESSIONS=\(isActive ? session : "")\n", "users/\(uid)")
+            try files.session(session, uid: uid, seat: "seat0", isActive: uid == active)
+            try files.user(uid, sessions: [session], active: uid == active ? [session] : [])
         }
         let activeSession = users.firstIndex(of: active).map { sessions[$0] } ?? ""
-        try put("ACTIVE=\(activeSession)\nACTIVE_UID=\(active)\nSESSIONS=\(sessions.joined(separator: " "))\n", "seats/seat0")
+        try files.seat("seat0", active: activeSession, activeUID: active, sessions: sessions)
     }
 
     /// pencild in a mount namespace of its own where `sessions` is /run/systemd.

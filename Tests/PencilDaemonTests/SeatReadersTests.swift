@@ -12,25 +12,16 @@ struct SeatReadersTests {
 
     /// logind's state: each (seat, uid) pair is one active session of that user on that seat.
     static func writeSeats(in directory: String, _ holders: [(seat: String, uid: UInt32)]) throws {
-        let fm = FileManager.default
-        for folder in ["sessions", "users", "seats", "machines"] {
-            try fm.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
-        }
-        func put(_ text: String, _ path: String) throws {
-            // As logind does: a new file renamed over the old, which sd-login's monitor sees.
-            try text.write(toFile: "\(directory)/\(path).new", atomically: false, encoding: .utf8)
-            #expect(rename("\(directory)/\(path).new", "\(directory)/\(path)") == 0)
-        }
+        let files = try LogindFiles(in: directory)
         var sessionsByUser: [UInt32: [String]] = [:]
         for (seat, uid) in holders {
             let session = "\(seat)x\(uid)"
             sessionsByUser[uid, default: []].append(session)
-            try put("UID=\(uid)\nUSER=user\(uid)\nACTIVE=1\nSTATE=active\nREMOTE=0\nSEAT=\(seat)\nTYPE=x11\nCLASS=user\n", "sessions/\(session)")
-            try put("ACTIVE=\(session)\nACTIVE_UID=\(uid)\nSESSIONS=\(session)\n", "seats/\(seat)")
+            try files.session(session, uid: uid, seat: seat, isActive: true)
+            try files.seat(seat, active: session, activeUID: uid, sessions: [session])
         }
         for (uid, sessions) in sessionsByUser {
-            let list = sessions.joined(separator: " ")
-            try put("NAME=user\(uid)\nSTATE=active\nSESSIONS=\(list)\nONLINE_SESSIONS=\(list)\nACTIVE_SESSIONS=\(list)\n", "users/\(uid)")
+            try files.user(uid, sessions: sessions, active: sessions)
         }
     }
 
