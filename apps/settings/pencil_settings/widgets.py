@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import pencild
 from gi.repository import Adw, Gtk
@@ -88,7 +88,26 @@ class TimingRow(Adw.ActionRow):  # type: ignore[misc]
         return round(value, 1) if self.timing.digits else float(int(round(value)))
 
 
-class ButtonChoice(Adw.PreferencesGroup):  # type: ignore[misc]
+class OneOf:
+    """One value among toggles that make a group (at most one active): a toggle a person makes
+    active reports its value through `changed`; `set_value` shows a value without reporting it."""
+
+    toggles: Mapping[str, Union[Gtk.ToggleButton, Gtk.CheckButton]]
+    changed: Callable[[str], None]
+    updating = False
+
+    def toggled(self, toggle: Union[Gtk.ToggleButton, Gtk.CheckButton], value: str) -> None:
+        if toggle.get_active() and not self.updating:
+            self.changed(value)
+
+    def set_value(self, value: str) -> None:
+        self.updating = True
+        for name, toggle in self.toggles.items():
+            toggle.set_active(name == value)
+        self.updating = False
+
+
+class ButtonChoice(OneOf, Adw.PreferencesGroup):  # type: ignore[misc]
     """Which button makes a gesture: linked toggle buttons in a row of their own (as
     Settings' "Primary button", but with room for six), and below them, when the chosen
     button cannot work with the pens attached, why. A button the pens lack cannot be chosen
@@ -99,7 +118,7 @@ class ButtonChoice(Adw.PreferencesGroup):  # type: ignore[misc]
         super().__init__(title=title, description=description)
         self.changed = changed
         self.buttons: Dict[str, Gtk.ToggleButton] = {}
-        self.updating = False
+        self.toggles = self.buttons
         box = Gtk.Box(css_classes=["linked"], margin_top=12, margin_bottom=12, margin_start=12,
                       margin_end=12)
         group: Optional[Gtk.ToggleButton] = None
@@ -120,22 +139,6 @@ class ButtonChoice(Adw.PreferencesGroup):  # type: ignore[misc]
         self.warning.set_visible(False)
         self.add(self.warning)
 
-    def toggled(self, button: Gtk.ToggleButton, value: str) -> None:
-        if button.get_active() and not self.updating:
-            self.changed(value)
-
-    def set_value(self, value: str) -> None:
-        self.updating = True
-        for name, button in self.buttons.items():
-            button.set_active(name == value)
-        self.updating = False
-
-    def value(self) -> Optional[str]:
-        for name, button in self.buttons.items():
-            if button.get_active():
-                return name
-        return None
-
     def offer(self, value: str, sensitive: bool, reason: Optional[str]) -> None:
         """Whether a choice can be made, and why not."""
         button = self.buttons[value]
@@ -149,14 +152,14 @@ class ButtonChoice(Adw.PreferencesGroup):  # type: ignore[misc]
         self.warning.set_subtitle(detail)
 
 
-class ActionGroup(Adw.PreferencesGroup):  # type: ignore[misc]
+class ActionGroup(OneOf, Adw.PreferencesGroup):  # type: ignore[misc]
     """The preferred action of one gesture, as radio rows (as Settings › Apple Pencil)."""
 
     def __init__(self, title: str, description: str, changed: Callable[[str], None], gesture: str) -> None:
         super().__init__(title=title, description=description)
         self.changed = changed
-        self.updating = False
         self.checks: Dict[str, Gtk.CheckButton] = {}
+        self.toggles = self.checks
         first: Optional[Gtk.CheckButton] = None
         for action, name in ACTIONS:
             row = Adw.ActionRow(title=name)
@@ -174,13 +177,3 @@ class ActionGroup(Adw.PreferencesGroup):  # type: ignore[misc]
             accessible_label(check, f"{gesture}: {name}")
             self.add(row)
             self.checks[action.value] = check
-
-    def toggled(self, check: Gtk.CheckButton, value: str) -> None:
-        if check.get_active() and not self.updating:
-            self.changed(value)
-
-    def set_value(self, value: str) -> None:
-        self.updating = True
-        for name, check in self.checks.items():
-            check.set_active(name == value)
-        self.updating = False
