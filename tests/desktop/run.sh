@@ -289,23 +289,8 @@ in_front() {
 # a squeeze opens its pop-up palette under the pen, a click outside closes it without
 # painting, and the same click with the palette closed paints (the control). The plugin's
 # state comes from its test hook (integrations/krita/pencild_krita/testhook.py).
-krita_state() { # EXPRESSION: true when it holds for the hook's state `s` (g: its gestures)
-    python3 - "$root/srv/krita/state.json" "$1" <<'PY'
-import json, sys
-try:
-    with open(sys.argv[1], encoding="utf-8") as file:
-        s = json.load(file)
-except (OSError, ValueError):
-    sys.exit(1)
-g = s.get("gestures", [])
-def inside(rect, x, y):
-    return rect is not None and rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
-krita_value() {
-    python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$root/srv/krita/state.json" "$1"
-}
+krita_state() { python3 "$repo/tests/krita/state.py" "$root/srv/krita/state.json" "$1"; }  # EXPRESSION holds
+krita_value() { python3 "$repo/tests/krita/state.py" --value "$root/srv/krita/state.json" "$1"; }
 krita_look() { # the hook adds the image's digest, and counts the look
     local seen
     seen=$(krita_value 's["looks"]') || return 1

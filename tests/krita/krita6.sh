@@ -142,21 +142,8 @@ answers() { as_person 'pencilctl devices' 2>/dev/null | grep -q demo; }
 wait_for 30 answers || { fail "pencild answers with its demo pen" "$(tail -n 20 "$work/pencild.log")"; summary; exit 1; }
 
 state_file=$root/srv/krita/state.json
-krita_state() { # EXPRESSION: true when it holds for the hook's state `s` (g: its gestures)
-    [ -f "$state_file" ] || return 1
-    python3 - "$state_file" "$1" <<'PY'
-import json, sys
-with open(sys.argv[1], encoding="utf-8") as file:
-    s = json.load(file)
-g = s.get("gestures", [])
-def inside(rect, x, y):
-    return rect is not None and rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
-krita_value() {
-    python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$state_file" "$1"
-}
+krita_state() { python3 "$here/state.py" "$state_file" "$1"; }  # EXPRESSION holds (state.py)
+krita_value() { python3 "$here/state.py" --value "$state_file" "$1"; }
 krita_look() { # the hook adds the image's digest and the places, and counts the look
     local seen
     seen=$(krita_value 's["looks"]') || return 1

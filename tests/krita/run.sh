@@ -67,30 +67,11 @@ shots=${KRITA_SCREENSHOTS:-$repo/.build/krita-screenshots}
 mkdir -p "$shots"
 
 # state EXPRESSION: true when the Python EXPRESSION holds for the plugin's state file
-# (`s`, a dict; `g`, its gestures; `os.environ`; `inside(rect, x, y)`).
+# (state.py: `s`, a dict; `g`, its gestures; `os.environ`; `inside(rect, x, y)`).
 state_file=$work/state/krita.json
-state() {
-    [ -f "$state_file" ] || return 1
-    "$system_python" - "$state_file" "$1" <<'PY'
-import json, os, sys
-with open(sys.argv[1], encoding="utf-8") as file:
-    s = json.load(file)
-g = s.get("gestures", [])
-def inside(rect, x, y):
-    return rect is not None and rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
+state() { "$system_python" "$here/state.py" "$state_file" "$1"; }
 # value EXPRESSION: the expression's value, printed.
-value() {
-    "$system_python" - "$state_file" "$1" <<'PY'
-import json, sys
-with open(sys.argv[1], encoding="utf-8") as file:
-    s = json.load(file)
-g = s.get("gestures", [])
-print(eval(sys.argv[2]))
-PY
-}
+value() { "$system_python" "$here/state.py" --value "$state_file" "$1"; }
 krita_runs() { kill -0 "$krita_pid" 2>/dev/null; }
 dump() {
     local file
