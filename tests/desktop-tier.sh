@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by the tiers that run a program beside pencild (the sketch demo, Krita with its
 # plugin, the settings window). With $tier set to the tier's name:
-#   cannot WHY          a prerequisite is missing: fails under CI=true, skips elsewhere
+#   cannot_run WHY      (tests/lib.sh) a prerequisite is missing: fails under CI=true, skips
+#                       elsewhere
 #   begin_scratch       makes $work (removed at exit) and $pids: the processes the tier
 #                       started, ended at exit by their ids, and only those
 #   stop_started        ends the processes in $pids (end_scratch does, before removing $work)
@@ -24,12 +25,6 @@
 : "${tier:?set tier to the name of the tier before sourcing desktop-tier.sh}"
 # shellcheck source=tests/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-
-cannot() {
-    if [ "${CI:-}" = true ]; then echo "$tier: FAIL: cannot run: $*" >&2; exit 1; fi
-    echo "$tier: skipped: $*" >&2
-    exit 0
-}
 
 begin_scratch() {
     work=$(mktemp -d)
@@ -63,16 +58,16 @@ start_xvfb() {
 }
 
 begin_chroot_tier() {
-    [ "$(id -u)" = 0 ] || cannot "needs root (mmdebstrap, chroot)"
+    [ "$(id -u)" = 0 ] || cannot_run "needs root (mmdebstrap, chroot)"
     local program source_tree
     source_tree=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
     while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
-        command -v "$1" >/dev/null || cannot "$1 is not installed (scripts/install-deps.sh test)"
+        command -v "$1" >/dev/null || cannot_run "$1 is not installed (scripts/install-deps.sh test)"
         shift
     done
     [ "$#" -gt 0 ] && shift
     for program in mmdebstrap unshare chroot; do
-        command -v "$program" >/dev/null || cannot "$program is not installed (scripts/install-deps.sh test)"
+        command -v "$program" >/dev/null || cannot_run "$program is not installed (scripts/install-deps.sh test)"
     done
     if [ -z "${CHROOT_TIER_NAMESPACE:-}" ]; then
         exec unshare --mount --propagation private --pid --fork --mount-proc env CHROOT_TIER_NAMESPACE=1 "$BASH" "$0" "$@"

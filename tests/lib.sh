@@ -8,6 +8,13 @@
 #   check NAME COMMAND...
 #                  pass NAME when COMMAND succeeds, fail NAME otherwise
 #   summary        the closing line "N passed, N failed"; status 1 when one failed
+#   cannot_check WHY
+#                  a check whose prerequisite is missing: under CI=true a failure ("cannot
+#                  check: WHY"), elsewhere "  skipped: WHY"; the tier goes on
+#   cannot_run WHY [STATUS]
+#                  a tier whose prerequisite is missing ends: under CI=true with "$tier: FAIL:
+#                  cannot run: WHY" and status 1, elsewhere with "$tier: skipped: WHY" and
+#                  STATUS (default 0; a meson test's skip is 77)
 #   start_pencild SOCKET LOG [ARGS...]
 #                  $pencild (under $pencild_wrapper, when set) on SOCKET with ARGS, its
 #                  errors appended to LOG; returns once it answers $pencilctl there (at most
@@ -61,6 +68,16 @@ check() {
 summary() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
+}
+
+cannot_check() {
+    if [ "${CI:-}" = true ]; then fail "cannot check" "$*"; else echo "  skipped: $*"; fi
+}
+
+cannot_run() {
+    if [ "${CI:-}" = true ]; then echo "${tier:-test}: FAIL: cannot run: $1" >&2; exit 1; fi
+    echo "${tier:-test}: skipped: $1" >&2
+    exit "${2:-0}"
 }
 
 start_pencild() {

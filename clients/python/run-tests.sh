@@ -14,16 +14,8 @@ venv=$repo/.build/pencild-python-venv
 # shellcheck source=tests/lib.sh
 . "$repo/tests/lib.sh"
 
-cannot() {
-    if [ "${CI:-}" = true ]; then
-        fail "cannot check" "$*" >&2
-    else
-        echo "test-client-python: skipped: $*" >&2
-    fi
-}
-
 if ! command -v "$python" >/dev/null; then
-    cannot "$python is not installed (apt-get install python3 python3-venv)"
+    cannot_check "$python is not installed (apt-get install python3 python3-venv)"
     exit "$((failed > 0))"
 fi
 
@@ -35,7 +27,7 @@ if "$python" -m venv "$venv" >/dev/null 2>&1 &&
     run_python=("$venv/bin/python")
     pass "pip install ./clients/python" "$("$venv/bin/python" -c 'import pencild; print("pencild", pencild.__version__, "from", pencild.__file__)' | sed "s|$repo/||")"
 else
-    cannot "pip install ./clients/python failed: $(tail -n 3 "$repo/.build/pencild-python-pip.log" 2>/dev/null)"
+    cannot_check "pip install ./clients/python failed: $(tail -n 3 "$repo/.build/pencild-python-pip.log" 2>/dev/null)"
     run_python=(env "PYTHONPATH=$repo/clients/python/src" "$python")
 fi
 
@@ -56,7 +48,7 @@ if command -v mypy >/dev/null; then
         fail "mypy --strict: the sketch demo"
     fi
 else
-    cannot "mypy is not installed (apt-get install mypy)"
+    cannot_check "mypy is not installed (apt-get install mypy)"
 fi
 
 echo "test-client-python: unittest"

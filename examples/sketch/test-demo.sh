@@ -15,11 +15,11 @@ tier=test-demo
 # shellcheck source=tests/desktop-tier.sh
 . "$here/../../tests/desktop-tier.sh"
 [ -x "$bin/pencild" ] || { echo "test-demo: $bin/pencild is missing: build first" >&2; exit 1; }
-command -v gtk4-broadwayd >/dev/null || cannot "gtk4-broadwayd is not installed (apt-get install libgtk-4-bin)"
-python=$("$here/../../scripts/gi-python.sh") || cannot "PyGObject with GTK 4 is not installed"
+command -v gtk4-broadwayd >/dev/null || cannot_run "gtk4-broadwayd is not installed (apt-get install libgtk-4-bin)"
+python=$("$here/../../scripts/gi-python.sh") || cannot_run "PyGObject with GTK 4 is not installed"
 recording=${PENCILD_RECORDINGS:-}/"Wacom Cintiq 22HDT Pen.events"
 if [ -z "${PENCILD_RECORDINGS:-}" ] || [ ! -f "$recording" ]; then
-    cannot "the Cintiq 22HDT recording (set PENCILD_RECORDINGS)"
+    cannot_run "the Cintiq 22HDT recording (set PENCILD_RECORDINGS)"
 fi
 
 begin_scratch

@@ -105,9 +105,9 @@ logs=$logs_root/$suite
 # 1. Debian of the suite from the archive apt already uses, with the desktops and the packages.
 # testing's and unstable's Release files may be older than their Valid-Until.
 sources=/etc/apt/sources.list.d/debian.sources
-[ -r "$sources" ] || cannot "$sources (the archive to build the system from) is missing"
+[ -r "$sources" ] || cannot_run "$sources (the archive to build the system from) is missing"
 archive=$(sed -n 's/^URIs: *//p' "$sources" | head -n 1)
-[ -n "$archive" ] || cannot "$sources names no archive (URIs:)"
+[ -n "$archive" ] || cannot_run "$sources names no archive (URIs:)"
 echo "$tier: a fresh Debian $suite from $archive"
 t=$SECONDS
 mmdebstrap --variant=minbase --skip=cleanup/apt/lists --include=dbus,dbus-bin,procps \

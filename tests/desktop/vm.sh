@@ -35,9 +35,9 @@ tier=test-desktop-vm
 . "$here/../desktop-tier.sh"
 started=$SECONDS
 
-[ "$(id -u)" -eq 0 ] || cannot "it needs root (mmdebstrap, chroot, the image's file ownerships)"
+[ "$(id -u)" -eq 0 ] || cannot_run "it needs root (mmdebstrap, chroot, the image's file ownerships)"
 for program in mmdebstrap qemu-system-x86_64 mke2fs debugfs depmod; do
-    command -v "$program" >/dev/null || cannot "$program is not installed (scripts/install-deps.sh boot)"
+    command -v "$program" >/dev/null || cannot_run "$program is not installed (scripts/install-deps.sh boot)"
 done
 if [ "${README_SKIP_BUILD:-0}" != 1 ]; then
     make --no-print-directory deb || { echo "$tier: FAIL: make deb" >&2; exit 1; }
@@ -59,10 +59,10 @@ for package in "pencild_${version}_$arch" "pencil-actions_${version}_$arch" "lib
     [ -f "$repo/.build/deb/$package.deb" ] || { echo "$tier: FAIL: .build/deb/$package.deb is not built (make deb)" >&2; exit 1; }
     debs+=("$repo/.build/deb/$package.deb")
 done
-find_host_kernel || cannot "the kernel to boot (above)"
+find_host_kernel || cannot_run "the kernel to boot (above)"
 sources=/etc/apt/sources.list.d/debian.sources
 archive=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n 1 || true)
-[ -n "$archive" ] || cannot "$sources names no archive (URIs:)"
+[ -n "$archive" ] || cannot_run "$sources names no archive (URIs:)"
 
 begin_scratch
 results=${DESKTOP_VM_LOGS:-$repo/.build/desktop-vm-logs/$suite}

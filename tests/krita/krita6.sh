@@ -48,11 +48,11 @@ root=$work/root
 
 # 1. Debian unstable, with experimental's Krita 6 and the packages.
 sources=/etc/apt/sources.list.d/debian.sources
-[ -r "$sources" ] || cannot "$sources (the archive to build the system from) is missing"
+[ -r "$sources" ] || cannot_run "$sources (the archive to build the system from) is missing"
 archive=$(sed -n 's/^URIs: *//p' "$sources" | head -n 1)
-[ -n "$archive" ] || cannot "$sources names no archive (URIs:)"
+[ -n "$archive" ] || cannot_run "$sources names no archive (URIs:)"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || cannot "$keyring is missing (apt-get install debian-archive-keyring)"
+[ -r "$keyring" ] || cannot_run "$keyring is missing (apt-get install debian-archive-keyring)"
 echo "$tier: a fresh Debian sid with experimental from $archive"
 # The archive is a snapshot: its Release files for sid and experimental are past their date.
 mmdebstrap --variant=minbase --skip=cleanup/apt/lists --aptopt='Acquire::Check-Valid-Until "false"' \

@@ -44,16 +44,16 @@ tier=test-krita
 for program in pencild pencilctl pencil-actions pencil-test-recordings; do
     [ -x "$bin/$program" ] || { echo "test-krita: $bin/$program is missing: build first" >&2; exit 1; }
 done
-command -v krita >/dev/null || cannot "krita is not installed (apt-get install --no-install-recommends krita)"
-command -v Xvfb >/dev/null || cannot "Xvfb is not installed (apt-get install xvfb)"
-command -v xdotool >/dev/null || cannot "xdotool is not installed (apt-get install xdotool)"
-command -v import >/dev/null || cannot "ImageMagick's import is not installed (apt-get install imagemagick)"
-command -v tmux >/dev/null || cannot "tmux is not installed (apt-get install tmux)"
+command -v krita >/dev/null || cannot_run "krita is not installed (apt-get install --no-install-recommends krita)"
+command -v Xvfb >/dev/null || cannot_run "Xvfb is not installed (apt-get install xvfb)"
+command -v xdotool >/dev/null || cannot_run "xdotool is not installed (apt-get install xdotool)"
+command -v import >/dev/null || cannot_run "ImageMagick's import is not installed (apt-get install imagemagick)"
+command -v tmux >/dev/null || cannot_run "tmux is not installed (apt-get install tmux)"
 # Krita's Python is the system's: PyQt5 must be there for any Python plugin to load.
 system_python=/usr/bin/python3
-"$system_python" -c 'import PyQt5.QtWidgets' 2>/dev/null || cannot "PyQt5 for $system_python (apt-get install python3-pyqt5)"
+"$system_python" -c 'import PyQt5.QtWidgets' 2>/dev/null || cannot_run "PyQt5 for $system_python (apt-get install python3-pyqt5)"
 # The plugin would find a system pencild before the test's own.
-[ ! -S /run/pencild/pencild.sock ] || cannot "a system pencild listens on /run/pencild/pencild.sock"
+[ ! -S /run/pencild/pencild.sock ] || cannot_run "a system pencild listens on /run/pencild/pencild.sock"
 
 echo "test-krita: the plugin's parts that need no Krita"
 if (cd "$here" && "$system_python" -m unittest test_plugin 2>&1); then

@@ -23,10 +23,6 @@ done
 
 # shellcheck source=tests/lib.sh
 . "$repo/tests/lib.sh"
-cannot() {
-    if [ "${CI:-}" = true ]; then fail "cannot check: $*"; else echo "  skipped: $*"; fi
-}
-
 work=$(mktemp -d)
 stop_daemon() {
     if [ -n "$pencild_pid" ]; then
@@ -143,7 +139,7 @@ echo "client: an outside client, the \`varlink\` package from PyPI"
 venv=$repo/.build/varlink-venv
 if ! "$repo/scripts/varlink-venv.sh" >"$work/pip.log" 2>&1; then
     rm -rf "$venv"
-    cannot "pip install varlink failed: $(tail -n 3 "$work/pip.log")"
+    cannot_check "pip install varlink failed: $(tail -n 3 "$work/pip.log")"
 fi
 if [ -x "$venv/bin/python" ]; then
     # What a program written for any varlink service does: list the pens, then follow the
@@ -173,7 +169,7 @@ fi
 
 echo "client: pencilctl watch in a terminal"
 if ! command -v tmux >/dev/null; then
-    cannot "tmux is not installed (apt-get install tmux)"
+    cannot_check "tmux is not installed (apt-get install tmux)"
 else
     start_daemon --speed 4
     tmux_session=pencild-watch-$$
@@ -285,7 +281,7 @@ stop_daemon
 echo "client: pencild's system calls against the unit's SystemCallFilter"
 unit=$repo/systemd/system/pencild.service.in
 if ! command -v strace >/dev/null || ! command -v systemd-analyze >/dev/null; then
-    cannot "strace and systemd-analyze are needed (apt-get install strace systemd)"
+    cannot_check "strace and systemd-analyze are needed (apt-get install strace systemd)"
 else
     pencild_wrapper=(strace -f -qq -o "$work/strace.txt")
     start_daemon --speed max --exit-after-replay

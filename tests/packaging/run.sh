@@ -25,9 +25,6 @@ cd "$repo"
 
 # shellcheck source=tests/lib.sh
 . "$repo/tests/lib.sh"
-cannot() {
-    if [ "${CI:-}" = true ]; then fail "cannot check: $*"; else echo "  skipped: $*"; fi
-}
 section() { echo "packaging: $*"; }
 
 # Under /tmp, never under /run: the maintainer scripts run with a private /run (with_private_run).
@@ -168,7 +165,7 @@ check_install() {
             fail "systemd-analyze security scores above 2.0:"$'\n'"$(grep -E '^(✗|→)|: ' <<<"$score")"
         fi
     else
-        cannot "systemd-analyze is not installed (apt-get install systemd)"
+        cannot_check "systemd-analyze is not installed (apt-get install systemd)"
     fi
 
     make --no-print-directory -s uninstall DESTDIR="$root" PREFIX="$prefix" >/dev/null
@@ -181,9 +178,9 @@ check_install() {
 # namespace's /run/udev/rules.d, on a tmpfs of its own, where udevadm test reports each line it cannot use.
 check_udev_rule() {
     section "udev rules"
-    if ! command -v udevadm >/dev/null; then cannot "udevadm is not installed (apt-get install udev)"; return; fi
+    if ! command -v udevadm >/dev/null; then cannot_check "udevadm is not installed (apt-get install udev)"; return; fi
     if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
-        cannot "udevadm test needs root and unshare (a private mount namespace)"; return
+        cannot_check "udevadm test needs root and unshare (a private mount namespace)"; return
     fi
     local rule name output
     for rule in udev-rules/*.rules; do
@@ -230,7 +227,7 @@ check_maintainer_scripts() {
     # mount namespace whose /run is a fresh tmpfs, with udev's runtime folder or without it,
     # so the result never depends on this machine's /run or on what an earlier check left.
     if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
-        cannot "the maintainer scripts are run in a private /run, which needs root and unshare"; return
+        cannot_check "the maintainer scripts are run in a private /run, which needs root and unshare"; return
     fi
     # The copies of release_uinput in the maintainer scripts are scripts/release-uinput.sh's.
     local copy block
@@ -295,7 +292,7 @@ with_private_run() {
 
 check_shell() {
     section "shell scripts"
-    if ! command -v shellcheck >/dev/null; then cannot "shellcheck is not installed (apt-get install shellcheck)"; return; fi
+    if ! command -v shellcheck >/dev/null; then cannot_check "shellcheck is not installed (apt-get install shellcheck)"; return; fi
     local scripts=(.ci/run scripts/*.sh tests/*.sh tests/packaging/*.sh tests/boot/*.sh clients/c/tests/*.sh clients/python/*.sh examples/sketch/*.sh tests/krita/*.sh tests/readme/*.sh tests/desktop/*.sh tests/interface/*.sh tests/make-run/*.sh apps/settings/tests/*.sh)
     [ -d fuzz ] && scripts+=(fuzz/*.sh)
     if shellcheck --severity=warning "${scripts[@]}"; then
@@ -321,7 +318,7 @@ compare_lists() {
 
 check_man_pages() {
     section "man pages"
-    if ! command -v scdoc >/dev/null; then cannot "scdoc is not installed (apt-get install scdoc)"; return; fi
+    if ! command -v scdoc >/dev/null; then cannot_check "scdoc is not installed (apt-get install scdoc)"; return; fi
     if ! make --no-print-directory -s man >"$work/man.log" 2>&1; then
         fail "make man:"$'\n'"$(cat "$work/man.log")"; return
     fi
@@ -330,7 +327,7 @@ check_man_pages() {
         [ -s "$page" ] || fail "not built: $page"
     done
     if ! command -v man >/dev/null; then
-        cannot "man is not installed (apt-get install man-db): the pages' rendering is not checked"
+        cannot_check "man is not installed (apt-get install man-db): the pages' rendering is not checked"
     else
         for page in .build/man/pencild.8 .build/man/pencilctl.1 .build/man/pencild.conf.5 .build/man/pencil-actions.1; do
             if MANWIDTH=80 man -l "$page" 2>"$work/man-render.log" | grep -q '^NAME'; then
@@ -456,7 +453,7 @@ check_libinput_quirk() {
     dir=$(make --no-print-directory -s print-dirs | sed -n 's/^libinput-quirks=//p')
     own=$(dpkg-query -L libinput-bin 2>/dev/null | grep -m1 '/10-generic-[a-z]*\.quirks$' || true)
     if [ -z "$own" ]; then
-        cannot "libinput's own quirks are not installed (apt-get install libinput-bin)"
+        cannot_check "libinput's own quirks are not installed (apt-get install libinput-bin)"
     elif [ "$(dirname "$own")" = "$dir" ]; then
         pass "installed in $dir, where libinput keeps its own quirks ($(basename "$own"))"
     else

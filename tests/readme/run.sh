@@ -42,7 +42,7 @@ root=$work/root
 # 1. A fresh Debian: minbase, sudo, the D-Bus and accessibility services a desktop session
 # has (the probe reads the window through them), and the probe's pyatspi.
 sources=/etc/apt/sources.list.d/debian.sources
-[ -r "$sources" ] || cannot "$sources (the archive to build the system from) is missing"
+[ -r "$sources" ] || cannot_run "$sources (the archive to build the system from) is missing"
 suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
 echo "test-readme: a fresh Debian $suite"
 t=$SECONDS

@@ -30,19 +30,19 @@ tier=test-settings
 for program in pencild pencilctl pencil-test-recordings; do
     [ -x "$bin/$program" ] || { echo "test-settings: $bin/$program is missing: build first" >&2; exit 1; }
 done
-command -v Xvfb >/dev/null || cannot "Xvfb is not installed (apt-get install xvfb)"
-command -v dbus-run-session >/dev/null || cannot "dbus-run-session is not installed (apt-get install dbus)"
+command -v Xvfb >/dev/null || cannot_run "Xvfb is not installed (apt-get install xvfb)"
+command -v dbus-run-session >/dev/null || cannot_run "dbus-run-session is not installed (apt-get install dbus)"
 launcher=""
 for candidate in /usr/libexec/at-spi-bus-launcher /usr/lib/at-spi2-core/at-spi-bus-launcher; do
     [ -x "$candidate" ] && launcher=$candidate && break
 done
-[ -n "$launcher" ] || cannot "at-spi-bus-launcher is not installed (apt-get install at-spi2-core)"
-command -v import >/dev/null || cannot "import is not installed (apt-get install imagemagick)"
-command -v desktop-file-validate >/dev/null || cannot "desktop-file-validate is not installed (apt-get install desktop-file-utils)"
-python=$("$repo/scripts/gi-python.sh") || cannot "PyGObject with GTK 4 is not installed"
+[ -n "$launcher" ] || cannot_run "at-spi-bus-launcher is not installed (apt-get install at-spi2-core)"
+command -v import >/dev/null || cannot_run "import is not installed (apt-get install imagemagick)"
+command -v desktop-file-validate >/dev/null || cannot_run "desktop-file-validate is not installed (apt-get install desktop-file-utils)"
+python=$("$repo/scripts/gi-python.sh") || cannot_run "PyGObject with GTK 4 is not installed"
 "$python" -c 'import gi; gi.require_version("Adw", "1"); from gi.repository import Adw' 2>/dev/null ||
-    cannot "libadwaita's introspection data is not installed (apt-get install gir1.2-adw-1)"
-"$python" -c 'import pyatspi' 2>/dev/null || cannot "pyatspi is not installed (apt-get install python3-pyatspi)"
+    cannot_run "libadwaita's introspection data is not installed (apt-get install gir1.2-adw-1)"
+"$python" -c 'import pyatspi' 2>/dev/null || cannot_run "pyatspi is not installed (apt-get install python3-pyatspi)"
 
 # Everything below runs on a D-Bus session bus of its own, which ends with the test.
 if [ -z "${PENCIL_SETTINGS_TEST_BUS:-}" ]; then

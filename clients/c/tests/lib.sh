@@ -7,18 +7,10 @@ set -euo pipefail
 # these tests' own, below.
 # shellcheck source=tests/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../tests/lib.sh"
-
-cannot() {
-    if [ "${CI:-}" = true ]; then
-        echo "FAIL: cannot run: $*" >&2
-        exit 1
-    fi
-    echo "skipped: $*" >&2
-    exit 77
-}
+tier=${tier:-test-client-c}
 
 if [ -z "${PENCILD_BIN_DIR:-}" ] || [ ! -x "$PENCILD_BIN_DIR/pencild" ] || [ ! -x "$PENCILD_BIN_DIR/pencilctl" ] || [ ! -x "$PENCILD_BIN_DIR/pencil-test-recordings" ]; then
-    cannot "pencild, pencilctl and pencil-test-recordings are not built (meson option pencild-bin-dir, or PENCILD_BIN_DIR: '${PENCILD_BIN_DIR:-}')"
+    cannot_run "pencild, pencilctl and pencil-test-recordings are not built (meson option pencild-bin-dir, or PENCILD_BIN_DIR: '${PENCILD_BIN_DIR:-}')" 77
 fi
 pencild=$PENCILD_BIN_DIR/pencild
 # shellcheck disable=SC2034 # used by the tests that source this file
@@ -28,7 +20,7 @@ pencilctl=$PENCILD_BIN_DIR/pencilctl
 wrapper=()
 if [ -n "${PENCIL_TEST_WRAPPER:-}" ]; then
     read -r -a wrapper <<<"$PENCIL_TEST_WRAPPER"
-    command -v "${wrapper[0]}" >/dev/null || cannot "${wrapper[0]} is not installed"
+    command -v "${wrapper[0]}" >/dev/null || cannot_run "${wrapper[0]} is not installed" 77
 fi
 client() { "${wrapper[@]}" "$@"; }
 # spawn PROGRAM ARGS... [redirections]: client in the background; $! is the program's own
@@ -105,7 +97,7 @@ pencild_listened() {
 recordings() {
     local dir=${PENCILD_RECORDINGS:-}
     if [ -z "$dir" ] || [ ! -d "$dir" ]; then
-        cannot "the shared pen recordings are not found (set PENCILD_RECORDINGS)"
+        cannot_run "the shared pen recordings are not found (set PENCILD_RECORDINGS)" 77
     fi
     local file base desc found=0
     for file in "$dir"/*.events "$dir"/*.evemu; do
@@ -124,7 +116,7 @@ recordings() {
         fi
         printf '%s\t%s\n' "$file" "$desc"
     done
-    [ "$found" -gt 0 ] || cannot "no recordings in $dir"
+    [ "$found" -gt 0 ] || cannot_run "no recordings in $dir" 77
 }
 
 # write_recording FILE: the project's test pen (pencil-test-recordings --client-pen, written
