@@ -72,10 +72,10 @@ def check(condition, name, detail=""):
     return condition
 
 
-def wait_for(condition, timeout):
-    """condition() again every 50 ms until it gives something true, or None after `timeout` s
-    (what the tier waits on is a file an app writes, or a compositor's answer: no event to
-    block on from here)."""
+def wait_for(condition, timeout, pause=0.05):
+    """condition() again every `pause` s (50 ms) until it gives something true, or None after
+    `timeout` s (what the tier waits on is a file an app writes, or a compositor's answer: no
+    event to block on from here)."""
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
@@ -83,7 +83,7 @@ def wait_for(condition, timeout):
             return value
         if time.monotonic() > deadline:
             return None
-        time.sleep(0.05)
+        time.sleep(pause)
 
 
 person = pwd.getpwnam(PERSON)
@@ -298,10 +298,7 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
     # Intuos5 200 times a second), so that the late press and its release come in frames apart.
     # (KWin sends a tablet button with no frame of its own, and Qt applies buttons at a frame:
     # a press and release with no pen frame between them would cancel out in a Qt app there.)
-    deadline, arrived = time.monotonic() + 30, None
-    while arrived is None and time.monotonic() < deadline:
-        hand.hover(0.1, every=0.01)
-        arrived = pressed_and_released()
+    arrived = wait_for(lambda: (hand.hover(0.1, every=0.01), pressed_and_released())[1], 30, pause=0)
     if arrived:
         late = arrived["received"] - pressed_ms
         check(late >= interval, f"{name}: a lone click of the lower button arrives, late, and ends",
@@ -512,17 +509,20 @@ class KWin(Desktop):
         has its first frame ("shown"): a pen that came in between would have no window to come
         into, and KWin then sends the window the pen's moves with no proximity-in, which Qt
         drops. So, as a person's hand would, the test waits for the window KWin shows."""
-        letter = "Qt" if app_id.endswith("Qt") else "A"
         return app_id in self.processes and self.processes[app_id].poll() is None and \
-            os.path.exists(f"/srv/vm/shown-{letter}.active")
+            os.path.exists(f"/srv/vm/shown-{self.letter(app_id)}.active")
+
+    @staticmethod
+    def letter(app_id):
+        """The letter open_app gave the app's files (shown-LETTER)."""
+        return "Qt" if app_id.endswith("Qt") else "A"
 
     def focus(self, app_id):
         pass  # the newest window has it
 
     def shoot(self, name, app_id):
         """The app saves its own window (SIGUSR1): KWin's screenshots need OpenGL."""
-        letter = "Qt" if app_id.endswith("Qt") else "A"
-        shown = f"/srv/vm/shown-{letter}"
+        shown = f"/srv/vm/shown-{self.letter(app_id)}"
         with open(shown + ".note", "w", encoding="utf-8") as file:
             file.write(f"on KWin: {name}\n")
         for path in (shown + ".png", shown + ".png.done"):
@@ -538,7 +538,8 @@ class KWin(Desktop):
 
 class GnomeShell(Desktop):
     """GNOME Shell (48, 50) on the VM's display (mutter's native backend, KMS on qemu's VGA,
-    drawing with llvmpipe): the only way the Shell reads libinput; `--headless` reads no input device.
+    drawing with llvmpipe): the only way the Shell reads libinput; `--headless` reads no input
+    device.
     Started in --unsafe-mode so that the test's hand can ask it (Eval) what a person sees."""
 
     name = "gnome"
