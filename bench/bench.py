@@ -585,6 +585,7 @@ def report(results, doc):
         vm_log = f.read()
     kernel = re.search(r"latency: kernel (\S+)", vm_log)
     libinput_version = re.search(r"latency: libinput (\S+)", vm_log)
+    scheduling = re.search(r"latency: the mirror's pencild: pen's thread (.+), main thread (.+)", vm_log)
     lines = ["# Benchmarks", "",
              "Written by `bench/run.sh` (`make bench`); every figure below comes from one run of it, "
              f"on {time.strftime('%Y-%m-%d')}. Run it again rather than editing this file.", ""]
@@ -615,6 +616,11 @@ def report(results, doc):
             env.append(f"libinput {libinput_version.group(1)}")
         if env:
             lines += [", ".join(env) + ".", ""]
+        if scheduling:
+            lines += [f"The pen's path (its own thread in pencild: the pen's frame to its mirror) ran at "
+                      f"**{scheduling.group(1)}**, the main loop (clients) at {scheduling.group(2)}: the "
+                      "mirror's pencild ran with RLIMIT_RTPRIO 1, what the system unit grants "
+                      "(`LimitRTPRIO=1`); a user's pencild without it stays at the ordinary priority.", ""]
         lines += ["| reader | frames | p50 | p99 | max | mean |", "|---|---:|---:|---:|---:|---:|"]
         for label, key in (("floor (bare evdev reader)", "floor"), ("pencild varlink client", "pencild"),
                            ("libinput debug-events", "libinput"), ("libinput through the mirror", "mirror"),

@@ -65,10 +65,17 @@ chgrp "$bench_gid" /dev/uinput && chmod 0660 /dev/uinput
 mirror_socket=/run/pencild-bench-user/pencild.sock
 install -d -o pencild-bench -g pencild-bench /run/pencild-bench-user /run/pencild-bench-user/state
 as_bench() { setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- env PENCILD_SOCKET="$mirror_socket" "$@"; }
-as_bench "$bin/pencild" --socket "$mirror_socket" --state-dir /run/pencild-bench-user/state >"$out/pencild-mirror.log" 2>&1 &
-pids+=("$!")
+# RLIMIT_RTPRIO 1, as the system unit grants (LimitRTPRIO=1): the pen's thread may take
+# SCHED_RR priority 1 without privilege.
+prlimit --rtprio=1:1 setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- \
+    "$bin/pencild" --socket "$mirror_socket" --state-dir /run/pencild-bench-user/state >"$out/pencild-mirror.log" 2>&1 &
+mirror_pencild=$!
+pids+=("$mirror_pencild")
 for _ in $(seq 100); do [ -S "$mirror_socket" ] && break; sleep 0.1; done
 [ -S "$mirror_socket" ] || { note "the mirror's pencild did not start"; cat "$out/pencild-mirror.log"; exit 1; }
+# The pen's thread's policy and priority (/proc/TID/stat: 41 and 40), the main thread's beside it.
+pen_tid=$(grep -lx pencild-pen /proc/"$mirror_pencild"/task/*/comm | cut -d/ -f5)
+note "the mirror's pencild: pen's thread $(awk '{ print ($41 == 2 ? "SCHED_RR priority " $40 : "policy " $41 " nice " $19) }' "/proc/$mirror_pencild/task/$pen_tid/stat"), main thread $(awk '{ print ($41 == 2 ? "SCHED_RR priority " $40 : "policy " $41 " nice " $19) }' "/proc/$mirror_pencild/stat")"
 # Off until the mirror turn: the other turns read the pen itself.
 as_bench "$bin/pencilctl" prefs set withholdGestureClicks=false >/dev/null
 

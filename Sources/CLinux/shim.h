@@ -38,4 +38,23 @@ static inline int pencild_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_op
 static inline int pencild_pidfd_send_signal(int pidfd, int signal) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, (void *)0, 0);
 }
+
+/* The pen's thread (the daemon's PenPath): an eventfd to wake a loop from another thread, the
+   scheduling calls that raise one thread, and a thread's name, which glibc declares only
+   under _GNU_SOURCE. */
+#include <sys/eventfd.h>
+#include <sched.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000
+#endif
+extern int pthread_setname_np(pthread_t thread, const char *name);
+static inline int pencild_gettid(void) { return (int)syscall(SYS_gettid); }
+/* RLIMIT_RTPRIO's soft limit; glibc names the resource only under _GNU_SOURCE. */
+static inline long pencild_realtime_priority_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_RTPRIO, &limit) != 0) return 0;
+    return limit.rlim_cur == RLIM_INFINITY ? 99 : (long)limit.rlim_cur;
+}
 #endif

@@ -5,11 +5,12 @@ import Varlink
 import Glibc // signal numbers
 #endif
 
-/// The daemon's operating-system side: one thread, one epoll loop over the listening socket,
-/// the clients' sockets, the devices, one timerfd for every deadline and a signalfd. It reads
-/// the clock once per wake-up and hands the time to the service (`PenService`), which decides
-/// everything else. Nothing wakes it while nothing happens: the timer is armed only while
-/// some deadline is pending, at the earliest one.
+/// The daemon's operating-system side: the main loop, one epoll over the listening socket, the
+/// clients' sockets, a timerfd for the service's deadlines and a signalfd, and the pen's path
+/// on a thread of its own (`PenPath`: the devices and their deadlines). Each reads the clock
+/// once per wake-up and hands the time to the service (`PenService`), which decides
+/// everything else, under one lock. Nothing wakes either while nothing happens: a timer is
+/// armed only while some deadline is pending, at the earliest one.
 public final class Daemon {
     public static let version = "0.1.0"
 
@@ -20,6 +21,11 @@ public final class Daemon {
     let timer: TimerFD
     let signals: SignalFD
     let listener: FileDescriptor
+    /// Held by whichever thread works on the service; let go while it sleeps.
+    let lock = PriorityInheritanceLock()
+    let penPath: PenPath
+    /// Signalled by the pen's path when clients have output, or the service a deadline.
+    private let penPathWorked: EventFD
     /// The socket file this daemon created (and removes at exit); nil when systemd passed the socket.
     let ownedSocketPath: String?
     /// Readable when sessions change (sd-login), when the access policy has such a thing.
@@ -31,9 +37,8 @@ public final class Daemon {
     /// the first accept.
     private var peerOfSocketIsKnown: Bool?
     private var connectionsWithOutput: [Connection] = []
-    /// The clients' and the listener's readiness of one wake-up, served after the devices', the
-    /// timer's and the signals' (`handleReady`).
-    private var clientWork: [(token: UInt64, events: Epoll.Events)] = []
+    /// What one wake-up found ready, served one at a time with the lock let go between them.
+    private var ready: [(token: UInt64, events: Epoll.Events)] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var running = true
     private var watchdogInterval: Int64?
@@ -45,8 +50,8 @@ public final class Daemon {
         static let timer: UInt64 = 2
         static let signals: UInt64 = 3
         static let access: UInt64 = 4
+        static let penPath: UInt64 = 5
         static let clientBase: UInt64 = 1 << 32
-        static let deviceBase: UInt64 = 2 << 32
         static let processBase: UInt64 = 3 << 32
 
         static func client(_ connection: Connection) -> UInt64 {
@@ -67,6 +72,8 @@ public final class Daemon {
         do {
             epoll = try Epoll()
             timer = try TimerFD()
+            penPathWorked = try EventFD()
+            // Before the pen's thread starts: it inherits the blocked signals.
             signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP])
         } catch {
             throw DaemonError("cannot set up the event loop: \(error)")
@@ -81,6 +88,12 @@ public final class Daemon {
         service = PenService(configuration: configuration, logger: logger, access: policy,
                              preferences: PreferencesStore(directory: configuration.stateDirectory, logger: logger))
         do {
+            penPath = try PenPath(hub: service.devices, lock: lock, logger: logger)
+        } catch {
+            throw DaemonError("cannot set up the pen's thread: \(error)")
+        }
+        do {
+            try epoll.add(penPathWorked.descriptor, events: .readable, token: Token.penPath)
             try epoll.add(listener, events: .readable, token: Token.listener)
             try epoll.add(timer.descriptor, events: .readable, token: Token.timer)
             try epoll.add(signals.descriptor, events: .readable, token: Token.signals)
@@ -94,6 +107,7 @@ public final class Daemon {
         }
         service.transport = self
         service.devices.watcher = self
+        penPath.didWork = { [unowned self] in penPathDidWork() }
         try service.start(now: HostTime.now())
     }
 
@@ -149,11 +163,20 @@ public final class Daemon {
 
     /// Runs until SIGTERM/SIGINT, or until replays end with --exit-after-replay. Returns the exit code.
     public func run() -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
         watchdogInterval = ServiceManager.watchdogInterval()
         let now = HostTime.now()
         if let interval = watchdogInterval { nextWatchdog = now + interval / 2 }
+        do {
+            try penPath.start()
+        } catch {
+            logger.error("cannot start the pen's thread: \(error)")
+            return 1
+        }
         ServiceManager.notify("READY=1\nSTATUS=\(statusText())")
         logger.notice("pencild \(Self.version) ready (\(service.devices.count) device\(service.devices.count == 1 ? "" : "s"))")
+        var status: Int32 = 0
         while running {
             let now = HostTime.now()
             handleDueDeadlines(now: now)
@@ -164,6 +187,7 @@ public final class Daemon {
                 break
             }
             if !running { break }
+            penPath.deadlinesMayHaveChanged()
             let deadline = earliestDeadline()
             var timeout: Int32 = -1
             if service.hasBacklog || (deadline.map { $0 <= HostTime.now() } ?? false) {
@@ -171,19 +195,24 @@ public final class Daemon {
             } else if Self.timerNeedsArming(armed: timer.armedDeadline, earliest: deadline?.microseconds) {
                 do { try timer.arm(at: deadline) } catch { logger.error("cannot arm the timer: \(error)") }
             }
+            lock.unlock()
             do {
-                try epoll.wait(timeoutMilliseconds: timeout) { token, events in
-                    self.handleReady(token: token, events: events)
-                }
-                handleClientWork()
+                try epoll.wait(timeoutMilliseconds: timeout) { token, events in ready.append((token, events)) }
             } catch {
+                lock.lock()
                 logger.error("epoll_wait failed: \(error)")
-                return 1
+                status = 1
+                break
             }
+            lock.lock()
+            handleReady()
             flushConnections(now: HostTime.now())
         }
+        lock.unlock()
+        penPath.stop()
+        lock.lock()
         shutDown()
-        return 0
+        return status
     }
 
     /// Whether the timer must be set again for the earliest deadline. Only when that comes
@@ -202,22 +231,26 @@ public final class Daemon {
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
     }
 
-    /// The pens, the timer and the signals are served as they come; the clients' and the
-    /// listener's work waits until they are, and until the deadlines due by then have fired, so
-    /// that a pen's frame, its mirror and a chord's next key never wait behind clients.
-    private func handleReady(token: UInt64, events: Epoll.Events) {
-        if token == Token.listener || (token >= Token.clientBase && token < Token.deviceBase) {
-            clientWork.append((token, events))
-        } else {
-            handle(token: token, events: events)
+    /// Serves what one wake-up found ready, letting go of the lock between any two pieces: a
+    /// pen's frame that came meanwhile waits for one piece, not for all of them.
+    private func handleReady() {
+        for (index, item) in ready.enumerated() {
+            if index > 0 {
+                lock.unlock()
+                lock.lock()
+            }
+            handle(token: item.token, events: item.events)
         }
+        ready.removeAll(keepingCapacity: true)
     }
 
-    private func handleClientWork() {
-        guard !clientWork.isEmpty else { return }
-        handleDueDeadlines(now: HostTime.now())
-        for (token, events) in clientWork { handle(token: token, events: events) }
-        clientWork.removeAll(keepingCapacity: true)
+    /// After the pen's path worked: wake the main loop when what it did left the loop work
+    /// (output to send, a deadline sooner than its timer, the replays' end).
+    private func penPathDidWork() {
+        if !connectionsWithOutput.isEmpty || service.hasBacklog || service.replaysDone
+            || Self.timerNeedsArming(armed: timer.armedDeadline, earliest: earliestDeadline()?.microseconds) {
+            penPathWorked.signal()
+        }
     }
 
     private func handle(token: UInt64, events: Epoll.Events) {
@@ -225,6 +258,7 @@ public final class Daemon {
         switch token {
         case Token.listener: acceptClients(now: now)
         case Token.timer: timer.acknowledge()
+        case Token.penPath: penPathWorked.acknowledge()
         case Token.signals: handleSignals()
         case Token.access:
             service.access.acknowledgeChanges()
@@ -237,9 +271,6 @@ public final class Daemon {
             epoll.remove(descriptor)
             connection.processExitWatched = false
             service.processExited(connection, now: now)
-        case Token.deviceBase...:
-            // A pen's events go one way: DeviceHub, the service, the clients' connections.
-            service.devices.handleReadable(token: token - Token.deviceBase, now: now)
         case Token.clientBase...:
             let slot = Int(token & 0xffff), generation = UInt16(truncatingIfNeeded: token >> 16)
             guard let connection = service.clients.connection(slot: slot, generation: generation) else { return }
@@ -263,7 +294,7 @@ public final class Daemon {
     }
 
     private func earliestDeadline() -> HostTime? {
-        [acceptPausedUntil, nextWatchdog, service.devices.nextDeadline(), service.nextDeadline()].compactMap { $0 }.min()
+        [acceptPausedUntil, nextWatchdog, service.nextDeadline()].compactMap { $0 }.min()
     }
 
     private func handleDueDeadlines(now: HostTime) {
@@ -272,7 +303,6 @@ public final class Daemon {
             ServiceManager.notify("WATCHDOG=1")
             nextWatchdog = now + interval / 2
         }
-        service.devices.fireDue(now: now)
         service.fireDeadlines(now: now)
     }
 
@@ -411,7 +441,7 @@ public final class Daemon {
             let now = HostTime.now()
             guard now < deadline else { break }
             try? epoll.wait(timeoutMilliseconds: Int32(max(1, (deadline - now) / 1000))) { token, events in
-                guard token >= Token.clientBase, token < Token.deviceBase else { return }
+                guard token >= Token.clientBase, token < Token.processBase else { return }
                 let slot = Int(token & 0xffff), generation = UInt16(truncatingIfNeeded: token >> 16)
                 guard let connection = self.service.clients.connection(slot: slot, generation: generation) else { return }
                 if events.contains(.writable) { self.flush(connection, now: HostTime.now()) }
@@ -459,11 +489,11 @@ extension Daemon: ClientTransport {
 
 extension Daemon: DeviceWatcher {
     func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno) {
-        try epoll.add(descriptor, events: .readable, token: Token.deviceBase + deviceToken)
+        try penPath.watch(descriptor, deviceToken: deviceToken)
     }
 
     func stopWatching(_ descriptor: FileDescriptor) {
-        epoll.remove(descriptor)
+        penPath.stopWatching(descriptor)
     }
 }
 

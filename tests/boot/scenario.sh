@@ -87,6 +87,15 @@ check syscall-filter "$(grep -E '^(Seccomp|Seccomp_filters|NoNewPrivs):' "$statu
     bash -c 'grep -q "^Seccomp:[[:space:]]*2" "$1" && grep -q "^NoNewPrivs:[[:space:]]*1" "$1" && [ -n "$2" ] && ! grep -qw reboot <<<"$2"' _ "$status" "$filter"
 check sandbox "ProtectSystem=$(prop pencild.service ProtectSystem) DevicePolicy=$(prop pencild.service DevicePolicy) PrivateTmp=$(prop pencild.service PrivateTmp) RestrictAddressFamilies=$(prop pencild.service RestrictAddressFamilies)" \
     test "$(prop pencild.service ProtectSystem)/$(prop pencild.service DevicePolicy)/$(prop pencild.service PrivateTmp)" = strict/closed/yes
+# The pen's thread runs at SCHED_RR priority 1, what the unit grants; the main thread, the
+# control, stays ordinary. /proc/TID/stat: field 40 is the realtime priority, 41 the policy
+# (0 ordinary, 2 SCHED_RR).
+scheduling() { awk '{ print $41 "/" $40 }' "/proc/$pid/task/$1/stat" 2>/dev/null; }
+pen_tid=$(grep -lx pencild-pen /proc/"$pid"/task/*/comm 2>/dev/null | cut -d/ -f5)
+pen_scheduling=$(scheduling "${pen_tid:-none}")
+main_scheduling=$(scheduling "$pid")
+check pen-thread-realtime "LimitRTPRIO=$(prop pencild.service LimitRTPRIO); policy/priority: pen's thread ${pen_tid:-not found} ${pen_scheduling:-?}, main thread $main_scheduling; pencild: $(journal_since -u pencild.service | grep -m1 "pen's path" | cut -c1-120)" \
+    test "$pen_scheduling,$main_scheduling" = "2/1,0/0"
 
 # --- 3. Who may connect. -------------------------------------------------------------
 # The call pencilctl makes, written by hand so that the error's name shows.

@@ -302,11 +302,23 @@ else
                 case $name in @*) expand "$name" ;; *) echo "$name" ;; esac
             done
     }
-    allowed_groups=$(sed -n 's/^SystemCallFilter=\([^~].*\)/\1/p' "$unit")
-    denied_groups=$(sed -n 's/^SystemCallFilter=~//p' "$unit")
-    for group in $allowed_groups; do expand "$group"; done | sort -u >"$work/allowed.txt"
-    for group in $denied_groups; do expand "$group"; done | sort -u >"$work/denied.txt"
-    outside=$(comm -23 "$work/used.txt" <(comm -23 "$work/allowed.txt" "$work/denied.txt") | tr '\n' ' ')
+    # expand_entry NAME: a group's calls, or the one call NAME names.
+    expand_entry() {
+        case $1 in @*) expand "$1" ;; *) echo "$1" ;; esac
+    }
+    # The unit's lines in their order, as systemd reads them: each adds its calls to the
+    # allowed set, or with ~ takes them out.
+    : >"$work/allowed.txt"
+    sed -n 's/^SystemCallFilter=//p' "$unit" | while read -r line; do
+        case $line in
+            "~"*) for group in ${line#\~}; do expand_entry "$group"; done | sort -u >"$work/change.txt"
+                  comm -23 "$work/allowed.txt" "$work/change.txt" >"$work/next.txt" ;;
+            *) for group in $line; do expand_entry "$group"; done | sort -u >"$work/change.txt"
+               sort -u "$work/allowed.txt" "$work/change.txt" >"$work/next.txt" ;;
+        esac
+        mv "$work/next.txt" "$work/allowed.txt"
+    done
+    outside=$(comm -23 "$work/used.txt" "$work/allowed.txt" | tr '\n' ' ')
     if [ ! -s "$work/used.txt" ]; then
         fail "strace recorded no system calls"
     elif [ -z "$outside" ]; then

@@ -1,0 +1,138 @@
+import PencilSystem
+
+/// The pen's path, on a thread of its own: the devices' descriptors, udev's monitor and the
+/// devices' deadlines (a click released late, a forced proximity-out, a replay's next frame).
+/// A frame goes from the kernel through the pure pipeline to the mirror here, so that no
+/// client's work, no flood of connections and no slow disk on the daemon's main loop can hold
+/// it up; the thread asks for SCHED_RR, as compositors read their input, so that busy cores do
+/// not either.
+///
+/// Both threads share the service under one lock that inherits priority
+/// (`PriorityInheritanceLock`): each holds it while it works and lets go while it sleeps, and
+/// the main loop lets go between any two pieces of its work, so a pen's frame waits at most
+/// for one of them. What a frame gives the clients is written to their connections here, and
+/// the main loop is woken to send it.
+final class PenPath: @unchecked Sendable {
+    /// SCHED_RR's lowest priority: ahead of every ordinary thread and behind every other
+    /// realtime one (audio servers take more); KWin asks the same for its input.
+    static let realtimePriority: Int32 = 1
+
+    private let hub: DeviceHub
+    private let lock: PriorityInheritanceLock
+    private let logger: Logger
+    private let epoll: Epoll
+    /// Armed at the devices' earliest deadline, by this thread or by the main loop (under the lock).
+    private let timer: TimerFD
+    /// Signalled by the main loop to stop this thread.
+    private let wake: EventFD
+    /// Set under the lock; the thread ends at its next wake-up.
+    private var stopping = false
+    /// Called under the lock after each piece of work: the main loop's chance to be woken.
+    var didWork: () -> Void = {}
+    private var thread: SystemThread?
+    private var ready: [UInt64] = []
+
+    private enum Token {
+        static let timer = UInt64.max
+        static let wake = UInt64.max - 1
+    }
+
+    init(hub: DeviceHub, lock: PriorityInheritanceLock, logger: Logger) throws(Errno) {
+        self.hub = hub
+        self.lock = lock
+        self.logger = logger
+        epoll = try Epoll()
+        timer = try TimerFD()
+        wake = try EventFD()
+        try epoll.add(timer.descriptor, events: .readable, token: Token.timer)
+        try epoll.add(wake.descriptor, events: .readable, token: Token.wake)
+    }
+
+    // MARK: Any thread, under the lock
+
+    func watch(_ descriptor: FileDescriptor, deviceToken: UInt64) throws(Errno) {
+        try epoll.add(descriptor, events: .readable, token: deviceToken)
+    }
+
+    func stopWatching(_ descriptor: FileDescriptor) {
+        epoll.remove(descriptor)
+    }
+
+    /// Arms the thread's timer when the devices have a deadline sooner than it: the main loop
+    /// calls this after its work, which may have started a gesture's demonstration or let a
+    /// paused replay go on.
+    func deadlinesMayHaveChanged() {
+        let deadline = hub.nextDeadline()?.microseconds
+        guard Daemon.timerNeedsArming(armed: timer.armedDeadline, earliest: deadline) else { return }
+        arm(at: deadline)
+    }
+
+    private func arm(at deadline: Int64?) {
+        do { try timer.arm(at: deadline) } catch { logger.error("cannot arm the pen's timer: \(error)") }
+    }
+
+    // MARK: The main loop
+
+    /// Starts the thread; the caller holds the lock, and the thread begins once it lets go.
+    func start() throws(Errno) {
+        thread = try SystemThread(name: "pencild-pen") { [self] in run() }
+    }
+
+    /// Ends the thread and waits for it. The caller must not hold the lock.
+    func stop() {
+        lock.withLock { stopping = true }
+        wake.signal()
+        thread?.join()
+        thread = nil
+    }
+
+    // MARK: The pen's thread
+
+    private func run() {
+        let scheduling = raisePriority()
+        lock.lock()
+        logger.notice("the pen's path runs on a thread of its own at \(scheduling)")
+        while !stopping {
+            let now = HostTime.now()
+            hub.fireDue(now: now)
+            didWork()
+            let deadline = hub.nextDeadline()
+            // Work due already (a replay's next batch): look at the descriptors, then go on.
+            let due = deadline.map { $0 <= HostTime.now() } ?? false
+            if !due, Daemon.timerNeedsArming(armed: timer.armedDeadline, earliest: deadline?.microseconds) {
+                arm(at: deadline?.microseconds)
+            }
+            lock.unlock()
+            do {
+                try epoll.wait(timeoutMilliseconds: due ? 0 : -1) { token, _ in ready.append(token) }
+            } catch {
+                lock.lock()
+                logger.error("the pen's epoll_wait failed: \(error)")
+                break
+            }
+            lock.lock()
+            for token in ready {
+                switch token {
+                case Token.timer: timer.acknowledge()
+                case Token.wake: wake.acknowledge()
+                default:
+                    hub.handleReadable(token: token, now: HostTime.now())
+                    didWork()
+                }
+            }
+            ready.removeAll(keepingCapacity: true)
+        }
+        lock.unlock()
+    }
+
+    /// SCHED_RR where the process may have it; else the thread stays as it was, and says why.
+    private func raisePriority() -> String {
+        do {
+            try ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority)
+            return "\(ThreadScheduling.current)"
+        } catch {
+            let limit = ThreadScheduling.realtimePriorityLimit
+            return "\(ThreadScheduling.current) (SCHED_RR refused: \(error); RLIMIT_RTPRIO is \(limit))"
+        }
+    }
+}
