@@ -27,6 +27,7 @@ import time
 import traceback
 
 import mirror
+import mirror_load
 import seat_switch
 import seats
 import smoothing
@@ -395,9 +396,10 @@ class Suite:
         input_gid = grp.getgrnam("input").gr_gid
         # systemd-socket-activate makes the listening socket and execs the rest in place (same
         # pid, so LISTEN_PID matches), as pencild.socket and pencild.service would; setpriv
-        # drops to the service user with group input and no capabilities, as the unit does.
+        # drops to the service user with group input and no capabilities, as the unit does;
+        # prlimit grants SCHED_RR priority 1 for the pen's thread, as its LimitRTPRIO=1 does.
         command = ["systemd-socket-activate", "-l", SOCKET, "-E", "PENCILD_SOCKET",
-                   "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", f"--groups={input_gid}",
+                   "prlimit", "--rtprio=1:1", "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", f"--groups={input_gid}",
                    "--inh-caps=-all", "--",
                    os.path.join(self.bin, "pencild"), "--state-dir", state, "--log-level", "debug"]
         self.daemon = subprocess.Popen(command, stdout=open(self.daemon_log, "ab"), stderr=subprocess.STDOUT)
@@ -555,6 +557,10 @@ class Suite:
     def scenario_mirror(self):
         """Gesture clicks withheld: pencild grabs the pen, and libinput reads its mirror as a compositor would."""
         mirror.MirrorScenario(self, Monitor, is_event, as_service_user, SERVICE_USER).run()
+
+    def scenario_mirror_under_load(self):
+        """Stalled clients and a connect flood do not delay the pen's frames to the mirror, against quiet rounds of the same run."""
+        mirror_load.MirrorUnderLoad(self, Monitor, is_event, as_service_user, SERVICE_USER, SOCKET).run()
 
     def scenario_mirror_smoothing(self):
         """libinput 1.31 reads a pen's mirror as it reads the pen: the same axis values, frame for frame, smoothed alike."""
@@ -987,6 +993,7 @@ class Suite:
             ("eraser-button", self.scenario_eraser_button),
             ("third-button", self.scenario_third_button),
             ("mirror", self.scenario_mirror),
+            ("mirror-under-load", self.scenario_mirror_under_load),
             ("mirror-smoothing", self.scenario_mirror_smoothing),
             ("eraser-in-app", self.scenario_eraser_in_app),
             ("seat-switch", self.scenario_seat_switch),
