@@ -193,6 +193,10 @@ class MirrorUnderLoad:
                        f"p50 {percentile(loaded, 0.5):.2f} ms p90 {percentile(loaded, 0.9):.2f} ms max {max(loaded):.2f} ms "
                        f"({len(quiet)} and {len(loaded)} frames)")
             self.note(figures)
+            with open(os.path.join(suite.results, "mirror-under-load.txt"), "w") as out:
+                out.write("# milliseconds from the pen's frame to the mirror's, in the order measured\n")
+                out.write("quiet " + " ".join(f"{hop:.3f}" for hop in quiet) + "\n")
+                out.write("loaded " + " ".join(f"{hop:.3f}" for hop in loaded) + "\n")
             check(percentile(loaded, 0.5) <= percentile(quiet, 0.5) + MEDIAN_MARGIN_MS
                   and percentile(loaded, 0.9) <= percentile(quiet, 0.9) + P90_MARGIN_MS,
                   f"the load delayed the pen's frames to the mirror by more than {MEDIAN_MARGIN_MS} ms at p50 "
