@@ -520,6 +520,39 @@ def rounds_of(vm):
     return sorted(int(m.group(1)) for m in (re.match(r"floor-(\d+)-evdev.txt$", name) for name in os.listdir(vm)) if m)
 
 
+# The loads the pen's path is measured under (bench/guest-latency.sh), as the report names them.
+LOADS = {"clients": "64 clients streaming", "flood": "a connect flood from another user", "burners": "two CPU burners"}
+
+
+def mirror_figures(vm, rounds, name):
+    """libinput through the mirror in the turns `name` (with {r} for the round): each mirror
+    frame paired with the pen's frame it passes on (in order, the frames with the tip down);
+    from the pen's kernel time to libinput's receipt; the pass-through (the pen's kernel time
+    to the mirror's); and the stream to the turn's one Monitor client (kernel time to receipt)."""
+    mirror, passthrough, stream = [], [], []
+    axis_events = matched = 0
+    unpaired = []
+    for r in rounds:
+        path = os.path.join(vm, name.format(r=r) + "-evdev.txt")
+        if not os.path.exists(path):
+            continue
+        frames = evdev_frames(path)
+        monitor = os.path.join(vm, name.format(r=r) + "-monitor.txt")
+        with open(monitor) as f:
+            stream += [int(receipt) - int(t) for kind, t, receipt in (line.split() for line in f if line.startswith("motion "))]
+        pen_times = touching_motion_times(monitor)
+        if len(frames) != len(pen_times):
+            unpaired.append(f"round {r}: {len(frames)} mirror frames, {len(pen_times)} pen frames")
+            continue
+        passthrough += [kernel - pen for (kernel, _), pen in zip(frames, pen_times)]
+        values, seen, paired = libinput_latencies(os.path.join(vm, name.format(r=r) + "-lines.txt"), frames, origins=pen_times)
+        mirror += values
+        axis_events += seen
+        matched += paired
+    return {"mirror": stats(mirror), "passthrough": stats(passthrough), "stream": stats(stream),
+            "axis_events": axis_events, "matched": matched, "unpaired": unpaired}
+
+
 def latency(vm):
     result = {"rounds": rounds_of(vm)}
     floor, pencild, pencild_floor, libinput, libinput_floor = [], [], [], [], []
@@ -540,32 +573,56 @@ def latency(vm):
             libinput += values
             axis_events += seen
             matched += paired
-    # libinput through the mirror: each mirror frame paired with the pen's frame it passes on
-    # (in order, the frames with the tip down); from the pen's kernel time to libinput's receipt.
-    mirror, passthrough = [], []
-    mirror_axis = mirror_matched = 0
-    mirror_unpaired = []
-    for r in result["rounds"]:
-        path = os.path.join(vm, f"mirror-{r}-evdev.txt")
-        if not os.path.exists(path):
-            continue
-        frames = evdev_frames(path)
-        pen_times = touching_motion_times(os.path.join(vm, f"mirror-{r}-monitor.txt"))
-        if len(frames) != len(pen_times):
-            mirror_unpaired.append(f"round {r}: {len(frames)} mirror frames, {len(pen_times)} pen frames")
-            continue
-        passthrough += [kernel - pen for (kernel, _), pen in zip(frames, pen_times)]
-        values, seen, paired = libinput_latencies(os.path.join(vm, f"mirror-{r}-lines.txt"), frames, origins=pen_times)
-        mirror += values
-        mirror_axis += seen
-        mirror_matched += paired
-    result.update(mirror=stats(mirror), passthrough=stats(passthrough), mirror_axis_events=mirror_axis,
-                  mirror_matched=mirror_matched, mirror_unpaired=mirror_unpaired)
+    figures = mirror_figures(vm, result["rounds"], "mirror-{r}")
+    result.update(mirror=figures["mirror"], passthrough=figures["passthrough"], mirror_stream=figures["stream"],
+                  mirror_axis_events=figures["axis_events"],
+                  mirror_matched=figures["matched"], mirror_unpaired=figures["unpaired"])
+    # The same turns under each load, libinput reading the pen under the same load beside them.
+    result["loads"] = {}
+    for condition in LOADS:
+        figures = mirror_figures(vm, result["rounds"], f"mirror-{condition}-{{r}}")
+        values = []
+        for r in result["rounds"]:
+            path = os.path.join(vm, f"libinput-{condition}-{r}-lines.txt")
+            if os.path.exists(path):
+                values += libinput_latencies(path, evdev_frames(os.path.join(vm, f"libinput-{condition}-{r}-evdev.txt")))[0]
+        figures["libinput"] = stats(values)
+        result["loads"][condition] = figures
     result.update(floor=stats(floor), pencild=stats(pencild), pencild_floor=stats(pencild_floor),
                   libinput=stats(libinput), libinput_floor=stats(libinput_floor),
                   libinput_axis_events=axis_events, libinput_matched=matched,
                   frames_per_round=PATTERN_FRAMES)
     return result
+
+
+def pen_path_under_load(lat):
+    """The table of the pen's path in the four conditions, each against libinput reading the
+    pen itself under the same load."""
+    rows = [("nothing else", lat.get("libinput"), {"mirror": lat.get("mirror"), "passthrough": lat.get("passthrough"),
+                                                   "stream": lat.get("mirror_stream")})]
+    rows += [(label, lat["loads"][key].get("libinput"), lat["loads"][key]) for key, label in LOADS.items() if key in lat.get("loads", {})]
+    lines = ["### The pen's path under load", "",
+             "The same turns again, the pen's and its mirror's, while the mirror's pencild has other work. Goal in every "
+             "row: the mirror at most +0.5 ms at p50 and +1.5 ms at p99 over libinput reading the pen itself under the "
+             "same load. The stream is the mirror turn's one Monitor client of that pencild (the pen's kernel time to "
+             "the client's receipt).", "",
+             "| load | libinput, the pen: p50 / p99 | libinput, the mirror: p50 / p99 | mirror − libinput: p50 / p99 | goal | "
+             "the pass-through: p50 / p99 | the stream to one client: p50 / p99 |",
+             "|---|---:|---:|---:|---|---:|---:|"]
+    for label, pen, figures in rows:
+        mirror, passthrough, stream = figures.get("mirror"), figures.get("passthrough"), figures.get("stream")
+        def pair(s):
+            return f"{ms(s['p50'])} / {ms(s['p99'])}" if s else "not measured"
+        if pen and mirror:
+            added50, added99 = mirror["p50"] - pen["p50"], mirror["p99"] - pen["p99"]
+            difference = f"{added50 / 1000:+.2f} ms / {added99 / 1000:+.2f} ms"
+            over = [f"{(added - limit) / 1000:.2f} ms at {name}" for added, limit, name in
+                    ((added50, 500, "p50"), (added99, 1500, "p99")) if added > limit]
+            goal = "met" if not over else "**not met** by " + " and ".join(over)
+        else:
+            difference, goal = "—", "not measured"
+        lines.append(f"| {label} | {pair(pen)} | {pair(mirror)} | {difference} | {goal} | {pair(passthrough)} | {pair(stream)} |")
+    return lines + [""]
 
 
 def ms(microseconds):
@@ -654,6 +711,7 @@ def report(results, doc):
                       f"{lat['mirror_matched']} of them paired with a frame; each is measured from the pen's own frame "
                       "(its kernel time, as pencild's Monitor stream carries it), paired in order with the mirror frame "
                       "a bare reader of the mirror saw.", ""]
+        lines += pen_path_under_load(lat)
         side = [f"{name} turns {ms(lat[key]['p50'])} / {ms(lat[key]['p99'])}" for name, key in
                 (("pencild", "pencild_floor"), ("libinput", "libinput_floor")) if lat.get(key)]
         if side:

@@ -9,7 +9,11 @@
 #   mirror    the same libinput, while a user's pencild with withholdGestureClicks grabs the
 #             pen and libinput reads its mirror; a bare reader of the mirror gives the mirror's
 #             kernel times and a Monitor client of that pencild the pen's, frame by frame
-# The four take turns, ROUNDS times (default 3), so that a stall of the host falls on any
+# Then libinput and the mirror again under each load the pen's path must shrug off (issue:
+# the mirror's hop held under load): 64 clients of the mirror's pencild streaming; a flood of
+# connections from another user; two CPU burners. Each libinput turn is beside its mirror turn
+# under the same load.
+# The turns follow each other, ROUNDS times (default 3), so that a stall of the host falls on any
 # of them alike. Each turn plays PATTERN with `pencilctl emulate` and also has a bare evdev
 # reader on the node, so every turn carries the same extra load, and the libinput turn gets
 # its frames' kernel timestamps (debug-events prints only milliseconds since it started).
@@ -67,8 +71,11 @@ install -d -o pencild-bench -g pencild-bench /run/pencild-bench-user /run/pencil
 as_bench() { setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- env PENCILD_SOCKET="$mirror_socket" "$@"; }
 # RLIMIT_RTPRIO 1, as the system unit grants (LimitRTPRIO=1): the pen's thread may take
 # SCHED_RR priority 1 without privilege.
+# Room for the 64 streaming clients of the load below, all the bench user's.
+printf '[Limits]\nMaxClientsPerUser=80\nMaxClients=400\n' >/run/pencild-bench-user/pencild.conf
 prlimit --rtprio=1:1 setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- \
-    "$bin/pencild" --socket "$mirror_socket" --state-dir /run/pencild-bench-user/state >"$out/pencild-mirror.log" 2>&1 &
+    "$bin/pencild" --socket "$mirror_socket" --state-dir /run/pencild-bench-user/state \
+    --config /run/pencild-bench-user/pencild.conf >"$out/pencild-mirror.log" 2>&1 &
 mirror_pencild=$!
 pids+=("$mirror_pencild")
 for _ in $(seq 100); do [ -S "$mirror_socket" ] && break; sleep 0.1; done
@@ -121,6 +128,65 @@ libinput_turn() {
     wait "$lines"
 }
 
+# mirror_turn NAME: libinput reads the mirror while the user's pencild grabs the pen; its
+# Monitor client gives the pen's kernel times (and the stream's latency to one client).
+mirror_turn() {
+    local name=$1 client
+    as_bench "$bin/pencilctl" prefs set withholdGestureClicks=true >/dev/null
+    "$probe" monitor "$mirror_socket" "$out/$name-monitor.txt" &
+    client=$!
+    libinput_turn "$name" play_mirrored
+    for _ in $(seq 150); do kill -0 "$client" 2>/dev/null || break; sleep 0.1; done
+    kill "$client" 2>/dev/null && note "$name: the client saw no proximityOut; stopped it"
+    wait "$client" || { note "$name: the mirror's pencild client failed"; exit 1; }
+    as_bench "$bin/pencilctl" prefs set withholdGestureClicks=false >/dev/null
+    note "$name: $(grep -c 'TABLET_TOOL_AXIS' "$out/$name-lines.txt" || true) axis events received through the mirror"
+}
+
+# The loads. clients: 64 Monitor clients of the mirror's pencild that read everything (they
+# end with the pen's deviceRemoved). flood: another user (nobody, whom the bench user's pencild
+# refuses) connecting and closing as fast as it goes. burners: two busy loops of nobody's.
+load_pids=()
+flood_client='import socket, sys
+while True:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(sys.argv[1])
+    except OSError:
+        pass
+    s.close()'
+# Each load is started by setpriv itself, not through a shell function, so that $! is the
+# load's own pid (setpriv execs it) and killing it ends the load.
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+start_load() {
+    local condition=$1
+    case $condition in
+        clients)
+            setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- \
+                "$probe" count "$mirror_socket" 64 /dev/null &
+            load_pids=("$!") ;;
+        flood) "${nobody[@]}" python3 -c "$flood_client" "$mirror_socket" & load_pids=("$!") ;;
+        burners)
+            "${nobody[@]}" sh -c 'while :; do :; done' &
+            load_pids=("$!")
+            "${nobody[@]}" sh -c 'while :; do :; done' &
+            load_pids+=("$!") ;;
+    esac
+    pids+=("${load_pids[@]}")
+    # The clients subscribe, the flood and the burners get going, before the pen plays.
+    sleep 2
+}
+stop_load() {
+    local pid
+    for pid in "${load_pids[@]}"; do
+        # The streaming clients end by themselves with the pen; the others are stopped.
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; [ "$1" = clients ] || break; sleep 0.1; done
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    load_pids=()
+}
+
 for round in $(seq "$rounds"); do
     # 1. The floor.
     play "floor-$round" 3
@@ -139,15 +205,17 @@ for round in $(seq "$rounds"); do
     note "libinput-$round: $(grep -c 'TABLET_TOOL_AXIS' "$out/libinput-$round-lines.txt" || true) axis events received"
 
     # 4. libinput again, reading the mirror while the user's pencild grabs the pen.
-    as_bench "$bin/pencilctl" prefs set withholdGestureClicks=true >/dev/null
-    "$probe" monitor "$mirror_socket" "$out/mirror-$round-monitor.txt" &
-    client=$!
-    libinput_turn "mirror-$round" play_mirrored
-    for _ in $(seq 150); do kill -0 "$client" 2>/dev/null || break; sleep 0.1; done
-    kill "$client" 2>/dev/null && note "mirror: the client saw no proximityOut; stopped it"
-    wait "$client" || { note "the mirror's pencild client failed"; exit 1; }
-    as_bench "$bin/pencilctl" prefs set withholdGestureClicks=false >/dev/null
-    note "mirror-$round: $(grep -c 'TABLET_TOOL_AXIS' "$out/mirror-$round-lines.txt" || true) axis events received through the mirror"
+    mirror_turn "mirror-$round"
+
+    # 5. The pen itself, then its mirror, under each load.
+    for condition in clients flood burners; do
+        start_load "$condition"
+        libinput_turn "libinput-$condition-$round" play
+        stop_load "$condition"
+        start_load "$condition"
+        mirror_turn "mirror-$condition-$round"
+        stop_load "$condition"
+    done
 done
 # Idle with a live pen attached: pencild's context switches over 10 s while the pen (having
 # hovered, then gone quiet: a forced proximity-out) stays plugged in and a client is subscribed.

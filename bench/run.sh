@@ -50,7 +50,7 @@ if [ "${BENCH_SKIP_VM:-0}" = 1 ]; then
 else
     echo "bench: latency in the VM"
     set +e
-    VM_RESULTS_DIR=$results/vm VM_TIMEOUT=${VM_TIMEOUT:-600} \
+    VM_RESULTS_DIR=$results/vm VM_TIMEOUT=${VM_TIMEOUT:-1800} \
         bash "$repo/tests/kernel/vm-run.sh" "$here/guest-latency.sh" "$bin" "$probe" "$results/pattern.evemu"
     vm_status=$?
     set -e
