@@ -186,6 +186,10 @@ public final class Daemon {
                 logger.notice("every replay has ended and every client has its events: exiting")
                 break
             }
+            if penPath.failed {
+                status = 1
+                break
+            }
             if !running { break }
             penPath.deadlinesMayHaveChanged()
             let deadline = earliestDeadline()
@@ -252,7 +256,7 @@ public final class Daemon {
     /// After the pen's path worked: wake the main loop when what it did left the loop work
     /// (output to send, a deadline sooner than its timer, the replays' end).
     private func penPathDidWork() {
-        if !connectionsWithOutput.isEmpty || service.hasBacklog || service.replaysDone
+        if !connectionsWithOutput.isEmpty || service.hasBacklog || service.replaysDone || penPath.failed
             || Self.timerNeedsArming(armed: timer.armedDeadline, earliest: earliestDeadline()?.microseconds) {
             penPathWorked.signal()
         }
@@ -260,6 +264,7 @@ public final class Daemon {
 
     private func handle(token: UInt64, events: Epoll.Events) {
         let now = HostTime.now()
+        service.devices.advanceClock(to: now)
         switch token {
         case Token.listener: acceptClients(now: now)
         case Token.timer: timer.acknowledge()
@@ -303,6 +308,7 @@ public final class Daemon {
     }
 
     private func handleDueDeadlines(now: HostTime) {
+        service.devices.advanceClock(to: now)
         if let until = acceptPausedUntil, until <= now { resumeAccepting() }
         if let next = nextWatchdog, next <= now, let interval = watchdogInterval {
             ServiceManager.notify("WATCHDOG=1")
@@ -408,11 +414,15 @@ public final class Daemon {
 
     // MARK: Output
 
+    /// Flushes the connections that had output when it began; what the pen's path adds while
+    /// it lets it in waits for the next turn (its eventfd is signalled), so that a pen that
+    /// keeps drawing cannot keep the loop here.
     private func flushConnections(now: HostTime) {
-        var first = true
-        while let connection = connectionsWithOutput.popLast() {
-            if !first { letPenPathIn() }
-            first = false
+        guard !connectionsWithOutput.isEmpty else { return }
+        let batch = connectionsWithOutput
+        connectionsWithOutput.removeAll(keepingCapacity: true)
+        for (index, connection) in batch.enumerated() {
+            if index > 0 { letPenPathIn() }
             connection.needsFlush = false
             flush(connection, now: now)
         }

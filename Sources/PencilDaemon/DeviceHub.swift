@@ -454,6 +454,12 @@ final class DeviceHub {
         try watcher.watch(descriptor, deviceToken: token)
     }
 
+    /// The main loop's time, for what it asks of the hub between the pen's wake-ups (a
+    /// preferences change announced, a client's output judged).
+    func advanceClock(to now: HostTime) {
+        if now > self.now { self.now = now }
+    }
+
     /// udev has news, or a live device has input.
     func handleReadable(token: UInt64, now: HostTime) {
         self.now = now

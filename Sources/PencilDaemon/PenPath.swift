@@ -27,6 +27,9 @@ final class PenPath: @unchecked Sendable {
     private let wake: EventFD
     /// Set under the lock; the thread ends at its next wake-up.
     private var stopping = false
+    /// Set under the lock when the thread ended on an error: the daemon then ends too, as it
+    /// would if its own loop failed.
+    private(set) var failed = false
     /// Called under the lock after each piece of work: the main loop's chance to be woken.
     var didWork: () -> Void = {}
     private var thread: SystemThread?
@@ -108,6 +111,8 @@ final class PenPath: @unchecked Sendable {
             } catch {
                 lock.lock()
                 logger.error("the pen's epoll_wait failed: \(error)")
+                failed = true
+                didWork()
                 break
             }
             lock.lock()
