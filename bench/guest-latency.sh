@@ -69,10 +69,10 @@ chgrp "$bench_gid" /dev/uinput && chmod 0660 /dev/uinput
 mirror_socket=/run/pencild-bench-user/pencild.sock
 install -d -o pencild-bench -g pencild-bench /run/pencild-bench-user /run/pencild-bench-user/state
 as_bench() { setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- env PENCILD_SOCKET="$mirror_socket" "$@"; }
-# RLIMIT_RTPRIO 1, as the system unit grants (LimitRTPRIO=1): the pen's thread may take
-# SCHED_RR priority 1 without privilege.
 # Room for the 64 streaming clients of the load below, all the bench user's.
 printf '[Limits]\nMaxClientsPerUser=80\nMaxClients=400\n' >/run/pencild-bench-user/pencild.conf
+# RLIMIT_RTPRIO 1, as the system unit grants (LimitRTPRIO=1): the pen's thread may take
+# SCHED_RR priority 1 without privilege.
 prlimit --rtprio=1:1 setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- \
     "$bin/pencild" --socket "$mirror_socket" --state-dir /run/pencild-bench-user/state \
     --config /run/pencild-bench-user/pencild.conf >"$out/pencild-mirror.log" 2>&1 &
@@ -80,9 +80,11 @@ mirror_pencild=$!
 pids+=("$mirror_pencild")
 for _ in $(seq 100); do [ -S "$mirror_socket" ] && break; sleep 0.1; done
 [ -S "$mirror_socket" ] || { note "the mirror's pencild did not start"; cat "$out/pencild-mirror.log"; exit 1; }
-# The pen's thread's policy and priority (/proc/TID/stat: 41 and 40), the main thread's beside it.
+# The pen's thread's policy and priority, the main thread's beside it. scheduling STAT: from
+# /proc/TID/stat, field 41 (the policy; 2 is SCHED_RR), 40 (its priority), 19 (nice).
+scheduling() { awk '{ print ($41 == 2 ? "SCHED_RR priority " $40 : "policy " $41 " nice " $19) }' "$1"; }
 pen_tid=$(grep -lx pencild-pen /proc/"$mirror_pencild"/task/*/comm | cut -d/ -f5)
-note "the mirror's pencild: pen's thread $(awk '{ print ($41 == 2 ? "SCHED_RR priority " $40 : "policy " $41 " nice " $19) }' "/proc/$mirror_pencild/task/$pen_tid/stat"), main thread $(awk '{ print ($41 == 2 ? "SCHED_RR priority " $40 : "policy " $41 " nice " $19) }' "/proc/$mirror_pencild/stat")"
+note "the mirror's pencild: pen's thread $(scheduling "/proc/$mirror_pencild/task/$pen_tid/stat"), main thread $(scheduling "/proc/$mirror_pencild/stat")"
 # Off until the mirror turn: the other turns read the pen itself.
 as_bench "$bin/pencilctl" prefs set withholdGestureClicks=false >/dev/null
 
@@ -145,16 +147,10 @@ mirror_turn() {
 
 # The loads. clients: 64 Monitor clients of the mirror's pencild that read everything (they
 # end with the pen's deviceRemoved). flood: another user (nobody, whom the bench user's pencild
-# refuses) connecting and closing as fast as it goes. burners: two busy loops of nobody's.
+# refuses) connecting and closing as fast as it goes, the kernel tier's load client (handed
+# over as text: nobody need not read the repository). burners: two busy loops of nobody's.
 load_pids=()
-flood_client='import socket, sys
-while True:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        s.connect(sys.argv[1])
-    except OSError:
-        pass
-    s.close()'
+flood_client=$(cat "$(dirname "$0")/../tests/kernel/load_client.py")
 # Each load is started by setpriv itself, not through a shell function, so that $! is the
 # load's own pid (setpriv execs it) and killing it ends the load.
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
@@ -165,7 +161,7 @@ start_load() {
             setpriv --reuid="$bench_uid" --regid="$bench_gid" --init-groups -- \
                 "$probe" count "$mirror_socket" 64 /dev/null &
             load_pids=("$!") ;;
-        flood) "${nobody[@]}" python3 -c "$flood_client" "$mirror_socket" & load_pids=("$!") ;;
+        flood) "${nobody[@]}" python3 -c "$flood_client" "$mirror_socket" flood >/dev/null & load_pids=("$!") ;;
         burners)
             "${nobody[@]}" sh -c 'while :; do :; done' &
             load_pids=("$!")

@@ -30,7 +30,7 @@ final class PenPath: @unchecked Sendable {
     /// Set under the lock when the thread ended on an error: the daemon then ends too, as it
     /// would if its own loop failed.
     private(set) var failed = false
-    /// Called under the lock after each piece of work: the main loop's chance to be woken.
+    /// Called under the lock once a wake-up's work is done: the main loop's chance to be woken.
     var didWork: () -> Void = {}
     private var thread: SystemThread?
     private var ready: [UInt64] = []
@@ -96,6 +96,7 @@ final class PenPath: @unchecked Sendable {
         lock.lock()
         logger.notice("the pen's path runs on a thread of its own at \(scheduling)")
         while !stopping {
+            // The deadlines due, then what this wake-up and the last one did goes to the main loop.
             let now = HostTime.now()
             hub.fireDue(now: now)
             didWork()
@@ -120,9 +121,7 @@ final class PenPath: @unchecked Sendable {
                 switch token {
                 case Token.timer: timer.acknowledge()
                 case Token.wake: wake.acknowledge()
-                default:
-                    hub.handleReadable(token: token, now: HostTime.now())
-                    didWork()
+                default: hub.handleReadable(token: token, now: HostTime.now())
                 }
             }
             ready.removeAll(keepingCapacity: true)

@@ -75,30 +75,28 @@ public final class PriorityInheritanceLock: @unchecked Sendable {
 
 /// How the calling thread is scheduled.
 public enum ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
-    /// SCHED_RR at this priority (1 to 99): ahead of every ordinary thread, as compositors
-    /// read their input.
-    case roundRobin(priority: Int32)
-    /// The ordinary policy at this nice value.
+    /// SCHED_RR or SCHED_FIFO at this priority (1 to 99): ahead of every ordinary thread, as
+    /// compositors read their input.
+    case realtime(policy: Int32, priority: Int32)
+    /// SCHED_OTHER (or another policy that is not realtime) at this nice value.
     case ordinary(nice: Int32)
 
     public var description: String {
         switch self {
-        case .roundRobin(let priority): return "SCHED_RR priority \(priority)"
+        case .realtime(let policy, let priority): return "\(policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_RR") priority \(priority)"
         case .ordinary(let nice): return "SCHED_OTHER nice \(nice)"
         }
     }
 
     /// The calling thread's.
     public static var current: ThreadScheduling {
-        let policy = sched_getscheduler(0)
-        if policy >= 0, policy & ~Int32(SCHED_RESET_ON_FORK) == SCHED_RR || policy & ~Int32(SCHED_RESET_ON_FORK) == SCHED_FIFO {
+        let policy = sched_getscheduler(0) & ~Int32(SCHED_RESET_ON_FORK)
+        if policy == SCHED_RR || policy == SCHED_FIFO {
             var parameters = sched_param()
             _ = sched_getparam(0, &parameters)
-            return .roundRobin(priority: parameters.sched_priority)
+            return .realtime(policy: policy, priority: parameters.sched_priority)
         }
-        errno = 0
-        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pencild_gettid()))
-        return .ordinary(nice: nice)
+        return .ordinary(nice: getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pencild_gettid())))
     }
 
     /// Moves the calling thread alone to SCHED_RR at `priority`; a child it forks starts

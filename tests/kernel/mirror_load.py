@@ -29,52 +29,9 @@ STALLED = 24  # the service user may hold 32 connections (Limits.maximumClientsP
 MEDIAN_MARGIN_MS = 1.0
 P90_MARGIN_MS = 1.5
 
-# Clients that misbehave. `stalled`: Monitor subscriptions that never read, opened again
-# whenever pencild drops them for lagging. `flood`: connections opened and closed as fast as
-# they go (from a user pencild refuses). Each prints "ready", and its counts at SIGTERM.
-LOAD_CLIENT = r"""
-import json, select, signal, socket, sys
-path, kind, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-done = False
-def stop(*_):
-    global done
-    done = True
-signal.signal(signal.SIGTERM, stop)
-call = json.dumps({"method": "org.pencild.Pen.Monitor", "parameters": {}, "more": True}).encode() + b"\0"
-opened = 0
-def stalled():
-    global opened
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(path)
-    s.sendall(call)
-    opened += 1
-    return s
-if kind == "stalled":
-    sockets = [stalled() for _ in range(count)]
-    print("ready", flush=True)
-    poller = select.poll()
-    while not done:
-        poller = select.poll()
-        for s in sockets:
-            poller.register(s, select.POLLRDHUP | select.POLLHUP)
-        for fd, _ in poller.poll(200):
-            index = next(i for i, s in enumerate(sockets) if s.fileno() == fd)
-            sockets[index].close()
-            sockets[index] = stalled()
-    print(f"opened {opened}", flush=True)
-else:
-    print("ready", flush=True)
-    while not done:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(1)
-        try:
-            s.connect(path)
-            opened += 1
-        except OSError:
-            pass
-        s.close()
-    print(f"opened {opened}", flush=True)
-"""
+# Clients that misbehave (load_client.py), run as text: their users need not read this folder.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "load_client.py")) as source:
+    LOAD_CLIENT = source.read()
 
 
 def percentile(values, share):

@@ -295,26 +295,23 @@ else
     kill -INT "$monitor_pid" 2>/dev/null || true
     wait "$monitor_pid" || true
     sed -E 's/^[0-9]+ +//; s/\(.*//' "$work/strace.txt" | grep -E '^[a-z_0-9]+$' | sort -u >"$work/used.txt"
-    # expand GROUP: the calls of a systemd syscall group, nested groups included.
+    # expand ENTRY: the calls of a systemd syscall group (nested groups included), or the one
+    # call ENTRY names.
     expand() {
-        systemd-analyze syscall-filter "$1" | tail -n +2 | sed 's/^ *//' | grep -v -e '^#' -e '^$' |
-            while read -r name; do
-                case $name in @*) expand "$name" ;; *) echo "$name" ;; esac
-            done
-    }
-    # expand_entry NAME: a group's calls, or the one call NAME names.
-    expand_entry() {
-        case $1 in @*) expand "$1" ;; *) echo "$1" ;; esac
+        case $1 in
+            @*) systemd-analyze syscall-filter "$1" | tail -n +2 | sed 's/^ *//' | grep -v -e '^#' -e '^$' |
+                    while read -r name; do expand "$name"; done ;;
+            *) echo "$1" ;;
+        esac
     }
     # The unit's lines in their order, as systemd reads them: each adds its calls to the
     # allowed set, or with ~ takes them out.
     : >"$work/allowed.txt"
     sed -n 's/^SystemCallFilter=//p' "$unit" | while read -r line; do
+        for entry in ${line#\~}; do expand "$entry"; done | sort -u >"$work/change.txt"
         case $line in
-            "~"*) for group in ${line#\~}; do expand_entry "$group"; done | sort -u >"$work/change.txt"
-                  comm -23 "$work/allowed.txt" "$work/change.txt" >"$work/next.txt" ;;
-            *) for group in $line; do expand_entry "$group"; done | sort -u >"$work/change.txt"
-               sort -u "$work/allowed.txt" "$work/change.txt" >"$work/next.txt" ;;
+            "~"*) comm -23 "$work/allowed.txt" "$work/change.txt" >"$work/next.txt" ;;
+            *) sort -u "$work/allowed.txt" "$work/change.txt" >"$work/next.txt" ;;
         esac
         mv "$work/next.txt" "$work/allowed.txt"
     done
