@@ -34,6 +34,8 @@ final class PenPath: @unchecked Sendable {
     var didWork: () -> Void = {}
     private var thread: SystemThread?
     private var ready: [UInt64] = []
+    /// Whether the thread got SCHED_RR: it then leaves it for the while udev's news is handled.
+    private var isRealtime = false
 
     private enum Token {
         static let timer = UInt64.max
@@ -121,6 +123,7 @@ final class PenPath: @unchecked Sendable {
                 switch token {
                 case Token.timer: timer.acknowledge()
                 case Token.wake: wake.acknowledge()
+                case DeviceHub.udevToken: handleHotplug()
                 default: hub.handleReadable(token: token, now: HostTime.now())
                 }
             }
@@ -129,10 +132,21 @@ final class PenPath: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A pen plugged in or out: opening it, libwacom's database the first time, its mirror. Work
+    /// done once a device, which may take long on a slow machine: at the ordinary priority, so
+    /// that it neither holds busy cores back nor meets the realtime time limit (`LimitRTTIME=`),
+    /// which is there for frames.
+    private func handleHotplug() {
+        if isRealtime { try? ThreadScheduling.lowerToOrdinary() }
+        hub.handleReadable(token: DeviceHub.udevToken, now: HostTime.now())
+        if isRealtime { try? ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority) }
+    }
+
     /// SCHED_RR where the process may have it; else the thread stays as it was, and says why.
     private func raisePriority() -> String {
         do {
             try ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority)
+            isRealtime = true
             return "\(ThreadScheduling.current)"
         } catch {
             let limit = ThreadScheduling.realtimePriorityLimit

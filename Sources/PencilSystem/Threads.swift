@@ -108,6 +108,13 @@ public enum ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
         _ = try retryingOnInterrupt { sched_setscheduler(0, Int32(SCHED_RR) | Int32(SCHED_RESET_ON_FORK), &parameters) }
     }
 
+    /// Moves the calling thread back to SCHED_OTHER at nice 0, which needs no privilege.
+    public static func lowerToOrdinary() throws(Errno) {
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        _ = try retryingOnInterrupt { sched_setscheduler(0, Int32(SCHED_OTHER) | Int32(SCHED_RESET_ON_FORK), &parameters) }
+    }
+
     /// The highest SCHED_RR priority RLIMIT_RTPRIO lets this process take without privilege.
     public static var realtimePriorityLimit: Int32 {
         Int32(clamping: pencild_realtime_priority_limit())

@@ -126,7 +126,11 @@ class MirrorUnderLoad:
             added = monitor.wait_for(self.is_event("deviceAdded", device), 20, f"deviceAdded for {device}")
             mirror = added["deviceInfo"].get("mirror")
             check(bool(mirror), f"no mirror for {device}: {added['deviceInfo']}")
-            self.note(f"{device} is mirrored as {mirror}; pencild's pen thread: {self.pen_thread_scheduling()}")
+            # The pen was plugged in while pencild ran: its thread opened it at the ordinary
+            # priority and went back to SCHED_RR 1 (the suite's pencild has RLIMIT_RTPRIO 1).
+            scheduling = self.pen_thread_scheduling()
+            self.note(f"{device} is mirrored as {mirror}; pencild's pen thread: {scheduling}")
+            check(scheduling == "policy 2 priority 1", f"after the pen was plugged in, pencild's pen thread is at {scheduling}, not SCHED_RR 1")
             reader = EvdevReader(f"/dev/input/{mirror}")
             pen.emit((EV_ABS, ABS_X, 1000), (EV_ABS, ABS_Y, 6000), (EV_ABS, ABS_DISTANCE, 10), (EV_KEY, BTN_TOOL_PEN, 1))
             reader.wait_for(lambda e: e[1] == EV_KEY and e[2] == BTN_TOOL_PEN and e[3] == 1, 20, "the mirror's proximity-in")
