@@ -320,16 +320,21 @@ public final class Daemon {
     // MARK: Clients
 
     /// At most `acceptsPerTurn` new clients a wake-up: the listener stays readable, so the rest
-    /// come at the next turn, after the pens and the clients already connected.
+    /// come at the next turn, after the pens and the clients already connected. The socket
+    /// calls (accept, the peer's credentials, a refusal's send and close) run with the lock let
+    /// go, on a descriptor only this thread knows: under a connect flood the pen's path waits
+    /// at most for one admission's bookkeeping, never for the kernel's work on the flood.
     private func acceptClients(now: HostTime) {
         var accepted = 0
         while acceptPausedUntil == nil, accepted < configuration.limits.acceptsPerTurn {
-            if accepted > 0 { letPenPathIn() }
             accepted += 1
-            let fd: FileDescriptor?
-            do {
-                fd = try UnixSocket.accept(from: listener)
-            } catch {
+            lock.unlock()
+            let arrival = Self.acceptOne(from: listener)
+            lock.lock()
+            let fd: FileDescriptor, peer: PeerCredentials
+            switch arrival {
+            case .none: return
+            case .failed(let error):
                 if error == .tooManyOpenFiles || error == .tooManyOpenFilesInSystem {
                     logger.warning("out of file descriptors (\(error)): not accepting for \(configuration.limits.acceptBackoff / 1000) ms or until a client leaves")
                     pauseAccepting(until: now + configuration.limits.acceptBackoff)
@@ -337,21 +342,20 @@ public final class Daemon {
                     logger.warning("accept failed: \(error)")
                 }
                 return
-            }
-            guard let fd else { return }
-            let peer: PeerCredentials
-            do {
-                peer = try UnixSocket.peerCredentials(of: fd)
-            } catch {
-                logger.warning("cannot read a new client's credentials (\(error)): closing it")
-                fd.close()
+            case .credentialsUnreadable(let error):
+                logger.warning("cannot read a new client's credentials (\(error)): it was closed")
                 continue
+            case .client(let descriptor, let credentials):
+                fd = descriptor
+                peer = credentials
             }
             switch service.admit(peer: peer, now: now) {
             case .refused(let reply):
+                lock.unlock()
                 // A small reply into an empty socket buffer: it fits, or the peer loses it.
                 _ = reply.withUnsafeBytes { try? UnixSocket.send(fd, $0) }
                 fd.close()
+                lock.lock()
             case .accepted(let connection):
                 connection.descriptor = fd
                 if peerOfSocketIsKnown == nil { peerOfSocketIsKnown = PinnedProcess.peerOfSocketIsKnown(fd) }
@@ -364,6 +368,26 @@ public final class Daemon {
                     service.close(connection)
                 }
             }
+        }
+    }
+
+    /// What one accept found; nothing here touches the service, so it runs without the lock.
+    private enum Arrival {
+        case none
+        case failed(Errno)
+        case credentialsUnreadable(Errno)
+        case client(FileDescriptor, PeerCredentials)
+    }
+
+    private static func acceptOne(from listener: FileDescriptor) -> Arrival {
+        let fd: FileDescriptor?
+        do { fd = try UnixSocket.accept(from: listener) } catch { return .failed(error) }
+        guard let fd else { return .none }
+        do {
+            return .client(fd, try UnixSocket.peerCredentials(of: fd))
+        } catch {
+            fd.close()
+            return .credentialsUnreadable(error)
         }
     }
 

@@ -93,21 +93,37 @@ public enum FileSystem {
     }
 
     /// Everything left to read from `fd`; more than `maximumBytes` is EFBIG. Reads straight
-    /// into the result, in chunks that grow with it, so that a large file (a recording) costs
-    /// few reads and copies.
+    /// into uninitialised room: a regular file's size (fstat) sizes it at once, so a recording
+    /// is read by one read and never copied; a pipe or a file that grew meanwhile gets room that
+    /// doubles. The byte beyond the size is how the end is seen.
     public static func read(_ fd: FileDescriptor, maximumBytes: Int) throws(Errno) -> [UInt8] {
+        let limit = maximumBytes < Int.max ? maximumBytes + 1 : Int.max
+        let size = (try? status(of: fd)).map { Int(clamping: $0.size) } ?? 0
+        var capacity = min(size > 0 ? size + 1 : 16 * 1024, limit)
         var result: [UInt8] = []
-        var chunk = 16 * 1024
         while true {
-            let start = result.count
-            result.append(contentsOf: repeatElement(0, count: chunk))
-            let count = try result.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) -> Int in try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...])) }
-            }.get()
-            result.removeLast(chunk - count)
-            if count == 0 { return result }
+            var failure: Errno?
+            var ended = false
+            let previous = result
+            result = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                let room = UnsafeMutableRawBufferPointer(buffer)
+                previous.withUnsafeBytes { room.copyMemory(from: $0) }
+                count = previous.count
+                while count < room.count {
+                    do throws(Errno) {
+                        let read = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: room[count...]))
+                        if read == 0 { ended = true; return }
+                        count += read
+                    } catch {
+                        failure = error
+                        return
+                    }
+                }
+            }
+            if let failure { throw failure }
             if result.count > maximumBytes { throw .fileTooLarge }
-            chunk = min(max(chunk, result.count), 64 << 20)
+            if ended { return result }
+            capacity = capacity > limit / 2 ? limit : capacity * 2
         }
     }
 
