@@ -57,4 +57,15 @@ static inline long pencild_realtime_priority_limit(void) {
     if (getrlimit(RLIMIT_RTPRIO, &limit) != 0) return 0;
     return limit.rlim_cur == RLIM_INFINITY ? 99 : (long)limit.rlim_cur;
 }
+/* RLIMIT_RTTIME's hard limit in microseconds, -1 for none. */
+static inline long long pencild_realtime_time_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_RTTIME, &limit) != 0) return -1;
+    return limit.rlim_max == RLIM_INFINITY ? -1 : (long long)limit.rlim_max;
+}
+/* Lowers RLIMIT_RTTIME to `usec` (soft and hard), which needs no privilege; 0 or -1 with errno. */
+static inline int pencild_set_realtime_time_limit(unsigned long long usec) {
+    struct rlimit limit = { .rlim_cur = usec, .rlim_max = usec };
+    return setrlimit(RLIMIT_RTTIME, &limit);
+}
 #endif

@@ -87,8 +87,13 @@ public final class Daemon {
         sessionNotifier = policy.changeNotifier
         service = PenService(configuration: configuration, logger: logger, access: policy,
                              preferences: PreferencesStore(directory: configuration.stateDirectory, logger: logger))
+        service.withoutTheLock = { [lock] body in
+            lock.unlock()
+            body()
+            lock.lock()
+        }
         do {
-            penPath = try PenPath(hub: service.devices, lock: lock, logger: logger)
+            penPath = try PenPath(hub: service.devices, lock: lock, logger: logger, mayAskRealtimeKit: configuration.replays.isEmpty)
         } catch {
             throw DaemonError("cannot set up the pen's thread: \(error)")
         }

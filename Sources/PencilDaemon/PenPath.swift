@@ -5,13 +5,17 @@ import PencilSystem
 /// A frame goes from the kernel through the pure pipeline to the mirror here, so that no
 /// client's work, no flood of connections and no slow disk on the daemon's main loop can hold
 /// it up; the thread asks for SCHED_RR, as compositors read their input, so that busy cores do
-/// not either.
+/// not either: of the kernel where the unit allows it (the system service), else of
+/// RealtimeKit (a user's pencild in an active session).
 ///
 /// Both threads share the service under one lock that inherits priority
 /// (`PriorityInheritanceLock`): each holds it while it works and lets go while it sleeps, and
 /// the main loop lets go between any two pieces of its work, so a pen's frame waits at most
-/// for one of them. What a frame gives the clients is written to their connections here, and
-/// the main loop is woken to send it.
+/// for one of them. The main loop's slow system calls run with the lock let go: an accept's
+/// (the flood) and a preference file's writing and fsyncs (the disk). Still under it, and so
+/// still able to hold a frame: what a seat's change of hands does (udev's enumeration) and
+/// the making of a mirror, once a device or a user. What a frame gives the clients is written
+/// to their connections here, and the main loop is woken to send it.
 final class PenPath: @unchecked Sendable {
     /// SCHED_RR's lowest priority: ahead of every ordinary thread and behind every other
     /// realtime one (audio servers take more); KWin asks the same for its input.
@@ -34,16 +38,29 @@ final class PenPath: @unchecked Sendable {
     var didWork: () -> Void = {}
     private var thread: SystemThread?
     private var ready: [UInt64] = []
-    /// Whether the thread got SCHED_RR: it then leaves it for the while udev's news is handled.
-    private var isRealtime = false
+    /// Who gave the thread SCHED_RR, if anyone: it leaves it for the while udev's news is
+    /// handled, and asks the same again afterwards.
+    private var realtimeGrantor: RealtimeGrantor?
+
+    private enum RealtimeGrantor {
+        /// sched_setscheduler, within RLIMIT_RTPRIO (the system unit's `LimitRTPRIO=1`).
+        case kernel
+        /// RealtimeKit, for a process with no RLIMIT_RTPRIO (a user's pencild).
+        case realtimeKit
+    }
 
     private enum Token {
         static let timer = UInt64.max
         static let wake = UInt64.max - 1
     }
 
-    init(hub: DeviceHub, lock: PriorityInheritanceLock, logger: Logger) throws(Errno) {
+    /// Whether RealtimeKit may be asked: not while replaying, whose frames at full speed keep
+    /// the thread from sleeping, which RealtimeKit's time limit would end the process for.
+    private let mayAskRealtimeKit: Bool
+
+    init(hub: DeviceHub, lock: PriorityInheritanceLock, logger: Logger, mayAskRealtimeKit: Bool) throws(Errno) {
         self.hub = hub
+        self.mayAskRealtimeKit = mayAskRealtimeKit
         self.lock = lock
         self.logger = logger
         epoll = try Epoll()
@@ -135,22 +152,49 @@ final class PenPath: @unchecked Sendable {
     /// A pen plugged in or out: opening it, libwacom's database the first time, its mirror. Work
     /// done once a device, which may take long on a slow machine: at the ordinary priority, so
     /// that it neither holds busy cores back nor meets the realtime time limit (`LimitRTTIME=`),
-    /// which is there for frames.
+    /// which is there for frames. RealtimeKit's answer comes over the bus: asked without the lock.
     private func handleHotplug() {
-        if isRealtime { try? ThreadScheduling.lowerToOrdinary() }
+        guard let grantor = realtimeGrantor else {
+            hub.handleReadable(token: DeviceHub.udevToken, now: HostTime.now())
+            return
+        }
+        try? ThreadScheduling.lowerToOrdinary()
         hub.handleReadable(token: DeviceHub.udevToken, now: HostTime.now())
-        if isRealtime { try? ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority) }
+        switch grantor {
+        case .kernel:
+            if (try? ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority)) == nil { realtimeGrantor = nil }
+        case .realtimeKit:
+            lock.unlock()
+            let granted = (try? RealtimeKit.raiseCallingThread(priority: Self.realtimePriority)) != nil
+            lock.lock()
+            if !granted {
+                realtimeGrantor = nil
+                logger.warning("the pen's path runs at \(ThreadScheduling.current) from now on: RealtimeKit refused SCHED_RR again after a pen was plugged in")
+            }
+        }
     }
 
-    /// SCHED_RR where the process may have it; else the thread stays as it was, and says why.
+    /// SCHED_RR where the process may have it (RLIMIT_RTPRIO), else from RealtimeKit; else the
+    /// thread stays as it was, and says why.
     private func raisePriority() -> String {
+        let kernelRefusal: Errno
         do {
             try ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority)
-            isRealtime = true
+            realtimeGrantor = .kernel
             return "\(ThreadScheduling.current)"
         } catch {
-            let limit = ThreadScheduling.realtimePriorityLimit
-            return "\(ThreadScheduling.current) (SCHED_RR refused: \(error); RLIMIT_RTPRIO is \(limit))"
+            kernelRefusal = error
+        }
+        let limit = ThreadScheduling.realtimePriorityLimit
+        guard mayAskRealtimeKit else {
+            return "\(ThreadScheduling.current) (SCHED_RR refused: \(kernelRefusal), RLIMIT_RTPRIO is \(limit); RealtimeKit is not asked while replaying)"
+        }
+        do {
+            try RealtimeKit.raiseCallingThread(priority: Self.realtimePriority)
+            realtimeGrantor = .realtimeKit
+            return "\(ThreadScheduling.current), granted by RealtimeKit"
+        } catch {
+            return "\(ThreadScheduling.current) (SCHED_RR refused: \(kernelRefusal), RLIMIT_RTPRIO is \(limit); RealtimeKit refused: \(error))"
         }
     }
 }

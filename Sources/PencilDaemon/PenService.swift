@@ -20,6 +20,9 @@ final class PenService {
     /// Chords for the seat's active user (PressChord).
     let keyboard: SeatKeyboard
     weak var transport: (any ClientTransport)?
+    /// Runs slow work that touches nothing shared (a file's writing and fsyncs) with the
+    /// daemon's lock let go, so that the pen's path does not wait for it; set by the daemon.
+    var withoutTheLock: (() -> Void) -> Void = { $0() }
 
     // Read for every event and every client on the stream's hot path; the loop is one thread and
     // no access to them overlaps another, so release builds leave out the runtime's exclusivity
@@ -406,7 +409,7 @@ final class PenService {
     private func write(_ value: Preferences, uid: UInt32, waiters: [Connection], now: HostTime) {
         writes.wrote(uid: uid, at: now)
         do {
-            try preferences.store(value, for: uid)
+            try preferences.store(value, for: uid, writing: withoutTheLock)
         } catch {
             logger.error("cannot store the preferences of uid \(uid) in \(configuration.stateDirectory): \(error)")
             for waiter in waiters {

@@ -101,13 +101,25 @@ public final class PreferencesStore {
     /// Stores `preferences` for `uid`. Nothing changes when the file cannot be written; once
     /// it is renamed into place the new value is the user's, even if the directory could not
     /// be synced (then only a crash could bring back the old one, and the log says so).
-    public func store(_ preferences: Preferences, for uid: UInt32) throws(Errno) {
+    /// `writing` runs the file's writing and its fsyncs, which may take long on a slow disk: the
+    /// daemon runs it with the lock let go, so that the pen's path does not wait for the disk;
+    /// nothing of the store's own is touched in it (a reader meanwhile sees the old file or the
+    /// new one, and the cache is set after).
+    public func store(_ preferences: Preferences, for uid: UInt32,
+                      writing: (() -> Void) -> Void = { $0() }) throws(Errno) {
         var writer = JSONWriter()
         writer.write(preferences)
         writer.bytes.append(UInt8(ascii: "\n"))
         writeCount += 1
-        try FileSystem.createDirectories(directory, permissions: 0o700)
-        let replacement = try FileSystem.writeAtomically(path(for: uid), writer.bytes, permissions: 0o600)
+        let directory = directory, path = path(for: uid), bytes = writer.bytes
+        var outcome: Result<FileSystem.Replacement, Errno> = .failure(.ioError)
+        writing {
+            outcome = Result { () throws(Errno) -> FileSystem.Replacement in
+                try FileSystem.createDirectories(directory, permissions: 0o700)
+                return try FileSystem.writeAtomically(path, bytes, permissions: 0o600)
+            }
+        }
+        let replacement = try outcome.get()
         cache[uid] = preferences
         if case .renamedNotSynced(let error) = replacement {
             logger.warning("preferences of uid \(uid) written, but \(directory) could not be synced (\(error)): a crash now may undo them")

@@ -119,4 +119,19 @@ public enum ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
     public static var realtimePriorityLimit: Int32 {
         Int32(clamping: pencild_realtime_priority_limit())
     }
+
+    /// RLIMIT_RTTIME's hard limit in microseconds (`LimitRTTIME=`), nil for none: how long a
+    /// realtime thread may run without sleeping before the kernel ends the process.
+    public static var realtimeTimeLimit: Int64? {
+        let limit = pencild_realtime_time_limit()
+        return limit < 0 ? nil : Int64(limit)
+    }
+
+    /// Lowers RLIMIT_RTTIME, soft and hard, to `microseconds`.
+    public static func limitRealtimeTime(toMicroseconds microseconds: Int64) throws(Errno) {
+        _ = try retryingOnInterrupt { pencild_set_realtime_time_limit(UInt64(microseconds)) }
+    }
+
+    /// The calling thread's id (gettid), as RealtimeKit names a thread.
+    public static var currentThreadID: UInt64 { UInt64(pencild_gettid()) }
 }

@@ -84,6 +84,30 @@ struct HostileInputTests {
         #expect(try FileSystem.status(of: directory + "/state/1000.json")?.permissions == 0o600)
     }
 
+    @Test("a preference file is written and synced inside what the daemon runs without its lock, and the cache changes only after")
+    func writingRunsInTheGivenClosure() throws {
+        let directory = RunningDaemon.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = Self.store(in: directory)
+        let path = "\(directory)/1000.json"
+        var changed = Preferences.defaults
+        changed.doubleTapAction = .showColorPalette
+        var calls = 0
+        try store.store(changed, for: 1000) { body in
+            calls += 1
+            // Before: nothing on disk, and a reader meanwhile (the pen's thread) sees the old value.
+            #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(store.preferences(for: 1000) == .defaults)
+            body()
+            #expect(FileManager.default.fileExists(atPath: path))
+        }
+        #expect(calls == 1)
+        #expect(store.preferences(for: 1000).doubleTapAction == .showColorPalette)
+        // The control: a write that fails inside it fails the store.
+        let blocked = Self.store(in: path + "/under-a-file")
+        #expect(throws: Errno.self) { try blocked.store(changed, for: 1000) { body in body() } }
+    }
+
     @Test("durations too large for the clock are a file:line error, not a crash",
           arguments: ["LagTimeout=1e19", "LagTimeout=1e13s", "RequestTimeout=1e300h", "IdleTimeout=inf", "AcceptBackoff=nan"])
     func hugeDurations(line: String) {

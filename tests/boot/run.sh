@@ -109,7 +109,7 @@ others=("$repo/.build/deb/libpencil0_${version}_$arch.deb" "$repo/.build/deb/pyt
 for file in "${others[@]}"; do [ -f "$file" ] || { loud "FAILED: $file is not built"; exit 1; }; done
 depends=$(for file in "$deb" "${others[@]}"; do dpkg-deb -f "$file" Depends; echo; done | tr ',' '\n' |
     sed -E 's/[[:space:]]*\(.*//; s/[[:space:]]//g; s/\|.*//; s/:any$//' | grep -v '^$' | grep -vx pencild)
-packages=$(printf '%s\n' systemd systemd-sysv udev dbus kmod libpam-systemd python3 $depends | sort -u | paste -sd, -)
+packages=$(printf '%s\n' systemd systemd-sysv udev dbus kmod libpam-systemd python3 rtkit polkitd $depends | sort -u | paste -sd, -)
 key=$( { echo "$suite $packages"; cat "$sources"; mmdebstrap --version; } | sha256sum | cut -c1-16)
 cache=${BOOT_CACHE:-$repo/.build/boot-cache}
 tarball=$cache/root-$suite-$key.tar

@@ -90,10 +90,11 @@ check sandbox "ProtectSystem=$(prop pencild.service ProtectSystem) DevicePolicy=
 # The pen's thread runs at SCHED_RR priority 1, what the unit grants; the main thread, the
 # control, stays ordinary. /proc/TID/stat: field 40 is the realtime priority, 41 the policy
 # (0 ordinary, 2 SCHED_RR).
-scheduling() { awk '{ print $41 "/" $40 }' "/proc/$pid/task/$1/stat" 2>/dev/null; }
-pen_tid=$(grep -lx pencild-pen /proc/"$pid"/task/*/comm 2>/dev/null | cut -d/ -f5)
-pen_scheduling=$(scheduling "${pen_tid:-none}")
-main_scheduling=$(scheduling "$pid")
+scheduling() { awk '{ print $41 "/" $40 }' "/proc/$1/task/$2/stat" 2>/dev/null; }
+pen_thread() { grep -lx pencild-pen /proc/"$1"/task/*/comm 2>/dev/null | cut -d/ -f5; }
+pen_tid=$(pen_thread "$pid")
+pen_scheduling=$(scheduling "$pid" "${pen_tid:-none}")
+main_scheduling=$(scheduling "$pid" "$pid")
 check pen-thread-realtime "LimitRTPRIO=$(prop pencild.service LimitRTPRIO); policy/priority: pen's thread ${pen_tid:-not found} ${pen_scheduling:-?}, main thread $main_scheduling; pencild: $(journal_since -u pencild.service | grep -m1 "pen's path" | cut -c1-120)" \
     test "$pen_scheduling,$main_scheduling" = "2/1,0/0"
 
@@ -282,6 +283,14 @@ fi
 check watchdog-serves "the restarted pencild answers" pencilctl devices --json
 
 # --- 7. The user unit: a lingering user's own daemon. ---------------------------------
+# user_pen_scheduling PID USER: once the user's pencild PID said at what its pen's thread
+# runs (it asks RealtimeKit first), that thread's policy/priority and what pencild said.
+user_pen_scheduling() {
+    wait_for 60 bash -c 'journalctl -q -o cat --no-pager _PID="$1" | grep -q "pen.s path runs"' _ "$1"
+    user_said=$(journal_since _PID="$1" | grep -m1 "pen's path runs" | cut -c1-240)
+    user_scheduling=$(scheduling "$1" "$(pen_thread "$1")")
+    say "INFO $2's pencild (pid $1): pen's thread ${user_scheduling:-?}"
+}
 lingerer_uid=$(id -u lingerer)
 if wait_for 60 test -S "/run/user/$lingerer_uid/systemd/private"; then
     as lingerer env XDG_RUNTIME_DIR="/run/user/$lingerer_uid" systemctl --user enable --now pencild.socket >"$work/user.log" 2>&1
@@ -291,8 +300,26 @@ if wait_for 60 test -S "/run/user/$lingerer_uid/systemd/private"; then
     user_uid=$(awk '/^Uid:/ { print $3 }' "/proc/$user_pid/status" 2>/dev/null)
     check user-unit "lingerer's socket $(stat -c %a "/run/user/$lingerer_uid/pencild.sock" 2>&1); its pencild pid $user_pid runs as uid $user_uid (lingerer is $lingerer_uid; the system one is $(prop pencild.service MainPID))" \
         bash -c '[ "$1" = 0 ] && [ "$2" = "$3" ] && [ "$4" != "$(systemctl show -P MainPID pencild.service)" ]' _ "$user_status" "$user_uid" "$lingerer_uid" "$user_pid"
+    # A user's pencild asks RealtimeKit for SCHED_RR, which polkit grants to a user with an
+    # active local session: not to lingerer, who has none (the negative)...
+    user_pen_scheduling "$user_pid" lingerer
+    check user-unit-no-realtime-without-session "lingerer (no session): pen's thread $user_scheduling; pencild: $user_said" \
+        bash -c '[ "$1" = 0/0 ] && grep -q "RealtimeKit refused" <<<"$2"' _ "$user_scheduling" "$user_said"
 else
     fail user-unit "no user manager for lingerer: user@$lingerer_uid.service is $(systemctl is-active "user@$lingerer_uid.service")"
+fi
+# ... and to seated, whose session on tty1 is active (the positive).
+seated_uid=$(id -u seated)
+if wait_for 60 test -S "/run/user/$seated_uid/systemd/private"; then
+    as seated env XDG_RUNTIME_DIR="/run/user/$seated_uid" systemctl --user start pencild.socket >"$work/seated-user.log" 2>&1
+    as seated env XDG_RUNTIME_DIR="/run/user/$seated_uid" pencilctl devices >>"$work/seated-user.log" 2>&1
+    seated_pid=$(as seated env XDG_RUNTIME_DIR="/run/user/$seated_uid" systemctl --user show -P MainPID pencild.service)
+    user_pen_scheduling "$seated_pid" seated
+    check user-unit-realtime-from-realtimekit "seated (active session): pen's thread $user_scheduling; pencild: $user_said; LimitRTTIME $(awk '/realtime timeout/ { print $5 }' "/proc/$seated_pid/limits" 2>&1) us" \
+        bash -c '[ "$1" = 2/1 ] && grep -q "granted by RealtimeKit" <<<"$2"' _ "$user_scheduling" "$user_said"
+    as seated env XDG_RUNTIME_DIR="/run/user/$seated_uid" systemctl --user stop pencild.socket pencild.service >>"$work/seated-user.log" 2>&1
+else
+    fail user-unit-realtime-from-realtimekit "no user manager for seated: user@$seated_uid.service is $(systemctl is-active "user@$seated_uid.service")"
 fi
 
 # --- 8. The other packages: the client libraries and pencil-actions, on the pen. -------
