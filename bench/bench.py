@@ -677,7 +677,8 @@ def report(results, doc):
             lines += [f"The pen's path (its own thread in pencild: the pen's frame to its mirror) ran at "
                       f"**{scheduling.group(1)}**, the main loop (clients) at {scheduling.group(2)}: the "
                       "mirror's pencild ran with RLIMIT_RTPRIO 1, what the system unit grants "
-                      "(`LimitRTPRIO=1`); a user's pencild without it stays at the ordinary priority.", ""]
+                      "(`LimitRTPRIO=1`); a user's pencild asks RealtimeKit for the same, and without it stays at "
+                      "the ordinary priority.", ""]
         lines += ["| reader | frames | p50 | p99 | max | mean |", "|---|---:|---:|---:|---:|---:|"]
         for label, key in (("floor (bare evdev reader)", "floor"), ("pencild varlink client", "pencild"),
                            ("libinput debug-events", "libinput"), ("libinput through the mirror", "mirror"),
