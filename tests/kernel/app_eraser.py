@@ -4,8 +4,8 @@ its own libinput, and nobody configured anything. A stroke is drawn, a double-ta
 stroke drawn over it, and grim's screenshot shows it erased; a double-tap and the stroke draw
 again.
 
-Imported by suite.py; its helpers (Monitor, is_event, as_service_user) and focus_scenarios'
-(Desktop, as_user, runtime_directory, wait_until) are reused. Every wait is for an event or for
+Imported by suite.py; suite.py's helpers (Monitor, is_event, as_service_user), scenario_support's
+base and checks, and focus_scenarios' (Desktop, as_user, runtime_directory, wait_until) are reused. Every wait is for an event or for
 what the screen shows.
 """
 
@@ -14,12 +14,12 @@ import os
 import pwd
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 
 import virtual_pen
 from focus_scenarios import Desktop, as_user, runtime_directory, wait_until
+from scenario_support import Failure, Scenario, check
 from virtual_pen import ABS_DISTANCE, ABS_MISC, ABS_PRESSURE, ABS_X, BTN_TOOL_PEN, BTN_TOUCH, EV_ABS, EV_KEY
 
 OUTPUT = (1024, 768)
@@ -30,14 +30,10 @@ STROKE_Y = 0.53  # between two of the page's ruled lines
 STROKE_X = (0.35, 0.65)
 
 
-def _suite():
-    return sys.modules["__main__"]
-
-
 def screenshot(wayland, path):
     """The output as grim writes it (binary PPM), as rows of (r, g, b)."""
     result = subprocess.run(as_user(["grim", "-t", "ppm", path]), env=wayland, capture_output=True, timeout=60)
-    _suite().check(result.returncode == 0, f"grim: {result.stderr.decode(errors='replace')}")
+    check(result.returncode == 0, f"grim: {result.stderr.decode(errors='replace')}")
     data = open(path, "rb").read()
     # P6\n<width> <height>\n<max>\n then the pixels.
     fields = data.split(maxsplit=4)
@@ -69,20 +65,12 @@ def ink(pixels, blank):
     return sum(1 for (r, g, b), (r0, g0, b0) in zip(pixels, blank) if abs(r - r0) + abs(g - g0) + abs(b - b0) > 90)
 
 
-class EraserInApp:
-    def __init__(self, suite, monitor_class, is_event, as_service_user, service_user):
-        self.suite = suite
-        self.Monitor = monitor_class
-        self.is_event = is_event
-        self.as_service_user = as_service_user
-        self.service_user = service_user
-
-    def note(self, text):
-        self.suite.note(f"  eraser-in-app: {text}")
+class EraserInApp(Scenario):
+    name = "eraser-in-app"
 
     def prefs(self, *assignments):
         result = self.as_service_user(self.suite, os.path.join(self.suite.bin, "pencilctl"), "prefs", "set", *assignments)
-        _suite().check(result.returncode == 0, f"pencilctl prefs set {assignments}: {result.stderr}")
+        check(result.returncode == 0, f"pencilctl prefs set {assignments}: {result.stderr}")
 
     def stroke(self, pen):
         """A person's stroke across the page: hover in, down, a line, up, away."""
@@ -112,15 +100,14 @@ class EraserInApp:
         pen.clicks(2)
         try:
             return monitor.wait_for(self.is_event("doubleTap", device), 20, what)
-        except _suite().Failure as error:
-            raise _suite().Failure(f"{error}; press, release, press, release written at {pen.click_times} ms")
+        except Failure as error:
+            raise Failure(f"{error}; press, release, press, release written at {pen.click_times} ms")
 
     def leave(self, pen):
         pen.emit((EV_ABS, ABS_MISC, 0), (EV_KEY, BTN_TOOL_PEN, 0))
 
     def run(self):
         suite = self.suite
-        check = _suite().check
         for program in ("sway", "swaymsg", "grim", "xournalpp", "seatd"):
             check(shutil.which(program), f"{program} is not installed (tests/kernel/install-deps.sh)")
         user = pwd.getpwnam(self.service_user)
@@ -176,9 +163,9 @@ class EraserInApp:
             try:
                 wait_until(lambda: added["deviceInfo"]["name"] in inputs() and "tablet_tool" in inputs(), 60,
                            "sway's libinput reading the mirror as a tablet tool", sway)
-            except _suite().Failure as error:
+            except Failure as error:
                 listed = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60)
-                raise _suite().Failure(f"{error}; sway's inputs: {inputs()[:1500]}; libinput list-devices as root: "
+                raise Failure(f"{error}; sway's inputs: {inputs()[:1500]}; libinput list-devices as root: "
                                        f"{(listed.stdout + listed.stderr)[:1500]}")
 
             app_log = open(os.path.join(suite.results, "eraser-in-app-xournalpp.log"), "wb")

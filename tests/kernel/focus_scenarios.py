@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+from scenario_support import Failure, check
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 X11_WINDOW = os.path.join(HERE, "..", "focus", "x11_window.py")
 
@@ -49,7 +51,6 @@ def bind(suite, scenario):
 def wait_until(condition, timeout, what, process=None):
     """Waits for `condition()` (checked again every 50 ms), failing after `timeout` s or when
     `process` ends first."""
-    Failure = _suite().Failure
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
@@ -92,7 +93,7 @@ def run_per_app(suite, name, desktop_environment, focus, apps, end_desktop, extr
     focus, then the desktop ended and a double-tap that must get the fallback chord."""
     suite_module = _suite()
     ActionsProcess, KeyReader, Monitor = suite_module.ActionsProcess, suite_module.KeyReader, suite_module.Monitor
-    as_service_user, check, chord = suite_module.as_service_user, suite_module.check, suite_module.chord
+    as_service_user, chord = suite_module.as_service_user, suite_module.chord
     is_event, key_summary = suite_module.is_event, suite_module.key_summary
     user = pwd.getpwnam("pencild-test")
     uinput = os.stat("/dev/uinput")
@@ -176,7 +177,6 @@ def as_user(command):
 
 def check_pencilctl_shows(suite, environment, app, chord_text):
     """`pencilctl actions` names the focused app as pencil-actions sees it, and its binding."""
-    check = _suite().check
     config = os.path.join(environment["XDG_CONFIG_HOME"], "pencild", "actions.conf")
     result = subprocess.run(as_user([os.path.join(suite.bin, "pencilctl"), "actions", "--config", config]),
                             env=environment, capture_output=True, text=True, timeout=60)
@@ -187,7 +187,6 @@ def check_pencilctl_shows(suite, environment, app, chord_text):
 
 def scenario_focus_x11(suite):
     """X11 (Xvfb, openbox, two Tk windows): a double-tap presses the focused app's own chord."""
-    check = _suite().check
     for program in ("Xvfb", "openbox", "xdotool"):
         check(shutil.which(program), f"{program} is not installed (scripts/install-deps.sh test)")
     desktop = Desktop()
@@ -238,7 +237,6 @@ def scenario_focus_x11(suite):
 
 def scenario_focus_sway(suite):
     """wlroots (sway headless, two foot windows): a double-tap presses the focused app's own chord."""
-    check = _suite().check
     for program in ("sway", "swaymsg", "foot"):
         check(shutil.which(program), f"{program} is not installed (scripts/install-deps.sh test)")
     desktop = Desktop()

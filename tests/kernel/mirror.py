@@ -17,8 +17,9 @@ import subprocess
 import time
 
 import virtual_pen
+from scenario_support import DebugEvents, Scenario, check
 from virtual_pen import (ABS_DISTANCE, ABS_MISC, ABS_PRESSURE, ABS_TILT_X, ABS_TILT_Y, ABS_X, ABS_Y, BTN_STYLUS, BTN_TOOL_PEN,
-                         BTN_TOUCH, EV_ABS, EV_KEY, EV_SYN, INPUT_EVENT)
+                         BTN_TOUCH, EV_ABS, EV_KEY, INPUT_EVENT)
 
 PEN_NAME = "pencild Mirror Pen"
 PEN_PHYS = "pencild-suite/input0"
@@ -29,15 +30,6 @@ GRIP_PEN, GRIP_PEN_ERASER, SERIAL = 0x802, 0x80a, 0x1234
 PROXIMITY = re.compile(r"\b(pen|eraser|brush|pencil|airbrush|mouse|lens)\s+\((0x[0-9a-f]+|0), id (0x[0-9a-f]+|0)\)\s+proximity-(in|out)")
 DOUBLE_TAP_INTERVAL = 0.400  # the defaults (docs/gestures.md, "Default preferences")
 TAP_MAX_DURATION = 0.300
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
 
 
 class EvdevReader:
@@ -79,45 +71,18 @@ class EvdevReader:
         os.close(self.fd)
 
 
-class Libinput:
+class Libinput(DebugEvents):
     """`libinput debug-events --device NODE`: the compositor's reader of the mirror."""
 
     LINE_TIME = re.compile(r"\+(\d+\.\d+)s")
 
     def __init__(self, node, log_path):
-        self.log_path = log_path
         # libinput opens only a node udev has finished with (as a compositor gets it from its
         # udev monitor); a mirror just made may still be in udev's queue.
         waited = subprocess.run(["udevadm", "wait", "--timeout=30", node], capture_output=True, text=True)
         check(waited.returncode == 0, f"udev did not initialize {node} within 30 s: {waited.stderr.strip()}")
-        self.process = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        self.buffer = b""
-        self.lines = []
-
-    def _read(self, timeout):
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        if not ready:
-            return
-        data = os.read(self.process.stdout.fileno(), 65536)
-        if not data:
-            raise Failure(f"libinput debug-events exited ({self.process.poll()}): " + " | ".join(self.lines[-5:]))
-        self.buffer += data
-        *complete, self.buffer = self.buffer.split(b"\n")
-        self.lines += [line.decode(errors="replace") for line in complete]
-        with open(self.log_path, "w") as log:
-            log.write("\n".join(self.lines) + "\n")
-
-    def wait_for(self, predicate, timeout, what):
-        """Waits until `predicate(lines)` holds."""
-        deadline = time.monotonic() + timeout
-        while not predicate(self.lines):
-            left = deadline - time.monotonic()
-            check(left > 0, f"libinput: no {what} within {timeout:.0f} s; its last lines: " + " | ".join(self.lines[-8:]))
-            self._read(left)
-
-    def count(self, *words):
-        return sum(1 for line in self.lines if all(word in line for word in words))
+        super().__init__(subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
+                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT), log_path)
 
     def times(self, *words):
         found = []
@@ -127,11 +92,6 @@ class Libinput:
                 if match:
                     found.append(float(match.group(1)))
         return found
-
-    def close(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
 
 
 class UdevEvents:
@@ -261,19 +221,13 @@ def kernel_filtered_axes(frames, start):
     return passed
 
 
-class MirrorScenario:
+class MirrorScenario(Scenario):
+    name = "mirror"
+
     def __init__(self, suite, monitor_class, is_event, as_service_user, service_user):
-        self.suite = suite
-        self.Monitor = monitor_class
-        self.is_event = is_event
-        self.as_service_user = as_service_user
-        self.service_user = service_user
-        self.pencilctl = os.path.join(suite.bin, "pencilctl")
+        super().__init__(suite, monitor_class, is_event, as_service_user, service_user)
         self.pens = []
         self.readers = []
-
-    def note(self, text):
-        self.suite.note(f"  mirror: {text}")
 
     def set_withhold(self, on, switches_tool=False):
         """Steps 1 to 7 are about the clicks: the switch of tools, step 8's, is off for them."""

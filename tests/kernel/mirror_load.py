@@ -14,7 +14,8 @@ import subprocess
 import time
 
 import virtual_pen
-from mirror import EvdevReader, Failure, check  # noqa: F401 (Failure: what suite.py reports)
+from mirror import EvdevReader
+from scenario_support import Failure, Scenario, check, wait_until
 from virtual_pen import ABS_DISTANCE, ABS_X, ABS_Y, BTN_TOOL_PEN, EV_ABS, EV_KEY
 
 PEN_NAME = "pencild Load Pen"
@@ -39,19 +40,13 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-class MirrorUnderLoad:
-    def __init__(self, suite, monitor_class, is_event, as_service_user, service_user, socket_path):
-        self.suite = suite
-        self.Monitor = monitor_class
-        self.is_event = is_event
-        self.as_service_user = as_service_user
-        self.service_user = service_user
-        self.socket_path = socket_path
-        self.pencilctl = os.path.join(suite.bin, "pencilctl")
-        self.loaders = []
+class MirrorUnderLoad(Scenario):
+    name = "mirror-under-load"
 
-    def note(self, text):
-        self.suite.note(f"  mirror-under-load: {text}")
+    def __init__(self, suite, monitor_class, is_event, as_service_user, service_user, socket_path):
+        super().__init__(suite, monitor_class, is_event, as_service_user, service_user)
+        self.socket_path = socket_path
+        self.loaders = []
 
     def set_withhold(self, on):
         result = self.as_service_user(self.suite, self.pencilctl, "prefs", "set", f"withholdGestureClicks={'true' if on else 'false'}")
@@ -127,10 +122,14 @@ class MirrorUnderLoad:
             mirror = added["deviceInfo"].get("mirror")
             check(bool(mirror), f"no mirror for {device}: {added['deviceInfo']}")
             # The pen was plugged in while pencild ran: its thread opened it at the ordinary
-            # priority and went back to SCHED_RR 1 (the suite's pencild has RLIMIT_RTPRIO 1).
-            scheduling = self.pen_thread_scheduling()
-            self.note(f"{device} is mirrored as {mirror}; pencild's pen thread: {scheduling}")
-            check(scheduling == "policy 2 priority 1", f"after the pen was plugged in, pencild's pen thread is at {scheduling}, not SCHED_RR 1")
+            # priority (udev's news of the pen and of its mirror, each handled so) and goes
+            # back to SCHED_RR 1 (the suite's pencild has RLIMIT_RTPRIO 1). deviceAdded is sent
+            # before the thread is done with udev's news: wait for it to be back.
+            try:
+                wait_until(lambda: self.pen_thread_scheduling() == "policy 2 priority 1", 10, "pen thread back at SCHED_RR 1")
+            except Failure as error:
+                raise Failure(f"after the pen was plugged in, pencild's pen thread is at {self.pen_thread_scheduling()}: {error}") from None
+            self.note(f"{device} is mirrored as {mirror}; pencild's pen thread: {self.pen_thread_scheduling()}")
             reader = EvdevReader(f"/dev/input/{mirror}")
             pen.emit((EV_ABS, ABS_X, 1000), (EV_ABS, ABS_Y, 6000), (EV_ABS, ABS_DISTANCE, 10), (EV_KEY, BTN_TOOL_PEN, 1))
             reader.wait_for(lambda e: e[1] == EV_KEY and e[2] == BTN_TOOL_PEN and e[3] == 1, 20, "the mirror's proximity-in")

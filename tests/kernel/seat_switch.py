@@ -10,22 +10,13 @@ import grp
 import os
 import pwd
 import subprocess
-import time
 
 import virtual_pen
+from scenario_support import Scenario, check, wait_until
 from virtual_pen import ABS_DISTANCE, ABS_X, ABS_Y, BTN_TOOL_PEN, EV_ABS, EV_KEY
 
 PEN_NAME = "pencild Seat Pen"
 PEN_PHYS = "pencild-seat/input0"
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
 
 
 def write_seat(directory, active_uid, daemon_uid):
@@ -59,22 +50,11 @@ def node_open(pid, node):
     return False
 
 
-def wait_until(condition, timeout, what):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        check(time.monotonic() < deadline, f"{what} within {timeout} s")
-        time.sleep(0.05)  # /proc has no event to wait on
+class SeatSwitchScenario(Scenario):
+    name = "seat-switch"
 
-
-class SeatSwitchScenario:
     def __init__(self, suite, monitor_class, is_event, service_user):
-        self.suite = suite
-        self.Monitor = monitor_class
-        self.is_event = is_event
-        self.service_user = service_user
-
-    def note(self, text):
-        self.suite.note(f"  seat-switch: {text}")
+        super().__init__(suite, monitor_class, is_event, service_user=service_user)
 
     def run(self):
         suite = self.suite

@@ -29,6 +29,7 @@ import time
 
 import virtual_pen
 from mirror import EvdevReader
+from scenario_support import Failure, Scenario, check, wait_until
 from virtual_pen import (ABS_DISTANCE, ABS_PRESSURE, ABS_X, ABS_Y, BTN_STYLUS, BTN_STYLUS2, BTN_TOOL_PEN, BTN_TOUCH,
                          EV_ABS, EV_KEY)
 
@@ -42,22 +43,6 @@ PEN_KEYS = (BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2)
 BTN_MISC, KEY_OK, KEY_CNT = 0x100, 0x160, 0x300
 USERS = ("pencild-seat-a", "pencild-seat-b", "pencild-seat-c")
 TIMEOUT = 60  # generous: the VM is emulated, on a busy machine
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
-def wait_until(condition, timeout, what):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        check(time.monotonic() < deadline, f"no {what} within {timeout} s")
-        time.sleep(0.05)  # sysfs and a log file have no event to wait on here
 
 
 # ---- logind's state files, as sd-login reads them ------------------------------------------
@@ -220,20 +205,15 @@ class UserMonitor:
         self.process.wait(timeout=20)
 
 
-class SeatsScenario:
+class SeatsScenario(Scenario):
+    name = "seats"
+
     def __init__(self, suite, monitor_class, varlink_class, is_event, service_user):
-        self.suite = suite
-        self.Monitor = monitor_class
+        super().__init__(suite, monitor_class, is_event, service_user=service_user)
         self.Varlink = varlink_class
-        self.is_event = is_event
-        self.service_user = service_user
-        self.pencilctl = os.path.join(suite.bin, "pencilctl")
         self.pens = []
         self.readers = []
         self.streams = []
-
-    def note(self, text):
-        self.suite.note(f"  seats: {text}")
 
     # -- the system service in its namespace
 

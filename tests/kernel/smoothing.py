@@ -32,6 +32,8 @@ import shutil
 import subprocess
 import time
 
+from scenario_support import DebugEvents, Scenario, check
+
 QUIRK = "20-pencild-mirror.quirks"
 # The shared recordings: (events, description). Three are left out. libinput takes no tablet
 # without a resolution, pen or mirror alike: the Cintiq 22HDT's recording (evemu 1.1) records
@@ -75,15 +77,6 @@ AXIS_EVENTS = ("TABLET_TOOL_PROXIMITY", "TABLET_TOOL_TIP", "TABLET_TOOL_AXIS")
 LINE = re.compile(r"^.?(event\d+)\s+(\w+)\s+(?:\d+\s+)?(?:\+\d+\.\d+s\s*)?(.*)$")
 
 
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
 class Chroot:
     """The testing tree with the guest's /dev, /sys, /proc and udev database bound in, and a
     /tmp of its own; undone by `close()`."""
@@ -118,40 +111,15 @@ class Chroot:
             subprocess.run(["umount", "-l", path], check=False)
 
 
-class Reader:
+class Reader(DebugEvents):
     """`libinput debug-events --device NODE...` in the chroot, under LIBINPUT_QUIRKS_DIR `quirks`
     (None: the installed quirks, as a compositor reads them)."""
 
     def __init__(self, chroot, nodes, quirks, log_path):
-        self.log_path = log_path
         env = ["LIBINPUT_QUIRKS_DIR=" + quirks] if quirks else []
         device_options = [option for node in nodes for option in ("--device", node)]
-        self.process = chroot.popen("stdbuf", "-oL", "libinput", "debug-events", *device_options, env=env,
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        self.buffer = b""
-        self.lines = []
-
-    def fileno(self):
-        return self.process.stdout.fileno()
-
-    def take(self):
-        """Reads what libinput has written (call when its output is readable)."""
-        data = os.read(self.fileno(), 65536)
-        check(bool(data), f"libinput debug-events exited ({self.process.poll()}): " + " | ".join(self.lines[-5:]))
-        self.buffer += data
-        *complete, self.buffer = self.buffer.split(b"\n")
-        self.lines += [line.decode(errors="replace") for line in complete]
-        with open(self.log_path, "w") as log:
-            log.write("\n".join(self.lines) + "\n")
-
-    def wait_for(self, predicate, timeout, what):
-        deadline = time.monotonic() + timeout
-        while not predicate(self.lines):
-            left = deadline - time.monotonic()
-            check(left > 0, f"libinput: no {what} within {timeout:.0f} s; its last lines: " + " | ".join(self.lines[-8:]))
-            ready, _, _ = select.select([self], [], [], left)
-            if ready:
-                self.take()
+        super().__init__(chroot.popen("stdbuf", "-oL", "libinput", "debug-events", *device_options, env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT), log_path)
 
     def wait_added(self, nodes):
         names = {os.path.basename(node) for node in nodes}
@@ -163,11 +131,6 @@ class Reader:
         name = os.path.basename(node)
         return [(m.group(2), " ".join(m.group(3).split())) for m in map(LINE.match, self.lines)
                 if m and m.group(1) == name and m.group(2) in AXIS_EVENTS]
-
-    def close(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
 
 
 class Pen:
@@ -238,19 +201,13 @@ def differing(a, b):
     return count, first
 
 
-class SmoothingScenario:
+class SmoothingScenario(Scenario):
+    name = "mirror-smoothing"
+
     def __init__(self, suite, monitor_class, is_event, as_service_user, service_user, root, truncate):
-        self.suite = suite
-        self.Monitor = monitor_class
-        self.is_event = is_event
-        self.as_service_user = as_service_user
-        self.pencilctl = os.path.join(suite.bin, "pencilctl")
-        self.service_user = service_user
+        super().__init__(suite, monitor_class, is_event, as_service_user, service_user)
         self.root = root
         self.truncate = truncate
-
-    def note(self, text):
-        self.suite.note(f"  mirror-smoothing: {text}")
 
     def set_withhold(self, on):
         """With withholding on, the gesture buttons are one the pens lack (see the module's

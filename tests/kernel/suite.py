@@ -33,6 +33,7 @@ import seats
 import smoothing
 import focus_scenarios
 import app_eraser
+from scenario_support import Failure, check
 
 # ---- evdev codes (linux/input-event-codes.h) ------------------------------
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0x00, 0x01, 0x03, 0x04
@@ -178,15 +179,6 @@ def is_event(kind, device=None, **fields):
             return False
         return all(event.get(key) == value for key, value in fields.items())
     return match
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
 
 
 # ---- pencil-actions: its virtual keyboard, read back by an evdev reader --------------------
@@ -1019,7 +1011,7 @@ class Suite:
                 self.note(f"PASS {name} ({time.monotonic() - began:.1f}s)")
             except Exception as error:
                 failed.append(name)
-                detail = str(error) if isinstance(error, (Failure, mirror.Failure, seat_switch.Failure, seats.Failure, smoothing.Failure)) else traceback.format_exc()
+                detail = str(error) if isinstance(error, Failure) else traceback.format_exc()
                 self.note(f"FAIL {name}: {detail}")
             finally:
                 for pen in self.pens:
