@@ -93,7 +93,7 @@ public final class Daemon {
             lock.lock()
         }
         do {
-            penPath = try PenPath(hub: service.devices, lock: lock, logger: logger, mayAskRealtimeKit: configuration.replays.isEmpty)
+            penPath = try PenPath(hub: service.devices, lock: lock, logger: logger, raisesPriority: configuration.replays.isEmpty)
         } catch {
             throw DaemonError("cannot set up the pen's thread: \(error)")
         }

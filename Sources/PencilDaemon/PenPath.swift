@@ -41,6 +41,9 @@ final class PenPath: @unchecked Sendable {
     /// Who gave the thread SCHED_RR, if anyone: it leaves it for the while udev's news is
     /// handled, and asks the same again afterwards.
     private var realtimeGrantor: RealtimeGrantor?
+    /// RealtimeKit is asked again when a pen's frame next comes, not after each of udev's
+    /// events: a dock's burst of devices would spend its rate limit (25 grants in 20 s).
+    private var realtimeKitAskPending = false
 
     private enum RealtimeGrantor {
         /// sched_setscheduler, within RLIMIT_RTPRIO (the system unit's `LimitRTPRIO=1`).
@@ -54,13 +57,15 @@ final class PenPath: @unchecked Sendable {
         static let wake = UInt64.max - 1
     }
 
-    /// Whether RealtimeKit may be asked: not while replaying, whose frames at full speed keep
-    /// the thread from sleeping, which RealtimeKit's time limit would end the process for.
-    private let mayAskRealtimeKit: Bool
+    /// Whether the thread asks for SCHED_RR: not while replaying. A replay is nobody's pen (it
+    /// has no mirror), and at full speed it keeps the thread from sleeping: at a realtime
+    /// priority that would hold a core from every ordinary process (its clients among them)
+    /// and meet the realtime time limit.
+    private let raisesPriority: Bool
 
-    init(hub: DeviceHub, lock: PriorityInheritanceLock, logger: Logger, mayAskRealtimeKit: Bool) throws(Errno) {
+    init(hub: DeviceHub, lock: PriorityInheritanceLock, logger: Logger, raisesPriority: Bool) throws(Errno) {
         self.hub = hub
-        self.mayAskRealtimeKit = mayAskRealtimeKit
+        self.raisesPriority = raisesPriority
         self.lock = lock
         self.logger = logger
         epoll = try Epoll()
@@ -135,7 +140,17 @@ final class PenPath: @unchecked Sendable {
                 didWork()
                 break
             }
+            // Only this thread reads or sets these two: asked without the lock (a bus round trip).
+            var refusedAgain = false
+            if realtimeKitAskPending, ready.contains(where: Self.isDeviceToken) {
+                realtimeKitAskPending = false
+                refusedAgain = (try? RealtimeKit.raiseCallingThread(priority: Self.realtimePriority)) == nil
+            }
             lock.lock()
+            if refusedAgain {
+                realtimeGrantor = nil
+                logger.warning("the pen's path runs at \(ThreadScheduling.current) from now on: RealtimeKit refused SCHED_RR again after udev's news")
+            }
             for token in ready {
                 switch token {
                 case Token.timer: timer.acknowledge()
@@ -152,31 +167,30 @@ final class PenPath: @unchecked Sendable {
     /// A pen plugged in or out: opening it, libwacom's database the first time, its mirror. Work
     /// done once a device, which may take long on a slow machine: at the ordinary priority, so
     /// that it neither holds busy cores back nor meets the realtime time limit (`LimitRTTIME=`),
-    /// which is there for frames. RealtimeKit's answer comes over the bus: asked without the lock.
+    /// which is there for frames. The kernel's SCHED_RR is taken again at once; RealtimeKit's
+    /// when a pen's frame next comes (`realtimeKitAskPending`).
     private func handleHotplug() {
-        guard let grantor = realtimeGrantor else {
-            hub.handleReadable(token: DeviceHub.udevToken, now: HostTime.now())
-            return
-        }
-        try? ThreadScheduling.lowerToOrdinary()
+        let grantor = realtimeKitAskPending ? nil : realtimeGrantor
+        if grantor != nil { try? ThreadScheduling.lowerToOrdinary() }
         hub.handleReadable(token: DeviceHub.udevToken, now: HostTime.now())
         switch grantor {
         case .kernel:
             if (try? ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority)) == nil { realtimeGrantor = nil }
         case .realtimeKit:
-            lock.unlock()
-            let granted = (try? RealtimeKit.raiseCallingThread(priority: Self.realtimePriority)) != nil
-            lock.lock()
-            if !granted {
-                realtimeGrantor = nil
-                logger.warning("the pen's path runs at \(ThreadScheduling.current) from now on: RealtimeKit refused SCHED_RR again after a pen was plugged in")
-            }
+            realtimeKitAskPending = true
+        case nil:
+            break
         }
+    }
+
+    private static func isDeviceToken(_ token: UInt64) -> Bool {
+        token != Token.timer && token != Token.wake && token != DeviceHub.udevToken
     }
 
     /// SCHED_RR where the process may have it (RLIMIT_RTPRIO), else from RealtimeKit; else the
     /// thread stays as it was, and says why.
     private func raisePriority() -> String {
+        guard raisesPriority else { return "\(ThreadScheduling.current) (not raised while replaying)" }
         let kernelRefusal: Errno
         do {
             try ThreadScheduling.raiseToRoundRobin(priority: Self.realtimePriority)
@@ -186,9 +200,6 @@ final class PenPath: @unchecked Sendable {
             kernelRefusal = error
         }
         let limit = ThreadScheduling.realtimePriorityLimit
-        guard mayAskRealtimeKit else {
-            return "\(ThreadScheduling.current) (SCHED_RR refused: \(kernelRefusal), RLIMIT_RTPRIO is \(limit); RealtimeKit is not asked while replaying)"
-        }
         do {
             try RealtimeKit.raiseCallingThread(priority: Self.realtimePriority)
             realtimeGrantor = .realtimeKit
