@@ -72,7 +72,7 @@ public final class PencilClient: Sendable {
     /// The calling user's gesture preferences.
     public func preferences() async throws(PencilClientError) -> PencilPreferences {
         let reply = try await control.call(PenInterface.Method.getPreferences.qualifiedName)
-        guard let json = reply["preferences"] else { throw .protocolViolation("GetPreferences without preferences") }
+        guard let json = reply["preferences"] else { throw .protocolViolation("\(PenInterface.Method.getPreferences.rawValue) without preferences") }
         return try PencilPreferences(json: json)
     }
 
@@ -82,7 +82,7 @@ public final class PencilClient: Sendable {
     @discardableResult
     public func setPreferences(_ change: PencilPreferences.Change) async throws(PencilClientError) -> PencilPreferences {
         let reply = try await control.call(PenInterface.Method.setPreferences.qualifiedName, .object([("preferences", change.jsonValue)]))
-        guard let json = reply["preferences"] else { throw .protocolViolation("SetPreferences without preferences") }
+        guard let json = reply["preferences"] else { throw .protocolViolation("\(PenInterface.Method.setPreferences.rawValue) without preferences") }
         return try PencilPreferences(json: json)
     }
 
