@@ -71,9 +71,7 @@ public final class PencilClient: Sendable {
 
     /// The calling user's gesture preferences.
     public func preferences() async throws(PencilClientError) -> PencilPreferences {
-        let reply = try await control.call(PenInterface.Method.getPreferences.qualifiedName)
-        guard let json = reply["preferences"] else { throw .protocolViolation("\(PenInterface.Method.getPreferences.rawValue) without preferences") }
-        return try PencilPreferences(json: json)
+        try await callForPreferences(.getPreferences)
     }
 
     /// Changes the fields of `change` that are set, keeps the others, and returns the result.
@@ -81,8 +79,13 @@ public final class PencilClient: Sendable {
     /// or a name the daemon does not know, `.preferencesNotSaved` when it cannot store them.
     @discardableResult
     public func setPreferences(_ change: PencilPreferences.Change) async throws(PencilClientError) -> PencilPreferences {
-        let reply = try await control.call(PenInterface.Method.setPreferences.qualifiedName, .object([("preferences", change.jsonValue)]))
-        guard let json = reply["preferences"] else { throw .protocolViolation("\(PenInterface.Method.setPreferences.rawValue) without preferences") }
+        try await callForPreferences(.setPreferences, .object([("preferences", change.jsonValue)]))
+    }
+
+    /// Calls `method`, whose reply is the user's preferences (GetPreferences, SetPreferences).
+    private func callForPreferences(_ method: PenInterface.Method, _ parameters: JSONValue = .object([])) async throws(PencilClientError) -> PencilPreferences {
+        let reply = try await control.call(method.qualifiedName, parameters)
+        guard let json = reply["preferences"] else { throw .protocolViolation("\(method.rawValue) without preferences") }
         return try PencilPreferences(json: json)
     }
 
