@@ -68,49 +68,53 @@ public struct JSONReader {
     }
 
     private mutating func readObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth)") }
-        position += 1
+        try enterContainer(depth: depth)
         var members: [(String, JSONValue)] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
-        while true {
+        if consume("}") { return .object(members) }
+        repeat {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
             let key = try readString()
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
-            position += 1
+            guard consume(":") else { throw error("expected ':'") }
             skipWhitespace()
             members.append((key, try readValue(depth: depth)))
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
-            throw error("expected ',' or '}'")
-        }
+        } while try !endOfElement(closing: "}")
+        return .object(members)
     }
 
     private mutating func readArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth)") }
-        position += 1
+        try enterContainer(depth: depth)
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
-        while true {
+        if consume("]") { return .array(elements) }
+        repeat {
             skipWhitespace()
             elements.append(try readValue(depth: depth))
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(elements) }
-            throw error("expected ',' or ']'")
-        }
+        } while try !endOfElement(closing: "]")
+        return .array(elements)
+    }
+
+    /// Steps past a container's opening bracket and the white space after it.
+    private mutating func enterContainer(depth: Int) throws(JSONParseError) {
+        guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth)") }
+        position += 1
+        skipWhitespace()
+    }
+
+    /// After a container's element: true at its closing bracket, false at a comma (either consumed).
+    private mutating func endOfElement(closing: Unicode.Scalar) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw error("unexpected end of input") }
+        if consume(",") { return false }
+        if consume(closing) { return true }
+        throw error("expected ',' or '\(closing)'")
+    }
+
+    /// Steps past `character` when it is next.
+    private mutating func consume(_ character: Unicode.Scalar) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+        position += 1
+        return true
     }
 
     private mutating func readHex4() throws(JSONParseError) -> UInt32 {

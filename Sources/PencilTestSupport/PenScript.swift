@@ -175,25 +175,18 @@ public struct PenScript: Sendable {
     /// A barrel button goes down. The eraser button of a pen whose eraser is a button is a
     /// tool swap, as its firmware sends it: the pen leaves, and the eraser enters
     /// `eraserSwapGapMs` later.
-    public mutating func press(_ button: PenButton) {
-        guard !isUnplugged else { return }
-        buttons.insert(ButtonSet(button))
-        guard let code = Self.key(of: button) else {
-            swapTool(to: .eraser)
-            return
-        }
-        key(code, down: true)
-        report()
-    }
+    public mutating func press(_ button: PenButton) { setButton(button, down: true) }
 
-    public mutating func release(_ button: PenButton) {
+    public mutating func release(_ button: PenButton) { setButton(button, down: false) }
+
+    private mutating func setButton(_ button: PenButton, down: Bool) {
         guard !isUnplugged else { return }
-        buttons.remove(ButtonSet(button))
+        if down { buttons.insert(ButtonSet(button)) } else { buttons.remove(ButtonSet(button)) }
         guard let code = Self.key(of: button) else {
-            swapTool(to: .pen)
+            swapTool(to: down ? .eraser : .pen)
             return
         }
-        key(code, down: false)
+        key(code, down: down)
         report()
     }
 
