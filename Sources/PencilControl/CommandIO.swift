@@ -20,23 +20,28 @@ public struct CommandIO {
 extension CommandIO {
     /// Loads an evemu recording (with an optional separate description), reporting a
     /// missing file (66) or a malformed one (65) on stderr as `file:line: what is wrong`.
-    static func loadRecording(_ path: String, description: String?, io: CommandIO) -> Result<EvemuRecording, ReportedFailure> {
+    static func loadRecording(_ path: String, description: String?, io: CommandIO) throws(ReportedFailure) -> EvemuRecording {
         do {
-            return .success(try EvemuRecording.load(path: path, descriptionPath: description))
+            return try EvemuRecording.load(path: path, descriptionPath: description)
         } catch {
             io.errors.line("\(error)")
-            return .failure(ReportedFailure(status: error.exitCode))
+            throw ReportedFailure(status: error.exitCode)
         }
     }
 
-    /// The recording at `path`, when it is a pen's: anything else is reported with `refusal`
-    /// (given why the device is no pen) and exits 65.
-    static func loadPen(_ path: String, description: String?, io: CommandIO,
-                        refusal: (String) -> TerminalMessage) -> Result<EvemuRecording, ReportedFailure> {
-        loadRecording(path, description: description, io: io).flatMap { recording in
-            guard case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) else { return .success(recording) }
-            io.errors.line(refusal(reason))
-            return .failure(ReportedFailure(status: ExitCode.dataError))
-        }
+    /// The recording `options` name, when it is a pen's: anything else is refused on stderr as
+    /// `PATH: not a pen device (why): consequence` (after `prefix`) and exits 65.
+    static func loadPen(_ options: some RecordingOptions, io: CommandIO, prefix: String = "",
+                        consequence: String) throws(ReportedFailure) -> EvemuRecording {
+        let recording = try loadRecording(options.recording, description: options.description, io: io)
+        guard case .notAPen(let reason) = PenDeviceClassifier.classify(recording.description) else { return recording }
+        io.errors.line("\(prefix)\(options.recording): not a pen device (\(reason)): \(consequence)")
+        throw ReportedFailure(status: ExitCode.dataError)
     }
+}
+
+/// A command's options that name an evemu recording and, optionally, its separate description.
+protocol RecordingOptions {
+    var recording: String { get }
+    var description: String? { get }
 }

@@ -34,7 +34,7 @@ public enum EmulateCommand: PencilCommand {
     /// EX_IOERR: a write to the device failed.
     static let ioError: Int32 = 74
 
-    struct Options: Equatable {
+    struct Options: Equatable, RecordingOptions {
         var recording = ""
         var description: String?
         var speed: PlaybackSpeed = .realTime
@@ -55,12 +55,7 @@ public enum EmulateCommand: PencilCommand {
         // Only pens: a keyboard made from a recording could type into whatever session has
         // the seat, switch virtual terminals, or press the power key. A pen's own keyboard keys
         // (a Cintiq's express keys) and switches are left out of the virtual pen likewise.
-        switch CommandIO.loadPen(options.recording, description: options.description, io: io, refusal: { reason in
-            "pencilctl emulate: \(options.recording): not a pen device (\(reason)): emulate plays only pens"
-        }) {
-        case .success(let loaded): recording = loaded
-        case .failure(let failure): return failure.status
-        }
+        do { recording = try CommandIO.loadPen(options, io: io, prefix: "pencilctl emulate: ", consequence: "emulate plays only pens") } catch { return error.status }
         let (penOnly, removed) = Self.penOnly(recording.description)
         recording.description = penOnly
         if removed > 0 {

@@ -15,7 +15,7 @@ public enum EventsCommand: PencilCommand {
     /// The id a replayed device has (docs/protocol.md, Device).
     public static let deviceID = "replay0"
 
-    struct Options: Equatable {
+    struct Options: Equatable, RecordingOptions {
         var recording = ""
         var description: String?
         var preferences = Preferences()
@@ -25,12 +25,7 @@ public enum EventsCommand: PencilCommand {
         guard let options = parsed(arguments, into: Options(), io: io) else { return ExitCode.usage }
 
         let recording: EvemuRecording
-        switch CommandIO.loadPen(options.recording, description: options.description, io: io, refusal: { reason in
-            "\(options.recording): not a pen device (\(reason)): pencild would ignore it"
-        }) {
-        case .success(let loaded): recording = loaded
-        case .failure(let failure): return failure.status
-        }
+        do { recording = try CommandIO.loadPen(options, io: io, consequence: "pencild would ignore it") } catch { return error.status }
 
         var pipeline: GesturePipeline
         do {

@@ -18,12 +18,7 @@ public enum MirrorCommand: PencilCommand {
     public static func run(arguments: [String], io: CommandIO) -> Int32 {
         guard let options = parsed(arguments, into: EventsCommand.Options(), io: io) else { return ExitCode.usage }
         let recording: EvemuRecording
-        switch CommandIO.loadPen(options.recording, description: options.description, io: io, refusal: { reason in
-            "\(options.recording): not a pen device (\(reason)): pencild would make no mirror of it"
-        }) {
-        case .success(let loaded): recording = loaded
-        case .failure(let failure): return failure.status
-        }
+        do { recording = try CommandIO.loadPen(options, io: io, consequence: "pencild would make no mirror of it") } catch { return error.status }
         let device = recording.description
         let identity = WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
         let frames: [InputEvent]
