@@ -125,30 +125,18 @@ struct ByteCursor {
     @inline(__always) mutating func time() throws(LineProblem) -> Int64 {
         try beginField("truncated line: missing the event time")
         var seconds: Int64 = 0
-        var start = position
-        while position < end {
-            let digit = base[position] &- UInt8(ascii: "0")
-            if digit >= 10 { break }
-            seconds = seconds &* 10 &+ Int64(digit)
-            position += 1
-        }
-        if position == start { throw LineProblem(reason: "bad decimal in event time") }
+        let secondsDigits = scanDigits(base, &position, end: end, into: &seconds)
+        if secondsDigits == 0 { throw LineProblem(reason: "bad decimal in event time") }
         if position >= end || base[position] != UInt8(ascii: ".") {
             throw LineProblem(reason: "bad event time: expected <seconds>.<microseconds>")
         }
-        if position - start > 12 { throw LineProblem(reason: "event time out of range") }
+        if secondsDigits > 12 { throw LineProblem(reason: "event time out of range") }
         position += 1
-        start = position
         var microseconds: Int64 = 0
-        while position < end {
-            let digit = base[position] &- UInt8(ascii: "0")
-            if digit >= 10 { break }
-            microseconds = microseconds &* 10 &+ Int64(digit)
-            position += 1
-        }
-        if position == start { throw LineProblem(reason: "bad event time: expected <seconds>.<microseconds>") }
+        let microsecondDigits = scanDigits(base, &position, end: end, into: &microseconds)
+        if microsecondDigits == 0 { throw LineProblem(reason: "bad event time: expected <seconds>.<microseconds>") }
         try fieldEnded("bad decimal in event time")
-        if position - start > 6 { throw LineProblem(reason: "event time has more than 6 digits of microseconds") }
+        if microsecondDigits > 6 { throw LineProblem(reason: "event time has more than 6 digits of microseconds") }
         return seconds &* 1_000_000 &+ microseconds
     }
 
@@ -156,13 +144,9 @@ struct ByteCursor {
                                         tooLong: StaticString) throws(LineProblem) -> UInt32 {
         try beginField(missing)
         var value: UInt32 = 0
-        let start = position
-        while position < end, let digit = LineCursor.hexValue(base[position]) {
-            value = value &* 16 &+ digit
-            position += 1
-            if position - start > maxDigits { throw LineProblem(reason: "\(tooLong)") }
-        }
-        if position == start { throw LineProblem(reason: "\(bad)") }
+        let digits = scanHexDigits(base, &position, end: end, into: &value, limit: maxDigits)
+        if digits > maxDigits { throw LineProblem(reason: "\(tooLong)") }
+        if digits == 0 { throw LineProblem(reason: "\(bad)") }
         try fieldEnded(bad)
         return value
     }

@@ -124,14 +124,10 @@ struct LineCursor {
     @inline(__always) mutating func hex(maxDigits: Int, _ what: StaticString) throws(RecordingError) -> UInt32 {
         try beginField(what)
         var value: UInt32 = 0
-        let start = position
-        while position < end, let digit = Self.hexValue(base[position]) {
-            value = value &* 16 &+ digit
-            position += 1
-        }
-        if position == start { throw error("bad hex in \(what)") }
+        let digits = scanHexDigits(base, &position, end: end, into: &value)
+        if digits == 0 { throw error("bad hex in \(what)") }
         try endField(what, kind: "hex")
-        if position - start > maxDigits { throw error("\(what) too large (more than \(maxDigits) hex digits)") }
+        if digits > maxDigits { throw error("\(what) too large (more than \(maxDigits) hex digits)") }
         return value
     }
 
@@ -171,8 +167,8 @@ enum DecimalScan {
     case tooLong
 }
 
-/// Reads an optional '-' and the decimal digits at `position`, moving past them; the one
-/// digit loop of the header's and the events' cursors.
+/// Reads an optional '-' and the decimal digits at `position`, moving past them; the
+/// signed fields of the header's and the events' cursors.
 @inline(__always)
 func scanSignedDecimal(_ base: UnsafePointer<UInt8>, _ position: inout Int, end: Int) -> DecimalScan {
     var negative = false
@@ -181,16 +177,36 @@ func scanSignedDecimal(_ base: UnsafePointer<UInt8>, _ position: inout Int, end:
         position += 1
     }
     var value: Int64 = 0
+    let count = scanDigits(base, &position, end: end, into: &value, limit: 10)
+    if count == 0 { return .noDigits }
+    if count > 10 { return .tooLong }
+    return .value(negative ? -value : value)
+}
+
+/// Reads the decimal digits at `position` into `value`, moving past them, and says how many
+/// it read: the one digit loop of both cursors. It stops one digit past `limit`, so that an
+/// overlong field is known without reading it all; the value then wraps, never traps.
+@inline(__always)
+func scanDigits(_ base: UnsafePointer<UInt8>, _ position: inout Int, end: Int, into value: inout Int64, limit: Int = .max) -> Int {
     let start = position
-    while position < end {
+    while position < end, position - start <= limit {
         let digit = base[position] &- UInt8(ascii: "0")
         if digit >= 10 { break }
         value = value &* 10 &+ Int64(digit)
         position += 1
-        if position - start > 10 { return .tooLong }
     }
-    if position == start { return .noDigits }
-    return .value(negative ? -value : value)
+    return position - start
+}
+
+/// `scanDigits` in hexadecimal (evemu writes its hex fields without "0x").
+@inline(__always)
+func scanHexDigits(_ base: UnsafePointer<UInt8>, _ position: inout Int, end: Int, into value: inout UInt32, limit: Int = .max) -> Int {
+    let start = position
+    while position < end, position - start <= limit, let digit = LineCursor.hexValue(base[position]) {
+        value = value &* 16 &+ digit
+        position += 1
+    }
+    return position - start
 }
 
 /// "0x1a", "0x01": codes as evemu files write them.
