@@ -29,10 +29,10 @@ public final class DesktopBusFocusProvider: FocusProvider {
 
     public let name: String
     public private(set) var state: FocusState
-    public private(set) var descriptor: FileDescriptor?
+    public var descriptor: FileDescriptor? { connection?.descriptor }
     private let desktop: Desktop
     private let log: ActionsLog
-    private var connection: OpaquePointer?
+    private var connection: DesktopConnection?
     private var refusals = DoublingReport()
     private var forgeries = DoublingReport()
 
@@ -53,21 +53,16 @@ public final class DesktopBusFocusProvider: FocusProvider {
         if case .kde(let path) = desktop { script = path }
         var error = [CChar](repeating: 0, count: 512)
         guard let connection = pencil_focus_bus_open(address, desktop.busName, script, Self.kwinPluginName, &error, error.count) else {
-            state = .unavailable(Self.text(error))
+            state = .unavailable(DesktopConnection.message(error))
             return
         }
-        self.connection = connection
-        descriptor = FileDescriptor(rawValue: pencil_focus_bus_fd(connection))
+        self.connection = DesktopConnection(connection, descriptor: pencil_focus_bus_fd(connection), end: pencil_focus_bus_close)
         state = .unavailable("starting")
         update()
     }
 
-    private static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     private func update() {
-        guard let connection else { return }
+        guard let connection = connection?.handle else { return }
         let refused = UInt(pencil_focus_bus_refused(connection))
         if refusals.isDue(refused) {
             log.warning("refused \(refused) focus report(s) so far from a process that is not \(desktop.busName) of this user (said again at \(refusals.next))")
@@ -81,7 +76,7 @@ public final class DesktopBusFocusProvider: FocusProvider {
         case PENCIL_FOCUS_KWIN_STARTED:
             if case .kde(let script) = desktop { log.info("KWin runs \(script), which reports each activated window") }
         case PENCIL_FOCUS_KWIN_FAILED:
-            log.error("\(Self.text(error)): the focused app stays unknown")
+            log.error("\(DesktopConnection.message(error)): the focused app stays unknown")
         default:
             break
         }
@@ -103,38 +98,32 @@ public final class DesktopBusFocusProvider: FocusProvider {
     }
 
     public func handleEvents() {
-        guard let connection else { return }
+        guard let connection = connection?.handle else { return }
         var error = [CChar](repeating: 0, count: 512)
         if pencil_focus_bus_process(connection, Self.messagesPerTurn, &error, error.count) < 0 {
-            stop(because: Self.text(error))
+            stop(because: DesktopConnection.message(error))
             return
         }
         update()
     }
 
     public var awaitedEvents: Epoll.Events {
-        guard let connection else { return .readable }
+        guard let connection = connection?.handle else { return .readable }
         return pencil_focus_bus_wants_to_write(connection) != 0 ? [.readable, .writable] : .readable
     }
 
     public var deadline: Int64? {
-        guard let connection else { return nil }
+        guard let connection = connection?.handle else { return nil }
         let deadline = pencil_focus_bus_deadline(connection)
         return deadline == UInt64.max ? nil : Int64(clamping: deadline)
     }
 
     private func stop(because reason: String) {
         state = .unavailable(reason)
-        close()
-    }
-
-    public func close() {
-        descriptor = nil
-        if let connection { pencil_focus_bus_close(connection) }
         connection = nil
     }
 
-    deinit { close() }
+    public func close() { connection = nil }
 }
 
 /// When to log a count that an untrusted peer drives (refused calls, forged signals): at 1,

@@ -6,52 +6,45 @@ import PencilSystem
 public final class WlrootsFocusProvider: FocusProvider {
     public let name = "wlroots"
     public private(set) var state: FocusState
-    public private(set) var descriptor: FileDescriptor?
-    private var connection: OpaquePointer?
+    public var descriptor: FileDescriptor? { connection?.descriptor }
+    private var connection: DesktopConnection?
 
     public init(display: String) {
         var error = [CChar](repeating: 0, count: 256)
         guard let connection = pencil_wlr_focus_connect(display, &error, error.count) else {
-            state = .unavailable(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            state = .unavailable(DesktopConnection.message(error))
             return
         }
-        self.connection = connection
-        descriptor = FileDescriptor(rawValue: pencil_wlr_focus_fd(connection))
+        self.connection = DesktopConnection(connection, descriptor: pencil_wlr_focus_fd(connection), end: pencil_wlr_focus_destroy)
         state = .following(app: nil)
         update()
     }
 
     private func update() {
-        guard let connection else { return }
+        guard let connection = connection?.handle else { return }
         let app = pencil_wlr_focus_app(connection).flatMap { AppID.sanitized(String(cString: $0)) }
         state = .following(app: app)
     }
 
     public func handleEvents() {
-        guard let connection else { return }
+        guard let connection = connection?.handle else { return }
         var error = [CChar](repeating: 0, count: 256)
         if pencil_wlr_focus_dispatch(connection, &error, error.count) < 0 {
-            stop(because: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            stop(because: DesktopConnection.message(error))
             return
         }
         update()
     }
 
     public func flush() {
-        guard let connection else { return }
+        guard let connection = connection?.handle else { return }
         if pencil_wlr_focus_flush(connection) < 0 { stop(because: "the Wayland compositor closed the connection") }
     }
 
     private func stop(because reason: String) {
         state = .unavailable(reason)
-        close()
-    }
-
-    public func close() {
-        descriptor = nil
-        if let connection { pencil_wlr_focus_destroy(connection) }
         connection = nil
     }
 
-    deinit { close() }
+    public func close() { connection = nil }
 }

@@ -10,8 +10,8 @@ import Glibc
 public final class X11FocusProvider: FocusProvider {
     public let name = "x11"
     public private(set) var state: FocusState
-    public private(set) var descriptor: FileDescriptor?
-    private var connection: OpaquePointer?
+    public var descriptor: FileDescriptor? { connection?.descriptor }
+    private var connection: DesktopConnection?
     private var root: xcb_window_t = 0
     private var activeWindowAtom: xcb_atom_t = 0
 
@@ -21,12 +21,17 @@ public final class X11FocusProvider: FocusProvider {
     public init(display: String) {
         state = .unavailable("connecting to the X server")
         var screenNumber: Int32 = 0
-        guard let connection = xcb_connect(display, &screenNumber), xcb_connection_has_error(connection) == 0 else {
+        // xcb gives a connection even when connecting failed, to be disconnected all the same.
+        let connection = xcb_connect(display, &screenNumber).map {
+            DesktopConnection($0, descriptor: xcb_get_file_descriptor($0), end: xcb_disconnect)
+        }
+        guard let connection, xcb_connection_has_error(connection.handle) == 0 else {
             state = .unavailable("cannot connect to the X server at DISPLAY=\(display)")
             return
         }
         self.connection = connection
-        var screens = xcb_setup_roots_iterator(xcb_get_setup(connection))
+        let handle = connection.handle
+        var screens = xcb_setup_roots_iterator(xcb_get_setup(handle))
         for _ in 0..<max(0, Int(screenNumber)) where screens.rem > 0 { xcb_screen_next(&screens) }
         guard screens.rem > 0, let screen = screens.data else {
             disconnect(because: "the X server at \(display) has no screen \(screenNumber)")
@@ -39,14 +44,13 @@ public final class X11FocusProvider: FocusProvider {
         }
         activeWindowAtom = atom
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
-        xcb_change_window_attributes(connection, root, XCB_CW_EVENT_MASK.rawValue, &mask)
-        xcb_flush(connection)
-        descriptor = FileDescriptor(rawValue: xcb_get_file_descriptor(connection))
+        xcb_change_window_attributes(handle, root, XCB_CW_EVENT_MASK.rawValue, &mask)
+        xcb_flush(handle)
         readActiveWindow()
     }
 
     private func internAtom(_ name: String) -> xcb_atom_t? {
-        guard let connection else { return nil }
+        guard let connection = connection?.handle else { return nil }
         let cookie = name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
         guard let reply = xcb_intern_atom_reply(connection, cookie, nil) else { return nil }
         defer { free(reply) }
@@ -54,7 +58,7 @@ public final class X11FocusProvider: FocusProvider {
     }
 
     public func handleEvents() {
-        guard let connection else { return }
+        guard let connection = connection?.handle else { return }
         var activeChanged = false
         var event = xcb_poll_for_event(connection)
         while true {
@@ -79,7 +83,7 @@ public final class X11FocusProvider: FocusProvider {
 
     /// `_NET_ACTIVE_WINDOW`, then its WM_CLASS.
     private func readActiveWindow() {
-        guard let connection else { return }
+        guard let connection = connection?.handle else { return }
         let cookie = xcb_get_property(connection, 0, root, activeWindowAtom, XCB_ATOM_WINDOW.rawValue, 0, 1)
         guard let reply = xcb_get_property_reply(connection, cookie, nil) else {
             if xcb_connection_has_error(connection) != 0 { disconnect(because: "the X server closed the connection") }
@@ -96,7 +100,7 @@ public final class X11FocusProvider: FocusProvider {
 
     /// The class half of WM_CLASS ("instance\0class\0"), bounded and sanitised.
     private func wmClass(of window: xcb_window_t) -> String? {
-        guard let connection else { return nil }
+        guard let connection = connection?.handle else { return nil }
         let cookie = xcb_get_property(connection, 0, window, XCB_ATOM_WM_CLASS.rawValue, XCB_ATOM_STRING.rawValue, 0, Self.wmClassUnits)
         guard let reply = xcb_get_property_reply(connection, cookie, nil) else { return nil }
         defer { free(reply) }
@@ -119,16 +123,8 @@ public final class X11FocusProvider: FocusProvider {
 
     private func disconnect(because reason: String) {
         state = .unavailable(reason)
-        descriptor = nil
-        if let connection { xcb_disconnect(connection) }
         connection = nil
     }
 
-    public func close() {
-        descriptor = nil
-        if let connection { xcb_disconnect(connection) }
-        connection = nil
-    }
-
-    deinit { close() }
+    public func close() { connection = nil }
 }
