@@ -234,37 +234,39 @@ public enum ActionsCommand: PencilCommand {
             io.output.line("binding: \(binding.description) (\(resolved.section(of: action)))")
         }
         let pressByDaemon = daemonKeyboard ?? { chord in DaemonKeyboard(socketPath: socket).press(chord, device: nil) }
-        switch PerformOnce.perform(action, bindings: bindings, app: app, daemonKeyboard: pressByDaemon, makeKeyboard: makeKeyboard) {
+        let outcome = PerformOnce.perform(action, bindings: bindings, app: app, daemonKeyboard: pressByDaemon, makeKeyboard: makeKeyboard)
+        let (line, status) = report(outcome, of: action, app: app, config: config)
+        (status == ExitCode.success ? io.output : io.errors).line(line)
+        return status
+    }
+
+    /// What `test` says of an outcome, and the status it exits with: a success is said on
+    /// stdout, anything else on stderr.
+    private static func report(_ outcome: PerformOnce.Outcome, of action: PreferredAction, app: String?,
+                               config: String) -> (TerminalMessage, Int32) {
+        let name = action.rawValue
+        switch outcome {
         case .unbound:
             let whose: TerminalMessage = app.map { " (nor for \"\($0)\")" } ?? ""
-            io.errors.line("pencilctl actions: \(action.rawValue) is not bound in \(config)\(whose): nothing to do")
-            return ExitCode.dataError
+            return ("pencilctl actions: \(name) is not bound in \(config)\(whose): nothing to do", ExitCode.dataError)
         case .keyPressedByDaemon(let chord):
-            io.output.line("\(action.rawValue): pencild's keyboard pressed \(chord)")
-            return ExitCode.success
+            return ("\(name): pencild's keyboard pressed \(chord)", ExitCode.success)
         case .keyRefused(let chord, let why):
-            io.errors.line("pencilctl actions: \(action.rawValue): key \(chord) not sent: \(why)")
-            return ExitCode.unavailable
+            return ("pencilctl actions: \(name): key \(chord) not sent: \(why)", ExitCode.unavailable)
         case .keySent(let chord, let device, let daemonProblem):
             let node: TerminalMessage = device.map { " (\($0))" } ?? ""
             let reason: TerminalMessage = daemonProblem.map { ", as \($0)" } ?? ""
-            io.output.line("\(action.rawValue): sent \(chord) through \"\(VirtualKeyboard.name)\"\(node)\(reason)")
-            return ExitCode.success
+            return ("\(name): sent \(chord) through \"\(VirtualKeyboard.name)\"\(node)\(reason)", ExitCode.success)
         case .keyboardUnavailable(let problem):
-            io.errors.line("pencilctl actions: \(action.rawValue): key not sent: \(problem)")
-            return ExitCode.unavailable
+            return ("pencilctl actions: \(name): key not sent: \(problem)", ExitCode.unavailable)
         case .commandEnded(let termination) where termination.succeeded:
-            io.output.line("\(action.rawValue): the command ran and \(termination)")
-            return ExitCode.success
+            return ("\(name): the command ran and \(termination)", ExitCode.success)
         case .commandEnded(let termination):
-            io.errors.line("pencilctl actions: \(action.rawValue): the command \(termination)")
-            return ExitCode.software
+            return ("pencilctl actions: \(name): the command \(termination)", ExitCode.software)
         case .commandRunning(let pid):
-            io.output.line("\(action.rawValue): the command is still running (pid \(pid)); it is left to run")
-            return ExitCode.success
+            return ("\(name): the command is still running (pid \(pid)); it is left to run", ExitCode.success)
         case .commandFailed(let problem):
-            io.errors.line("pencilctl actions: \(action.rawValue): \(problem)")
-            return ExitCode.unavailable
+            return ("pencilctl actions: \(name): \(problem)", ExitCode.unavailable)
         }
     }
 }
