@@ -1,8 +1,11 @@
 // Generated from interfaces/org.pencild.Pen.varlink by scripts/generate-from-interface: do not edit.
 // The protocol's names as open enums (see ProtocolName).
+import PencilProtocol
 
 /// The kind of an event (docs/protocol.md "Event").
-public enum PencilEventType: ProtocolName {
+public enum PencilEventType: ProtocolName, KnownName {
+    public typealias Known = EventType
+
     case deviceAdded
     case deviceRemoved
     case proximityIn
@@ -58,7 +61,9 @@ public enum PencilEventType: ProtocolName {
 }
 
 /// A tool's type, as in a device's `tools`.
-public enum PencilToolType: ProtocolName {
+public enum PencilToolType: ProtocolName, KnownName {
+    public typealias Known = ToolType
+
     case pen
     case eraser
     case brush
@@ -93,7 +98,9 @@ public enum PencilToolType: ProtocolName {
 }
 
 /// An axis a device reports, as in a device's `axes`.
-public enum PencilAxis: ProtocolName {
+public enum PencilAxis: ProtocolName, KnownName {
+    public typealias Known = AxisName
+
     case pressure
     case distance
     case tilt
@@ -125,7 +132,9 @@ public enum PencilAxis: ProtocolName {
 }
 
 /// A barrel button.
-public enum PencilButton: ProtocolName {
+public enum PencilButton: ProtocolName, KnownName {
+    public typealias Known = PenButton
+
     case stylus
     case stylus2
     case stylus3
@@ -152,7 +161,9 @@ public enum PencilButton: ProtocolName {
 }
 
 /// The phase of a hover or a squeeze.
-public enum PencilPhase: ProtocolName {
+public enum PencilPhase: ProtocolName, KnownName {
+    public typealias Known = Phase
+
     case began
     case changed
     case ended
@@ -179,7 +190,9 @@ public enum PencilPhase: ProtocolName {
 
 /// A gesture pencild recognises: reported by the event type of its name, its action the user's
 /// preference `<gesture>Action` (docs/gestures.md).
-public enum PencilGesture: ProtocolName {
+public enum PencilGesture: ProtocolName, KnownName {
+    public typealias Known = Gesture
+
     case doubleTap
     case squeeze
     case unknown(String)
@@ -199,7 +212,9 @@ public enum PencilGesture: ProtocolName {
 }
 
 /// What the user wants a double-tap or a squeeze to do (Apple's UIPencilPreferredAction).
-public enum PencilAction: ProtocolName {
+public enum PencilAction: ProtocolName, KnownName {
+    public typealias Known = PreferredAction
+
     case ignore
     case switchEraser
     case switchPrevious
@@ -235,7 +250,9 @@ public enum PencilAction: ProtocolName {
 
 /// Who holds the user's focus when a double-tap or squeeze happens (docs/protocol.md "Which app
 /// acts"). The protocol's `none` is `.nobody` here, so that it never reads as an absent value.
-public enum PencilFocus: ProtocolName {
+public enum PencilFocus: ProtocolName, KnownName {
+    public typealias Known = Focus
+
     /// This process holds the focus: act.
     case this
     /// Another process of the same user does: do not act.
@@ -264,7 +281,9 @@ public enum PencilFocus: ProtocolName {
 }
 
 /// The button whose double-click is a double-tap (preference `tapButton`).
-public enum PencilTapButton: ProtocolName {
+public enum PencilTapButton: ProtocolName, KnownName {
+    public typealias Known = TapButton
+
     case stylus
     case stylus2
     case stylus3
@@ -294,7 +313,9 @@ public enum PencilTapButton: ProtocolName {
 
 /// What makes a squeeze (preference `squeezeButton`): holding a button, or a long press of
 /// the tap button.
-public enum PencilSqueezeButton: ProtocolName {
+public enum PencilSqueezeButton: ProtocolName, KnownName {
+    public typealias Known = SqueezeButton
+
     case stylus
     case stylus2
     case stylus3
@@ -327,7 +348,9 @@ public enum PencilSqueezeButton: ProtocolName {
 
 /// On a pen whose eraser is a button: the eraser tool, or a barrel button named `eraser`
 /// (preference `eraserButton`).
-public enum PencilEraserButtonMode: ProtocolName {
+public enum PencilEraserButtonMode: ProtocolName, KnownName {
+    public typealias Known = EraserButtonMode
+
     case eraser
     case button
     case unknown(String)
@@ -347,7 +370,9 @@ public enum PencilEraserButtonMode: ProtocolName {
 }
 
 /// What kind of stylus libwacom says a tool is.
-public enum PencilStylusKind: ProtocolName {
+public enum PencilStylusKind: ProtocolName, KnownName {
+    public typealias Known = StylusKind
+
     case general
     case inking
     case airbrush
@@ -390,7 +415,9 @@ public enum PencilStylusKind: ProtocolName {
 
 /// What a stylus has for an eraser: none, the other end (`invert`), or a button the firmware
 /// reports as the eraser tool.
-public enum PencilEraserKind: ProtocolName {
+public enum PencilEraserKind: ProtocolName, KnownName {
+    public typealias Known = EraserKind
+
     case none
     case invert
     case button

@@ -65,7 +65,9 @@ public final class PencilClient: Sendable {
     public func devices() async throws(PencilClientError) -> [PencilDevice] {
         let reply = try await control.call(PenInterface.Method.listDevices.qualifiedName)
         var devices: [PencilDevice] = []
-        for json in reply["devices"]?.arrayValue ?? [] { devices.append(try PencilDevice(json: json)) }
+        for json in reply["devices"]?.arrayValue ?? [] {
+            do { devices.append(try PencilDevice(json: json)) } catch { throw .protocolViolation(error.reason) }
+        }
         return devices
     }
 

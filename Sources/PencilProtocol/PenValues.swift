@@ -1,23 +1,42 @@
-/// The values of the protocol that carry names (docs/protocol.md, "Types"): a tool, a stylus,
-/// a device. Written once for both sides, over the enumerations each side reads names into:
-/// the daemon's own, closed (`DaemonNames`: `Tool`, `Stylus`, `DeviceInfo`), and a client
-/// library's, which keep a name a newer daemon adds (PencilClient's `ClientNames`:
-/// `PencilTool`, `PencilStylus`, `PencilDevice`).
+/// The values of the protocol that carry names (docs/protocol.md, "Types"): an event, and the
+/// tool, stylus and device it carries. Written once for both sides, over the enumerations each
+/// side reads names into: the daemon's own, closed (`DaemonNames`: `Event`, `Tool`, `Stylus`,
+/// `DeviceInfo`), and a client library's, which keep a name a newer daemon adds (PencilClient's
+/// `ClientNames`: `PencilEvent`, `PencilTool`, `PencilStylus`, `PencilDevice`).
 public protocol NameSet: Sendable {
-    associatedtype ToolName: Hashable, Sendable
-    associatedtype StylusKindName: Hashable, Sendable
-    associatedtype EraserKindName: Hashable, Sendable
-    associatedtype AxisName: Hashable, Sendable
-    associatedtype ButtonName: Hashable, Sendable
+    associatedtype EventTypeName: KnownName<EventType>, RawRepresentable<String>
+    associatedtype ToolName: KnownName<ToolType>, RawRepresentable<String>
+    associatedtype StylusKindName: Hashable, Sendable, RawRepresentable<String>
+    associatedtype EraserKindName: Hashable, Sendable, RawRepresentable<String>
+    associatedtype AxisName: Hashable, Sendable, RawRepresentable<String>
+    associatedtype ButtonName: KnownName<PenButton>, RawRepresentable<String>
+    associatedtype PhaseName: KnownName<Phase>, RawRepresentable<String>
+    associatedtype ActionName: KnownName<PreferredAction>, RawRepresentable<String>
+    associatedtype FocusName: KnownName<Focus>, RawRepresentable<String>
+    /// The user's preferences, as `preferencesChanged` carries them.
+    associatedtype PreferencesValue: Equatable, Sendable
+
+    /// Reads the preferences of a `preferencesChanged` event (EventReading.swift).
+    static func preferences(json: JSONValue) throws(EventDecodingError) -> PreferencesValue
 }
 
 /// The daemon's names: the closed enums generated from the interface (Names.swift).
 public enum DaemonNames: NameSet {
+    public typealias EventTypeName = EventType
     public typealias ToolName = ToolType
     public typealias StylusKindName = StylusKind
     public typealias EraserKindName = EraserKind
     public typealias AxisName = PencilProtocol.AxisName
     public typealias ButtonName = PenButton
+    public typealias PhaseName = Phase
+    public typealias ActionName = PreferredAction
+    public typealias FocusName = Focus
+    public typealias PreferencesValue = Preferences
+
+    /// Strictly, as SetPreferences reads them: a field it does not know is an error.
+    public static func preferences(json: JSONValue) throws(EventDecodingError) -> Preferences {
+        do { return try Preferences.defaults.merging(json) } catch { throw EventDecodingError(reason: "bad preferences: \(error)") }
+    }
 }
 
 /// A tool in or near a device's range. `serial` and `id` are 0 when the device does not tell

@@ -23,6 +23,33 @@ struct DecodingTests {
         #expect(event.pose?.y == 0.25)
     }
 
+    @Test("an event keeps the names it does not know through copies and changes, and forgets one that becomes known")
+    func unknownNamesThroughChanges() {
+        var event = PencilEvent(type: .unknown("pinch"), time: 1, tool: PencilTool(type: .unknown("finger"), serial: 3),
+                                button: .unknown("stylus4"), phase: .began, focus: .unknown("elsewhere"))
+        let copy = event
+        event.phase = .unknown("wobbled")
+        event.action = .unknown("summonDragon")
+        #expect(copy.phase == .began && copy.action == nil, "a copy keeps its own names")
+        #expect(event.phase == .unknown("wobbled") && event.action == .unknown("summonDragon"))
+        #expect(event.type == .unknown("pinch") && event.button == .unknown("stylus4") && event.focus == .unknown("elsewhere"))
+        #expect(event.tool == PencilTool(type: .unknown("finger"), serial: 3))
+        #expect(event != copy)
+
+        // A known name replaces the unknown one; the others stay.
+        event.type = .motion
+        event.tool?.type = .pen
+        event.focus = .this
+        #expect(event.type == .motion && event.tool == PencilTool(type: .pen, serial: 3) && event.focus == .this)
+        #expect(event.button == .unknown("stylus4") && event.phase == .unknown("wobbled"))
+        event.button = .stylus
+        event.phase = nil
+        event.action = .switchEraser
+        #expect(event == PencilEvent(type: .motion, time: 1, tool: PencilTool(type: .pen, serial: 3), button: .stylus,
+                                     action: .switchEraser, focus: .this),
+                "with every name known again, it equals the event made with them")
+    }
+
     @Test("every known name reads back as its case", arguments: PencilEventType.known)
     func knownEventTypes(type: PencilEventType) {
         #expect(PencilEventType(rawValue: type.rawValue) == type)
@@ -82,8 +109,8 @@ struct DecodingTests {
 
     @Test("an event without a type or a time is refused")
     func missingFields() throws {
-        #expect(throws: PencilClientError.self) { try PencilEvent(json: try JSONReader.parse(#"{"time":1}"#)) }
-        #expect(throws: PencilClientError.self) { try PencilEvent(json: try JSONReader.parse(#"{"type":"motion"}"#)) }
+        #expect(throws: EventDecodingError.self) { try PencilEvent(json: try JSONReader.parse(#"{"time":1}"#)) }
+        #expect(throws: EventDecodingError.self) { try PencilEvent(json: try JSONReader.parse(#"{"type":"motion"}"#)) }
     }
 
     @Test("preferences read as the package's own writer writes them")
