@@ -48,12 +48,9 @@ struct LocalAttackerTests {
     @Test("a user who lost the seat gets PermissionDenied on a connection opened before, and never the next user's pen",
           .requires(needs))
     func lostSeatOnOldConnection() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sessions = directory + "/run-systemd"
-        try Self.writeSessions(in: sessions, active: 1000)
-        let daemon = try Self.daemon(sessions: sessions, directory: directory, arguments: ["--demo"])
-        defer { daemon.stop() }
+        let seated = try SeatedDaemon(active: 1000, arguments: ["--demo"])
+        defer { seated.stop() }
+        let daemon = seated.daemon
 
         // User 1000, at the seat, opens a connection and uses it; then waits for a word on stdin.
         let script = """
@@ -87,7 +84,7 @@ struct LocalAttackerTests {
         #expect(first.contains("\"devices\""), "\(first)")
 
         // The seat goes to user 1001: the daemon hears it from sd-login's monitor.
-        try Self.writeSessions(in: sessions, active: 1001)
+        try Self.writeSessions(in: seated.sessions, active: 1001)
         try daemon.waitForLog("may no longer use pencild")
         input.fileHandleForWriting.write(Data("go\n".utf8))
         let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

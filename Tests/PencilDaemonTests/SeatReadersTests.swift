@@ -112,13 +112,10 @@ struct SeatReadersTests {
 
     @Test("a seat's pen goes only to the user who holds its seat and to root, and moves with the seat", .requires(needs))
     func eachSeatToItsUser() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sessions = directory + "/run-systemd"
         // The demo pen is on seat0, held by 1000; 1001 holds seat1.
-        try Self.writeSeats(in: sessions, [("seat0", 1000), ("seat1", 1001)])
-        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--demo"])
-        defer { daemon.stop() }
+        let seats = try SeatedDaemon(seats: [("seat0", 1000), ("seat1", 1001)], arguments: ["--demo"])
+        defer { seats.stop() }
+        let daemon = seats.daemon
 
         let seated = try StreamingClient(uid: 1000, socket: daemon.socketPath)
         let other = try StreamingClient(uid: 1001, socket: daemon.socketPath)
@@ -136,7 +133,7 @@ struct SeatReadersTests {
 
         // The seats change hands: 1001 now holds seat0, 1000 seat1. Both keep a session, so both
         // keep their connections; the pen moves from one stream to the other.
-        try Self.writeSeats(in: sessions, [("seat0", 1001), ("seat1", 1000)])
+        try Self.writeSeats(in: seats.sessions, [("seat0", 1001), ("seat1", 1000)])
         #expect(seated.wait { $0.contains("event deviceRemoved demo0") }, "\(seated.received)")
         #expect(other.wait { $0.contains("event deviceAdded demo0") }, "\(other.received)")
         let seatedBefore = Self.events(seated.received, of: "demo0").count
@@ -156,12 +153,9 @@ struct SeatReadersTests {
 
     @Test("a pen of another seat is NoSuchDevice to Monitor and PressChord; the seat's own user is served", .requires(needs))
     func namedDeviceOfAnotherSeat() throws {
-        let directory = RunningDaemon.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sessions = directory + "/run-systemd"
-        try Self.writeSeats(in: sessions, [("seat0", 1000), ("seat1", 1001)])
-        let daemon = try LocalAttackerTests.daemon(sessions: sessions, directory: directory, arguments: ["--demo"])
-        defer { daemon.stop() }
+        let seated = try SeatedDaemon(seats: [("seat0", 1000), ("seat1", 1001)], arguments: ["--demo"])
+        defer { seated.stop() }
+        let daemon = seated.daemon
         func call(_ message: String, as uid: UInt32) throws -> String {
             try runProgram(LocalAttackerTests.setpriv, ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", LocalAttackerTests.systemPython, "-c", """
                 import socket, sys
