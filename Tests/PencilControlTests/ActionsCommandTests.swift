@@ -100,15 +100,18 @@ struct ActionsCommandPersonTests {
         #expect(lines.map(\.text) == ["  a       1", "  abcdef  2", "  x\\x1b   3"])
     }
 
+    /// switchEraser: a binding of its own for KDE's apps (Krita), and the fallback for the others.
+    static let kritaAndFallback = """
+        [switchEraser]
+        command = sh -c 'echo fallback >>"$0"' RAN
+        [switchEraser @org.kde.*]
+        command = sh -c 'echo krita >>"$0"' RAN
+
+        """
+
     @Test("actions test performs the binding of the app pencil-actions reports as focused; another app gets the fallback")
     func focusedApp() throws {
-        let setup = try ActionsSetup("""
-            [switchEraser]
-            command = sh -c 'echo fallback >>"$0"' RAN
-            [switchEraser @org.kde.*]
-            command = sh -c 'echo krita >>"$0"' RAN
-
-            """)
+        let setup = try ActionsSetup(Self.kritaAndFallback)
         defer { setup.remove() }
         try setup.focus("org.kde.krita")
         let io = CommandIO.capturing()
@@ -124,13 +127,7 @@ struct ActionsCommandPersonTests {
 
     @Test("actions test --app names the app, whatever pencil-actions reports (or when it is not running)")
     func namedApp() throws {
-        let setup = try ActionsSetup("""
-            [switchEraser]
-            command = sh -c 'echo fallback >>"$0"' RAN
-            [switchEraser @org.kde.*]
-            command = sh -c 'echo krita >>"$0"' RAN
-
-            """)
+        let setup = try ActionsSetup(Self.kritaAndFallback)
         defer { setup.remove() }
         let io = CommandIO.capturing()
         #expect(ActionsCommand.test(.switchEraser, config: setup.config, app: .named("org.kde.krita"), io: io, statusPath: setup.statusPath) == ExitCode.success)
