@@ -27,6 +27,14 @@ struct FocusTests {
         client.call("org.pencild.Pen.Monitor", .object([("events", .array([.string("doubleTap"), .string("squeeze")]))]), more: true)
     }
 
+    /// Two apps of user 1000 (processes 100 and 200), each monitoring.
+    static func twoMonitoringApps(_ daemon: EmbeddedDaemon) throws -> (EmbeddedClient, EmbeddedClient) {
+        let apps = (try daemon.client(uid: 1000, pid: 100), try daemon.client(uid: 1000, pid: 200))
+        monitor(apps.0)
+        monitor(apps.1)
+        return apps
+    }
+
     /// The focus of each gesture a client has seen, from index `from` on.
     static func focuses(_ client: EmbeddedClient, from: Int = 0) -> [Focus?] {
         client.events.dropFirst(from).map(\.focus)
@@ -35,10 +43,7 @@ struct FocusTests {
     @Test("the app that claims sees this, the other app of its user other; when it exits, everyone sees none; another claim takes it")
     func claimsOfOneUser() throws {
         let daemon = try EmbeddedDaemon(demo: true)
-        let a = try daemon.client(uid: 1000, pid: 100)
-        let b = try daemon.client(uid: 1000, pid: 200)
-        Self.monitor(a)
-        Self.monitor(b)
+        let (a, b) = try Self.twoMonitoringApps(daemon)
         // A claims on a second connection of its process: the claim is the process's.
         let aControl = try daemon.client(uid: 1000, pid: 100)
         Self.claim(aControl)
@@ -77,10 +82,7 @@ struct FocusTests {
     @Test("a squeeze that began under one app ends under it, even when another claims midway")
     func squeezeKeepsItsFocus() throws {
         let daemon = try EmbeddedDaemon(demo: true)
-        let a = try daemon.client(uid: 1000, pid: 100)
-        let b = try daemon.client(uid: 1000, pid: 200)
-        Self.monitor(a)
-        Self.monitor(b)
+        let (a, b) = try Self.twoMonitoringApps(daemon)
         Self.claim(try daemon.client(uid: 1000, pid: 100))
         // Step until the squeeze begins, then B claims before it ends.
         try Self.playGestures(daemon)

@@ -82,31 +82,33 @@ struct PlayGestureTests {
         #expect(Self.gestures(reader).map(\.type) == [.doubleTap], "\(Self.gestures(reader))")
     }
 
+    /// Lets the demo pen move in 5 ms steps until `ready` holds for what `reader` has seen (1,000
+    /// steps at most, counted in `steps`), then has `caller` ask for a double-tap: the types of
+    /// the events of the second that follows.
+    static func doubleTap(once ready: ([Event]) -> Bool, _ reader: EmbeddedClient, _ caller: EmbeddedClient,
+                          _ daemon: EmbeddedDaemon, steps: inout Int) -> [EventType] {
+        let limit = steps + 1_000
+        while !ready(reader.events), steps < limit {
+            daemon.advance(by: 5_000)
+            steps += 1
+        }
+        let before = reader.events.count
+        play(caller, "doubleTap")
+        daemon.advance(by: 1_000_000)
+        return reader.events.dropFirst(before).map(\.type)
+    }
+
     @Test("asked mid-stroke, the pen lifts its tip first; asked while it is out of range, it comes into range first")
     func fromWhereThePenIs() throws {
         let daemon = try EmbeddedDaemon(demo: true)
         let reader = try Self.monitor(daemon)
         let caller = try daemon.client(uid: 1000)
         var steps = 0
-        while !reader.events.contains(where: { $0.type == .tipDown }), steps < 1_000 {
-            daemon.advance(by: 5_000)
-            steps += 1
-        }
-        let down = reader.events.count
-        Self.play(caller, "doubleTap")
-        daemon.advance(by: 1_000_000)
-        let afterDown = reader.events.dropFirst(down).map(\.type)
+        let afterDown = Self.doubleTap(once: { $0.contains { $0.type == .tipDown } }, reader, caller, daemon, steps: &steps)
         let tap = try #require(afterDown.firstIndex(of: .doubleTap), "\(afterDown)")
         #expect(afterDown[..<tap].contains(.tipUp) && !afterDown[..<tap].contains(.tipDown), "\(afterDown)")
         // The pen leaves after the gesture; asked then, it comes back for the next one.
-        while reader.events.last?.type != .proximityOut, steps < 2_000 {
-            daemon.advance(by: 5_000)
-            steps += 1
-        }
-        let out = reader.events.count
-        Self.play(caller, "doubleTap")
-        daemon.advance(by: 1_000_000)
-        let afterOut = reader.events.dropFirst(out).map(\.type)
+        let afterOut = Self.doubleTap(once: { $0.last?.type == .proximityOut }, reader, caller, daemon, steps: &steps)
         let second = try #require(afterOut.firstIndex(of: .doubleTap), "\(afterOut)")
         #expect(afterOut[..<second].first == .proximityIn, "\(afterOut)")
         #expect(Self.gestures(reader).count == 2)
