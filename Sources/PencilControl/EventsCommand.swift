@@ -31,7 +31,7 @@ public enum EventsCommand: PencilCommand {
         do {
             // The recorded tablet as libwacom knows it, as pencild's replay of it is.
             let device = recording.description
-            let identity = WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
+            let identity = WacomDatabase.load()?.identity(of: device) ?? .unknown
             pipeline = try GesturePipeline(description: device, id: deviceID, preferences: options.preferences, identity: identity)
         } catch {
             io.errors.line("pencilctl events: --preferences: \(error)")

@@ -20,7 +20,7 @@ public enum MirrorCommand: PencilCommand {
         let recording: EvemuRecording
         do { recording = try CommandIO.loadPen(options, io: io, consequence: "pencild would make no mirror of it") } catch { return error.status }
         let device = recording.description
-        let identity = WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
+        let identity = WacomDatabase.load()?.identity(of: device) ?? .unknown
         let frames: [InputEvent]
         do {
             frames = try PenPipeline.mirrorFrames(of: recording.events, description: device, preferences: options.preferences,

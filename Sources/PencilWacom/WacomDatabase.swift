@@ -71,6 +71,11 @@ public final class WacomDatabase: @unchecked Sendable {
     /// How many tablets the database knows.
     public var tabletCount: Int { Set(tabletsByMatch.values.map { UInt(bitPattern: $0) }).count }
 
+    /// What libwacom knows of a recorded device, by its ids (a recording has no node).
+    public func identity(of recorded: DeviceDescription) -> PenIdentity {
+        identity(node: nil, bus: recorded.bus, vendor: recorded.vendor, product: recorded.product)
+    }
+
     /// What libwacom knows of a device: matched from its node when it has one, then from its
     /// ids. A device libwacom does not know gets `.unknown`.
     public func identity(node: String?, bus: Int, vendor: Int, product: Int) -> PenIdentity {

@@ -205,7 +205,7 @@ extension EventsCommandTests {
     /// What libwacom knows of a recorded tablet: `pencilctl events` looks it up as pencild's
     /// replay does.
     static func identity(of device: DeviceDescription) -> PenIdentity {
-        WacomDatabase.load()?.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product) ?? .unknown
+        WacomDatabase.load()?.identity(of: device) ?? .unknown
     }
 
     /// A recording's pen events, with what libwacom knows of its tablet.

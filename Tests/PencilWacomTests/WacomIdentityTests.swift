@@ -89,7 +89,7 @@ struct WacomIdentityTests {
         let device = recording.description
         let files = try LibwacomDataFiles(directory: Prerequisite.libwacomDataDirectory)
         let database = try #require(Self.database)
-        let identity = database.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product)
+        let identity = database.identity(of: device)
         let expected = files.tablet(bus: device.bus, vendor: device.vendor, product: device.product)
         #expect(identity.model == expected?.name)
 
@@ -126,7 +126,7 @@ struct WacomIdentityTests {
         #expect(cintiq.styli[0x100802] == pen)
         // A pen used at both ends is one stylus seen, and each end's proximityIn names it.
         let device = TestDevice.intuos5Pen.description
-        let identity = database.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product)
+        let identity = database.identity(of: device)
         var script = PenScript(device: device)
         script.approach()
         script.wait(ms: 20)
@@ -151,9 +151,8 @@ struct WacomIdentityTests {
 
     @Test("an AES tablet's pens have an eraser that is a button, and it is among the device's buttons")
     func aesEraserIsAButton() throws {
-        let database = try #require(Self.database)
         let device = TestDevice.hid4800Pen.description
-        let identity = database.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product)
+        let identity = try #require(Self.database).identity(of: device)
         #expect(identity.model == "Wacom ISDv4 4800")
         #expect(identity.eraserIsButton)
         #expect(device.penDeviceInfo(id: "event9", identity: identity).buttons.contains(.eraser))
@@ -174,9 +173,8 @@ struct WacomIdentityTests {
 
     @Test("a Pro Pen 3 has three buttons")
     func proPen3() throws {
-        let database = try #require(Self.database)
         let device = TestDevice.cintiqPro27Pen.description
-        let identity = database.identity(node: nil, bus: device.bus, vendor: device.vendor, product: device.product)
+        let identity = try #require(Self.database).identity(of: device)
         #expect(identity.model == "Wacom Cintiq Pro 27")
         #expect(identity.styli[0x200] == Stylus(name: "Pro Pen 3", kind: .general, buttons: 3, eraser: .none))
     }
