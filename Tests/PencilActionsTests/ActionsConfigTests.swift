@@ -5,19 +5,8 @@ import PencilProtocol
 import Testing
 
 @Suite struct ActionsConfigTests {
-    func parse(_ text: String) throws(ActionsConfigError) -> ActionBindings {
-        try ActionsConfig.parse(text, file: "actions.conf")
-    }
-
-    /// The error `text` gives: its line and message.
-    func failure(_ text: String) -> ActionsConfigError? {
-        do {
-            _ = try parse(text)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func parse(_ text: String) throws(ActionsConfigError) -> ActionBindings { try ActionsConfigText.parse(text) }
+    func failure(_ text: String) -> ActionsConfigError? { ActionsConfigText.failure(text) }
 
     @Test func keysAndCommandsBindTheirActions() throws {
         let bindings = try parse("""

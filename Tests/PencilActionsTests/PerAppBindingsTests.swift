@@ -18,18 +18,8 @@ import Testing
         command = true inkscape
         """
 
-    func parse(_ text: String = Self.text) throws(ActionsConfigError) -> ActionBindings {
-        try ActionsConfig.parse(text, file: "actions.conf")
-    }
-
-    func failure(_ text: String) -> ActionsConfigError? {
-        do {
-            _ = try parse(text)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func parse(_ text: String = Self.text) throws(ActionsConfigError) -> ActionBindings { try ActionsConfigText.parse(text) }
+    func failure(_ text: String) -> ActionsConfigError? { ActionsConfigText.failure(text) }
 
     @Test func appSectionsAreReadInOrderWithTheirLines() throws {
         let bindings = try parse()
