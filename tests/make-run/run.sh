@@ -40,6 +40,17 @@ person() { env -u PENCILD_SOCKET XDG_RUNTIME_DIR="$runtime" TMPDIR="$work" "$@";
 start_make_run() { make_run_terminal "$bin" "$runtime" "$work"; }
 screen() { make_run_screen "$@"; }
 terminal() { make_run_said "$@"; }
+# quit_make_run NAME SOCKET SAID: q ends make run, whose pencild had listened on SOCKET (a grep
+# pattern) and which had said SAID (another).
+quit_make_run() {
+    make_run_tmux send-keys -t make-run q
+    if wait_for 30 terminal '^dev-run-exited-0' && grep -q "^dev-run: pencild (pid [0-9]*) on $2," "$work/terminal.txt" &&
+        grep -q -- "$3" "$work/terminal.txt"; then
+        pass "$1" "$(grep -- "$3" "$work/terminal.txt")"
+    else
+        fail "$1" "$(tr '\n' ' ' <"$work/terminal.txt" | cut -c1-400)"
+    fi
+}
 
 echo "$tier: make run with nothing set"
 start_make_run
@@ -60,13 +71,8 @@ if wait_for 30 screen '^gesture   doubleTap'; then
 else
     fail "d: the demo pen double-taps, in the watch" "$(grep -E '^(gesture|status)' "$work/screen.txt" | tr '\n' ' ')"
 fi
-make_run_tmux send-keys -t make-run q
-if wait_for 30 terminal '^dev-run-exited-0' && grep -q "^dev-run: pencild (pid [0-9]*) on $runtime/pencild.sock," "$work/terminal.txt" &&
-    grep -q '^dev-run: every client started as .* finds it with nothing set' "$work/terminal.txt"; then
-    pass "q ends make run, which had listened on the person's own socket and said so" "$(grep 'with nothing set' "$work/terminal.txt")"
-else
-    fail "q ends make run, which had listened on the person's own socket and said so" "$(tr '\n' ' ' <"$work/terminal.txt" | cut -c1-400)"
-fi
+quit_make_run "q ends make run, which had listened on the person's own socket and said so" "$runtime/pencild.sock" \
+    '^dev-run: every client started as .* finds it with nothing set'
 check "no socket is left behind" test ! -e "$runtime/pencild.sock"
 make_run_tmux kill-session -t make-run 2>/dev/null || true
 
@@ -93,13 +99,8 @@ if person "$pencilctl" devices >"$work/devices.txt" 2>&1 && ! grep -q '^demo0' "
 else
     fail "the second terminal still reaches the person's own pencild, which has no demo pen" "$(tr '\n' ' ' <"$work/devices.txt")"
 fi
-make_run_tmux send-keys -t make-run q
-if wait_for 30 terminal '^dev-run-exited-0' && grep -q "^dev-run: pencild (pid [0-9]*) on $work/pencild-run\.[^/]*/pencild.sock," "$work/terminal.txt" &&
-    grep -q "on a private socket: your own pencild already answers on $runtime/pencild.sock" "$work/terminal.txt"; then
-    pass "q ends make run, which had said why its socket was a private one" "$(grep 'private socket' "$work/terminal.txt")"
-else
-    fail "q ends make run, which had said why its socket was a private one" "$(tr '\n' ' ' <"$work/terminal.txt" | cut -c1-400)"
-fi
+quit_make_run "q ends make run, which had said why its socket was a private one" "$work/pencild-run\.[^/]*/pencild.sock" \
+    "on a private socket: your own pencild already answers on $runtime/pencild.sock"
 check "the person's own socket is still theirs" person "$pencilctl" prefs get >/dev/null
 
 summary
