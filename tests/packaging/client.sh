@@ -92,17 +92,26 @@ else
     fail "prefs get after a restart: $(cat "$work/out")"
 fi
 
+# monitor_replay OUT ERR OPTIONS...: pencilctl monitor OPTIONS through one replay at full speed;
+# pencild leaves once it has delivered it (--exit-after-replay), and monitor, having said so
+# on ERR, is interrupted.
+monitor_replay() {
+    local out=$1 err=$2
+    shift 2
+    start_daemon --speed max --exit-after-replay
+    timeout 20 "$pencilctl" monitor "$@" >"$out" 2>"$err" &
+    monitor_pid=$!
+    wait "$pencild_pid" || true
+    pencild_pid=""
+    wait_for 10 grep -q 'went away' "$err" || true
+    kill -INT "$monitor_pid" 2>/dev/null || true
+    wait "$monitor_pid" || true
+}
+
 # The replay starts with the first Monitor and ends with the recording; --exit-after-replay
 # makes the daemon leave once the events are delivered, which ends monitor's stream.
 stop_daemon
-start_daemon --speed max --exit-after-replay
-timeout 20 "$pencilctl" monitor --json --events doubleTap,deviceRemoved >"$work/monitor.json" 2>"$work/monitor.err" &
-monitor_pid=$!
-wait "$pencild_pid" || true
-pencild_pid=""
-sleep 0.3
-kill -INT "$monitor_pid" 2>/dev/null || true
-wait "$monitor_pid" || true
+monitor_replay "$work/monitor.json" "$work/monitor.err" --json --events doubleTap,deviceRemoved
 if [ "$(grep -c '"type":"doubleTap"' "$work/monitor.json")" = 1 ] &&
     grep -q '"action":"showColorPalette"' "$work/monitor.json" &&
     ! grep -qv -e '"type":"doubleTap"' -e '"type":"deviceRemoved"' "$work/monitor.json"; then
@@ -116,14 +125,7 @@ else
     fail "monitor did not report the daemon leaving: $(cat "$work/monitor.err")"
 fi
 
-start_daemon --speed max --exit-after-replay
-timeout 20 "$pencilctl" monitor >"$work/monitor.txt" 2>/dev/null &
-monitor_pid=$!
-wait "$pencild_pid" || true
-pencild_pid=""
-sleep 0.3
-kill -INT "$monitor_pid" 2>/dev/null || true
-wait "$monitor_pid" || true
+monitor_replay "$work/monitor.txt" "$work/monitor-plain.err"
 expected=(deviceAdded proximityIn "hover began" buttonDown doubleTap tipDown motion tipUp proximityOut deviceRemoved)
 missing=()
 for type in "${expected[@]}"; do
