@@ -569,6 +569,11 @@ class Suite:
 
     def scenario_seats(self):
         """The system service on two seats: only seat0's pen is mirrored, its mirror cannot type, each pen reaches its seat's user, a switch ends the old user's mirror at once."""
+        # The suite's own pencild must leave the scenario's pens to the scenario's: told not to
+        # withhold gesture clicks, it makes no mirror and grabs neither pen, whichever
+        # scenarios ran before (without this, seats passed only after pencil-actions).
+        result = as_service_user(self, os.path.join(self.bin, "pencilctl"), "prefs", "set", "withholdGestureClicks=false")
+        check(result.returncode == 0, f"pencilctl prefs set withholdGestureClicks=false: {result.stderr}")
         seats.SeatsScenario(self, Monitor, Varlink, is_event, SERVICE_USER).run()
 
     def scenario_third_button(self):
