@@ -88,9 +88,10 @@ class Desktop:
             self.stop(process)
 
 
-def run_per_app(suite, name, desktop_environment, focus, apps, end_desktop, extra_check=None):
+def run_per_app(suite, name, desktop_environment, focus, apps, end_desktop, sketcher):
     """The shared part: pencil-actions in the desktop's session, a double-tap per app in
-    focus, then the desktop ended and a double-tap that must get the fallback chord."""
+    focus, `pencilctl actions` naming `sketcher` (focused last) and its binding, then the
+    desktop ended and a double-tap that must get the fallback chord."""
     suite_module = _suite()
     ActionsProcess, KeyReader, Monitor = suite_module.ActionsProcess, suite_module.KeyReader, suite_module.Monitor
     as_service_user, chord = suite_module.as_service_user, suite_module.chord
@@ -137,8 +138,10 @@ def run_per_app(suite, name, desktop_environment, focus, apps, end_desktop, extr
             reader.wait_for(lambda r: len(r.keys) >= len(expected), 20, f"{app}'s chord")
             check(reader.keys == expected, f"in {app} the keyboard sent {key_summary(reader.keys)}, not {key_summary(expected)}")
             suite.note(f"  {app}: {key_summary(reader.keys[-len(codes) * 2:])}")
-        if extra_check:
-            extra_check(actions)
+        check_pencilctl_shows(suite, {"PATH": "/usr/bin:/bin", **desktop_environment,
+                                      "XDG_CONFIG_HOME": os.path.join(suite.work, f"actions-{name}", "config"),
+                                      "PENCILD_SOCKET": "/run/pencild/pencild.sock"},
+                              sketcher, "doubleTapAction=switchEraser -> key leftctrl+leftshift+e ([switchEraser @sketch*]")
         # The desktop goes: pencil-actions must fall back, not keep the last app's chord.
         end_desktop()
         wait_until(lambda: (focus_status() or {}).get("following") is False, 30,
@@ -220,17 +223,10 @@ def scenario_focus_x11(suite):
             return run
 
         environment = {"DISPLAY": display, "XDG_RUNTIME_DIR": runtime_directory(suite, "x11")}
-        config_home = os.path.join(suite.work, "actions-x11", "config")
-
-        def shows(actions):
-            check_pencilctl_shows(suite, {"PATH": "/usr/bin:/bin", **environment, "XDG_CONFIG_HOME": config_home,
-                                          "PENCILD_SOCKET": "/run/pencild/pencild.sock"},
-                                  "Sketcher", "doubleTapAction=switchEraser -> key leftctrl+leftshift+e ([switchEraser @sketch*]")
-
         run_per_app(suite, "x11", environment, "x11",
                     [("Sketcher", activate("Sketcher"), SKETCHER_CHORD), ("Notebook", activate("Notebook"), NOTEBOOK_CHORD),
                      ("Sketcher", activate("Sketcher"), SKETCHER_CHORD)],
-                    lambda: desktop.stop(server), shows)
+                    lambda: desktop.stop(server), "Sketcher")
     finally:
         desktop.close()
 
@@ -273,15 +269,8 @@ def scenario_focus_sway(suite):
             return run
 
         environment = {"WAYLAND_DISPLAY": os.path.basename(socket_path), "XDG_RUNTIME_DIR": runtime}
-        config_home = os.path.join(suite.work, "actions-sway", "config")
-
-        def shows(actions):
-            check_pencilctl_shows(suite, {"PATH": "/usr/bin:/bin", **environment, "XDG_CONFIG_HOME": config_home,
-                                          "PENCILD_SOCKET": "/run/pencild/pencild.sock"},
-                                  "sketcher", "doubleTapAction=switchEraser -> key leftctrl+leftshift+e ([switchEraser @sketch*]")
-
         run_per_app(suite, "sway", environment, "wlroots",
                     [("notebook", focus("notebook"), NOTEBOOK_CHORD), ("sketcher", focus("sketcher"), SKETCHER_CHORD)],
-                    lambda: desktop.stop(sway), shows)
+                    lambda: desktop.stop(sway), "sketcher")
     finally:
         desktop.close()

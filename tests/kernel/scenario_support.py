@@ -1,6 +1,6 @@
 """What the kernel suite's scenarios share: how a check fails, the wait for what has no event
-to wait on, a scenario's base (the suite, pencild's Monitor, the service's user, its notes)
-and a running `libinput debug-events`.
+to wait on, logind's state files as sd-login reads them, a scenario's base (the suite,
+pencild's Monitor, the service's user, its notes) and a running `libinput debug-events`.
 
 Used by suite.py and the scenario modules; standard library only.
 """
@@ -26,6 +26,34 @@ def wait_until(condition, timeout, what):
     while not condition():
         check(time.monotonic() < deadline, f"no {what} within {timeout} s")
         time.sleep(0.05)
+
+
+def write_logind(directory, sessions, active):
+    """`sessions`: {session: (uid, seat)}; `active`: {seat: session}. Each file is written
+    as logind does, a new file renamed over the old (sd-login's monitor sees the rename)."""
+    for folder in ("sessions", "users", "seats", "machines"):
+        os.makedirs(os.path.join(directory, folder), exist_ok=True)
+
+    def put(path, text):
+        with open(os.path.join(directory, path + ".new"), "w") as f:
+            f.write(text)
+        os.rename(os.path.join(directory, path + ".new"), os.path.join(directory, path))
+
+    running = set(active.values())
+    for session, (uid, seat) in sessions.items():
+        on = session in running
+        put(f"sessions/{session}", f"UID={uid}\nACTIVE={int(on)}\nSTATE={'active' if on else 'online'}\nREMOTE=0\n"
+                                   f"SEAT={seat}\nTYPE=wayland\nCLASS=user\n")
+    for uid in sorted({uid for uid, _ in sessions.values()}):
+        own = [session for session, (owner, _) in sessions.items() if owner == uid]
+        live = [session for session in own if session in running]
+        put(f"users/{uid}", f"STATE={'active' if live else 'online'}\nSESSIONS={' '.join(own)}\n"
+                            f"ONLINE_SESSIONS={' '.join(own)}\nACTIVE_SESSIONS={' '.join(live)}\n")
+    for seat in sorted({seat for _, seat in sessions.values()}):
+        held = [session for session, (_, on) in sessions.items() if on == seat]
+        session = active.get(seat)
+        uid = sessions[session][0] if session else ""
+        put(f"seats/{seat}", f"ACTIVE={session or ''}\nACTIVE_UID={uid}\nSESSIONS={' '.join(held)}\n")
 
 
 class Scenario:

@@ -12,7 +12,7 @@ import pwd
 import subprocess
 
 import virtual_pen
-from scenario_support import Scenario, check, wait_until
+from scenario_support import Scenario, check, wait_until, write_logind
 from virtual_pen import ABS_DISTANCE, ABS_X, ABS_Y, BTN_TOOL_PEN, EV_ABS, EV_KEY
 
 PEN_NAME = "pencild Seat Pen"
@@ -21,21 +21,9 @@ PEN_PHYS = "pencild-seat/input0"
 
 def write_seat(directory, active_uid, daemon_uid):
     """seat0's active session belongs to `active_uid`; the daemon's user and another have one each."""
-    for folder in ("sessions", "users", "seats", "machines"):
-        os.makedirs(os.path.join(directory, folder), exist_ok=True)
-
-    def put(path, text):
-        # As logind does: a new file renamed over the old, which sd-login's monitor sees.
-        with open(os.path.join(directory, path + ".new"), "w") as f:
-            f.write(text)
-        os.rename(os.path.join(directory, path + ".new"), os.path.join(directory, path))
-
     other = daemon_uid + 1
-    for uid, session in ((daemon_uid, "c1"), (other, "c2")):
-        active = uid == active_uid
-        put(f"sessions/{session}", f"UID={uid}\nACTIVE={int(active)}\nSTATE={'active' if active else 'online'}\nREMOTE=0\nSEAT=seat0\nTYPE=x11\nCLASS=user\n")
-        put(f"users/{uid}", f"STATE={'active' if active else 'online'}\nSESSIONS={session}\nONLINE_SESSIONS={session}\nACTIVE_SESSIONS={session if active else ''}\n")
-    put("seats/seat0", f"ACTIVE={'c1' if active_uid == daemon_uid else 'c2'}\nACTIVE_UID={active_uid}\nSESSIONS=c1 c2\n")
+    write_logind(directory, {"c1": (daemon_uid, "seat0"), "c2": (other, "seat0")},
+                 {"seat0": "c1" if active_uid == daemon_uid else "c2"})
     return other
 
 

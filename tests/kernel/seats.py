@@ -29,7 +29,7 @@ import time
 
 import virtual_pen
 from mirror import EvdevReader
-from scenario_support import Failure, Scenario, check, wait_until
+from scenario_support import Failure, Scenario, check, wait_until, write_logind
 from virtual_pen import (ABS_DISTANCE, ABS_PRESSURE, ABS_X, ABS_Y, BTN_STYLUS, BTN_STYLUS2, BTN_TOOL_PEN, BTN_TOUCH,
                          EV_ABS, EV_KEY)
 
@@ -43,37 +43,6 @@ PEN_KEYS = (BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS, BTN_STYLUS2)
 BTN_MISC, KEY_OK, KEY_CNT = 0x100, 0x160, 0x300
 USERS = ("pencild-seat-a", "pencild-seat-b", "pencild-seat-c")
 TIMEOUT = 60  # generous: the VM is emulated, on a busy machine
-
-
-# ---- logind's state files, as sd-login reads them ------------------------------------------
-
-
-def write_logind(directory, sessions, active):
-    """`sessions`: {session: (uid, seat)}; `active`: {seat: session}. Each file is written
-    as logind does, a new file renamed over the old (sd-login's monitor sees the rename)."""
-    for folder in ("sessions", "users", "seats", "machines"):
-        os.makedirs(os.path.join(directory, folder), exist_ok=True)
-
-    def put(path, text):
-        with open(os.path.join(directory, path + ".new"), "w") as f:
-            f.write(text)
-        os.rename(os.path.join(directory, path + ".new"), os.path.join(directory, path))
-
-    running = set(active.values())
-    for session, (uid, seat) in sessions.items():
-        on = session in running
-        put(f"sessions/{session}", f"UID={uid}\nACTIVE={int(on)}\nSTATE={'active' if on else 'online'}\nREMOTE=0\n"
-                                   f"SEAT={seat}\nTYPE=wayland\nCLASS=user\n")
-    for uid in sorted({uid for uid, _ in sessions.values()}):
-        own = [session for session, (owner, _) in sessions.items() if owner == uid]
-        live = [session for session in own if session in running]
-        put(f"users/{uid}", f"STATE={'active' if live else 'online'}\nSESSIONS={' '.join(own)}\n"
-                            f"ONLINE_SESSIONS={' '.join(own)}\nACTIVE_SESSIONS={' '.join(live)}\n")
-    for seat in sorted({seat for _, seat in sessions.values()}):
-        held = [session for session, (_, on) in sessions.items() if on == seat]
-        session = active.get(seat)
-        uid = sessions[session][0] if session else ""
-        put(f"seats/{seat}", f"ACTIVE={session or ''}\nACTIVE_UID={uid}\nSESSIONS={' '.join(held)}\n")
 
 
 # ---- evdev: capabilities and state ------------------------------------------------------------

@@ -590,13 +590,19 @@ class Suite:
         check("stylus3" in info["buttons"], f"buttons {info['buttons']}")
         check(seen[0].get("stylus", {}).get("name") == "Pro Pen 3", f"proximityIn's stylus {seen[0].get('stylus')}")
 
-    def scenario_unplug_mid_stroke(self):
-        """Unplugged with the tip down: tipUp, proximityOut, deviceRemoved; pencild keeps running."""
-        path = self.scenario_recording("mid-stroke.evemu")
+    def held_pen(self, recording):
+        """A virtual pen playing the scenario recording `recording` and kept after its last
+        event (--hold), with a Monitor that has seen it added: (path, monitor, pen, device)."""
+        path = self.scenario_recording(recording)
         monitor = Monitor()
         pen, node = self.emulate(path, "--hold")
         device = os.path.basename(node)
         monitor.wait_for(is_event("deviceAdded", device), 15, "deviceAdded")
+        return path, monitor, pen, device
+
+    def scenario_unplug_mid_stroke(self):
+        """Unplugged with the tip down: tipUp, proximityOut, deviceRemoved; pencild keeps running."""
+        path, monitor, pen, device = self.held_pen("mid-stroke.evemu")
         monitor.wait_for(is_event("tipDown", device), 15, "tipDown")
         monitor.wait_for(is_event("motion", device), 15, "motion")
         self.wait_played(path, monitor=monitor)
@@ -618,11 +624,7 @@ class Suite:
         in time sees the button let go, and the squeeze ends (with its action); one that gets
         ENODEV first closes out, and the squeeze is cancelled. Both are a correct account of
         what the reader saw; which one happens is a race, so either is accepted here."""
-        path = self.scenario_recording("mid-squeeze.evemu")
-        monitor = Monitor()
-        pen, node = self.emulate(path, "--hold")
-        device = os.path.basename(node)
-        monitor.wait_for(is_event("deviceAdded", device), 15, "deviceAdded")
+        path, monitor, pen, device = self.held_pen("mid-squeeze.evemu")
         monitor.wait_for(is_event("squeeze", device, phase="began"), 15, "squeeze began")
         self.wait_played(path, monitor=monitor)
         monitor.drain(quiet=0.5)
@@ -651,11 +653,7 @@ class Suite:
         After SIGCONT, libevdev's sync brings the state right: nothing stays pressed."""
         # Tip and both buttons held; a 4 s pause (pencild is stopped during it), then 3000
         # frames in one burst, and everything let go.
-        path = self.scenario_recording("flood.evemu")
-        monitor = Monitor()
-        pen, node = self.emulate(path, "--hold")
-        device = os.path.basename(node)
-        monitor.wait_for(is_event("deviceAdded", device), 15, "deviceAdded")
+        path, monitor, pen, device = self.held_pen("flood.evemu")
         monitor.wait_for(is_event("tipDown", device), 15, "tipDown")
         monitor.wait_for(is_event("squeeze", device, phase="began"), 15, "squeeze began (stylus2 held)")
         monitor.wait_for(is_event("buttonDown", device, button="stylus"), 15, "buttonDown stylus", anywhere=True)
