@@ -88,8 +88,7 @@ public struct EventOf<Names: NameSet>: Equatable, Sendable {
             unknown = [.type: type.unknown, .tool: tool?.type.unknown, .button: button?.unknown, .phase: phase?.unknown,
                        .action: action?.unknown, .focus: focus?.unknown].compactMapValues { $0 }
         }
-        if case nil = deviceInfo, case nil = preferences, case nil = stylus, case nil = unknown { return }
-        rare = RareFields(deviceInfo: deviceInfo, preferences: preferences, stylus: stylus, unknown: unknown)
+        rare = RareFields.make(deviceInfo: deviceInfo, preferences: preferences, stylus: stylus, unknown: unknown)
     }
 
     @inlinable
@@ -138,7 +137,9 @@ public struct EventOf<Names: NameSet>: Equatable, Sendable {
             self.unknown = unknown
         }
 
-        @usableFromInline
+        /// Inlined, so that it is specialised where an event is made: every pen event passes
+        /// here with nothing to keep.
+        @inlinable
         static func make(deviceInfo: DeviceOf<Names>?, preferences: Names.PreferencesValue?, stylus: StylusOf<Names>?,
                          unknown: [NameField: String]?) -> RareFields? {
             if case nil = deviceInfo, case nil = preferences, case nil = stylus, case nil = unknown { return nil }
