@@ -87,9 +87,7 @@ struct UserGestureStages: PenFrameStage {
         for index in uids.indices {
             let slot = output.slot(of: uids[index])
             let start = output.lists[slot].count
-            // A pattern, not `!= nil`, which copies the whole recogniser out of the array (its
-            // device, settings and log) on every frame: 2 % of the frame's instructions.
-            if case .some = recognizers[index] {
+            if recognizers[index] != nil {
                 deadlines[index] = recognizers[index]!.processReturningDeadline(frame, into: &output.lists[slot])
             } else {
                 output.lists[slot].append(contentsOf: frame.events)
