@@ -39,45 +39,26 @@ public enum GestureDemonstration {
         }
     }
 
-    /// The longest click a double-tap is played with, and its press-to-press interval, when
-    /// the preferences allow them; shorter preferences get half of what they allow.
-    static let clickHold: Int64 = 80_000
-    static let clickInterval: Int64 = 200_000
-    /// How long a dedicated squeeze button is held; a long press is held this much past
-    /// longPressDuration.
-    static let squeezeHold: Int64 = 600_000
+    /// How long a button is held for a gesture of holding it (a dedicated squeeze button); a
+    /// long press is held this much past longPressDuration.
+    static let buttonHold: Int64 = 600_000
 
+    /// The script of the machine that makes `gesture` under these preferences (each machine
+    /// knows how it is played: `GestureMachine.demonstration`).
     public static func script(for gesture: Gesture, preferences: Preferences, device: DeviceInfo) -> Result<Script, Unplayable> {
-        let settings = GestureSettings(preferences: preferences, device: device)
-        switch gesture {
-        case .doubleTap:
-            guard let tap = settings.tapButton else { return .failure(.switchedOff(preference: "tapButton")) }
-            guard device.buttons.contains(tap) else { return .failure(.missingButton(tap, preference: "tapButton")) }
-            // The second press within doubleTapInterval of the first; each click released
-            // before the next press, shorter than tapMaxDuration, and (under longPress)
-            // released long before it would become a squeeze.
-            let interval = min(clickInterval, settings.doubleTapInterval / 2)
-            var hold = min(clickHold, settings.tapMaxDuration / 2, interval / 2)
-            if settings.longPress { hold = min(hold, settings.longPressDuration / 2) }
-            return .success(Script(changes: [
-                ButtonChange(offset: 0, button: tap, down: true),
-                ButtonChange(offset: hold, button: tap, down: false),
-                ButtonChange(offset: interval, button: tap, down: true),
-                ButtonChange(offset: interval + hold, button: tap, down: false),
-            ]))
-        case .squeeze:
-            if let squeeze = settings.squeezeButton {
-                return .success(Script(changes: [
-                    ButtonChange(offset: 0, button: squeeze, down: true),
-                    ButtonChange(offset: squeezeHold, button: squeeze, down: false),
-                ]))
-            }
-            guard settings.longPress, let tap = settings.tapButton else { return .failure(.switchedOff(preference: "squeezeButton")) }
-            guard device.buttons.contains(tap) else { return .failure(.missingButton(tap, preference: "tapButton")) }
-            return .success(Script(changes: [
-                ButtonChange(offset: 0, button: tap, down: true),
-                ButtonChange(offset: settings.longPressDuration + squeezeHold, button: tap, down: false),
-            ]))
+        var finder = Finder(gesture: gesture, settings: GestureSettings(preferences: preferences, device: device), device: device)
+        GestureMachines.visitTypes(&finder)
+        return finder.script ?? .failure(.switchedOff(preference: gesture.rawValue))
+    }
+
+    private struct Finder: GestureMachineTypeVisitor {
+        let gesture: Gesture
+        let settings: GestureSettings
+        let device: DeviceInfo
+        var script: Result<Script, Unplayable>?
+
+        mutating func visit<Machine: GestureMachine>(_: Machine.Type) {
+            if script == nil { script = Machine.demonstration(of: gesture, settings: settings, device: device) }
         }
     }
 }

@@ -9,15 +9,20 @@ import PencilProtocol
 /// frame at or after it. Events are appended to arrays the caller owns and reuses, so a warm
 /// recogniser allocates nothing per frame.
 ///
-/// Two machines do the work (docs/gestures.md has their diagrams): `TapMachine` for
-/// tapButton (double-tap, and the squeeze under longPress) and `SqueezeMachine` for a
-/// dedicated squeeze button. Inputs a machine's state cannot receive are kept in `bugs`.
+/// The machines do the work, one per gesture (`GestureMachines`; docs/gestures.md has their
+/// diagrams): `DoubleTapMachine` for tapButton (double-tap, and the squeeze under longPress)
+/// and `SqueezeMachine` for a dedicated squeeze button. Each follows one button and hears only
+/// that button's inputs. Inputs a machine's state cannot receive are kept in `bugs`.
 public struct GestureRecognizer: Sendable {
     public let device: DeviceInfo
     public private(set) var preferences: Preferences
     var settings: GestureSettings
-    var tap = TapMachine()
-    var squeeze = SqueezeMachine()
+    var machines = GestureMachines()
+    /// The machines' earliest deadline, kept beside them: the pipeline asks for the next
+    /// deadline before every evdev event, and only a machine's input changes it.
+    private var machineDeadline: Int64?
+    /// Some machine holds its button: the pen's pose is kept for its later events.
+    private var holdsButton = false
     /// The pen as the last frame left it: a timer's squeeze carries its pose (kept up to date
     /// while a machine holds its button).
     var pen = PenState()
@@ -62,12 +67,7 @@ public struct GestureRecognizer: Sendable {
         guard state.tool != nil else { return }
         let context = GestureContext(time: 0, device: device.id, tool: state.tool, pose: state.pose)
         var none: [Event] = []
-        if let button = settings.tapButton, state.buttons.contains(button) {
-            tap.handle(.reset(buttonHeld: true), context, settings, into: &none, log: &log)
-        }
-        if let button = settings.squeezeButton, state.buttons.contains(button) {
-            squeeze.handle(.reset(buttonHeld: true), context, settings, into: &none, log: &log)
-        }
+        deliver(.adopt(held: state.buttons), context, into: &none)
     }
 
     // MARK: Frames
@@ -83,7 +83,7 @@ public struct GestureRecognizer: Sendable {
             break
         case .removed:
             let context = GestureContext(time: frame.time, device: device.id, tool: frame.previous.tool, pose: frame.current.pose)
-            deliverToBoth(.deviceRemoved, context, into: &gestures)
+            deliverToAll(.deviceRemoved, context, into: &gestures)
         case .report, .forcedProximityOut:
             processReport(frame, gestures: &gestures, replacedGestures: &replacedGestures)
         }
@@ -92,81 +92,63 @@ public struct GestureRecognizer: Sendable {
         pen.buttons = frame.current.buttons
         // Only a held button needs the pose later (a timer's began, a catch-up); copying it
         // on every frame would be most of the recogniser's work.
-        if tap.isHoldingButton || squeeze.isHoldingButton {
+        if holdsButton {
             pen.pose = frame.current.pose
         }
     }
 
     private mutating func processReport(_ frame: borrowing PenFrame, gestures: inout [Event], replacedGestures: inout [Event]) {
-        let tapDown = isDown(settings.tapButton, frame)
-        let squeezeDown = isDown(settings.squeezeButton, frame)
-
+        let down = frame.current.tool == nil ? [] : frame.current.buttons
         if frame.resynchronised {
             // The last pose known before the events were lost is the one a cancel carries.
             let context = GestureContext(time: frame.time, device: device.id, tool: frame.previous.tool, pose: frame.previous.pose)
             if frame.replacedTool != nil {
-                deliver(.reset(buttonHeld: tapDown), .reset(buttonHeld: squeezeDown), context, into: &replacedGestures)
+                deliver(.reset(held: down), context, into: &replacedGestures)
             } else {
-                deliver(.reset(buttonHeld: tapDown), .reset(buttonHeld: squeezeDown), context, into: &gestures)
+                deliver(.reset(held: down), context, into: &gestures)
             }
         }
         if let replaced = frame.replacedTool {
             let context = GestureContext(time: frame.time, device: device.id, tool: replaced, pose: frame.previous.pose)
-            deliverToBoth(.toolReplaced, context, into: &replacedGestures)
+            deliverToAll(.toolReplaced, context, into: &replacedGestures)
         }
         guard frame.current.tool != nil else {
             if frame.previous.tool != nil {
                 // Closing events carry the last pose before the leaving frame, which the
                 // tracker keeps in `current.pose`.
                 let context = GestureContext(time: frame.time, device: device.id, tool: frame.previous.tool, pose: frame.current.pose)
-                deliverToBoth(.toolLeft, context, into: &gestures)
+                deliverToAll(.toolLeft, context, into: &gestures)
             }
             return
         }
         // Most frames give no machine anything to do: decide that before building a context.
-        let tapInput = settings.tapButton == nil ? nil
-            : buttonInput(holding: tap.isHoldingButton, down: tapDown, frame: frame)
-        let squeezeInput = settings.squeezeButton == nil ? nil
-            : buttonInput(holding: squeeze.isHoldingButton, down: squeezeDown, frame: frame)
-        guard tapInput != nil || squeezeInput != nil else { return }
+        let view = ButtonView(down: down, resynchronised: frame.resynchronised,
+                              moved: holdsButton && frame.current.pose != frame.previous.pose)
+        var any = AnyButtonInput(view: view, settings: settings)
+        machines.visit(&any)
+        guard any.found else { return }
         let context = GestureContext(time: frame.time, device: device.id, tool: frame.current.tool, pose: frame.current.pose)
-        if let tapInput {
-            tap.handle(tapInput, context, settings, into: &gestures, log: &log)
-        }
-        if let squeezeInput {
-            squeeze.handle(squeezeInput, context, settings, into: &gestures, log: &log)
-        }
+        deliver(.buttons(view), context, into: &gestures)
     }
 
-    private func isDown(_ button: PenButton?, _ frame: borrowing PenFrame) -> Bool {
-        guard let button, frame.current.tool != nil else { return false }
-        return frame.current.buttons.contains(button)
+    private mutating func deliverToAll(_ input: GestureInput, _ context: GestureContext, into events: inout [Event]) {
+        deliver(.every(input), context, into: &events)
     }
 
-    /// What the button did, from what its machine believes and what the frame says; the
-    /// tracker's buttonDown/buttonUp follow the same state, so the two agree.
-    private func buttonInput(holding: Bool, down: Bool, frame: borrowing PenFrame) -> GestureInput? {
-        switch (holding, down) {
-        case (true, false): return .release
-        // A button first seen down after lost events has no press time: it waits for release.
-        case (false, true): return frame.resynchronised ? .reset(buttonHeld: true) : .press
-        case (true, true): return frame.current.pose != frame.previous.pose ? .motion : nil
-        case (false, false): return nil
-        }
-    }
-
-    private mutating func deliverToBoth(_ input: GestureInput, _ context: GestureContext, into events: inout [Event]) {
-        deliver(input, input, context, into: &events)
-    }
-
-    /// The tap machine first: docs/gestures.md orders doubleTap before squeeze within a frame.
-    private mutating func deliver(_ tapInput: GestureInput, _ squeezeInput: GestureInput, _ context: GestureContext, into events: inout [Event]) {
-        if settings.tapButton != nil {
-            tap.handle(tapInput, context, settings, into: &events, log: &log)
-        }
-        if settings.squeezeButton != nil {
-            squeeze.handle(squeezeInput, context, settings, into: &events, log: &log)
-        }
+    /// Each machine that is on hears its input under `rule`, in the machines' order:
+    /// docs/gestures.md orders doubleTap before squeeze within a frame.
+    private mutating func deliver(_ rule: MachineDelivery.Rule, _ context: GestureContext, into events: inout [Event]) {
+        var delivery = MachineDelivery(rule: rule, context: context, settings: settings)
+        // Swapped in and out: the machines append to the caller's array and this log.
+        swap(&delivery.events, &events)
+        swap(&delivery.log, &log)
+        machines.visit(&delivery)
+        swap(&delivery.events, &events)
+        swap(&delivery.log, &log)
+        var summary = MachineSummary(settings: settings)
+        machines.visit(&summary)
+        machineDeadline = summary.deadline
+        holdsButton = summary.holdsButton
     }
 
     // MARK: Time
@@ -174,9 +156,8 @@ public struct GestureRecognizer: Sendable {
     /// When the long press becomes a squeeze, or a pen held back by the eraser swap is known
     /// to have left, unless a frame changes that first; nil when neither is pending.
     public var nextDeadline: Int64? {
-        let longPress = tap.deadline(settings)
-        guard let swap = eraserSwapDeadline else { return longPress }
-        return longPress.map { min($0, swap) } ?? swap
+        guard let swap = eraserSwapDeadline else { return machineDeadline }
+        return machineDeadline.map { min($0, swap) } ?? swap
     }
 
     /// Fires the earliest deadline if `time` has reached it: the long press's squeeze `began`
@@ -191,7 +172,7 @@ public struct GestureRecognizer: Sendable {
             return
         }
         let context = GestureContext(time: deadline, device: device.id, tool: pen.tool, pose: pen.pose)
-        tap.handle(.timeout, context, settings, into: &events, log: &log)
+        deliver(.timeout(at: deadline), context, into: &events)
     }
 
     /// The pen as this user's stream has it, when the eraser swap makes it differ from the
@@ -203,12 +184,17 @@ public struct GestureRecognizer: Sendable {
 
     // MARK: Subscribers and preferences
 
-    /// docs/protocol.md, Monitor: a squeeze in progress, as a `began` at `time`, for a subscriber
+    /// docs/protocol.md, Monitor: a phased gesture in progress (a squeeze), as a `began` at `time`, for a subscriber
     /// that arrives while it is held (after the tracker's catch-up events).
     public func catchUpEvents(at time: Int64) -> [Event] {
-        guard tap.state == .longPressing || squeeze.state == .squeezing else { return [] }
-        let tool = tap.squeezingTool ?? squeeze.squeezingTool
-        return [.squeeze(.began, time: time, device: device.id, tool: tool, pose: pen.pose)]
+        guard holdsButton else { return [] }
+        var summary = MachineSummary(settings: settings)
+        summary.collectsPhased = true
+        var machines = machines
+        machines.visit(&summary)
+        return summary.phased.map { gesture, tool in
+            Event(type: gesture.eventType, time: time, device: device.id, tool: tool, pose: pen.pose, phase: .began, focus: Focus.none)
+        }
     }
 
     /// Applies new preferences at `time`. When only the actions change, whatever is in
@@ -232,10 +218,12 @@ public struct GestureRecognizer: Sendable {
             return
         }
         let context = GestureContext(time: time, device: device.id, tool: pen.tool, pose: pen.pose)
-        deliverToBoth(.reset(buttonHeld: false), context, into: &events)
+        deliverToAll(.reset(buttonHeld: false), context, into: &events)
         settings = newSettings
-        tap = TapMachine()
-        squeeze = SqueezeMachine()
+        earlierTransitions.formUnion(transitionsTaken)
+        machines = GestureMachines()
+        machineDeadline = nil
+        holdsButton = false
         adopt(pen)
     }
 
@@ -252,13 +240,18 @@ public struct GestureRecognizer: Sendable {
         return log.bugs
     }
 
-    /// Forgets the transitions taken so far (the mirror asks what one step took).
-    mutating func clearTransitions() { log.transitions = 0 }
-    /// The transitions taken since, one bit each (GestureTransition's raw values).
-    var transitionBits: UInt64 { log.transitions }
+    /// Forgets what the transitions taken so far told the mirror (it asks of one step).
+    mutating func clearMirrorMeanings() { log.mirrorMeanings = [] }
+    /// What the transitions taken since tell the mirror.
+    var mirrorMeanings: MirrorMeaning { log.mirrorMeanings }
 
     /// The diagram's transitions this recogniser has taken (tests use it for coverage).
     public var transitionsTaken: Set<GestureTransition> {
-        Set(GestureTransition.allCases.filter { log.transitions & (1 << UInt64($0.rawValue)) != 0 })
+        var gathered = MachineTransitions()
+        var machines = machines
+        machines.visit(&gathered)
+        return earlierTransitions.union(gathered.taken)
     }
+    /// Those taken by machines that new preferences replaced.
+    private var earlierTransitions: Set<GestureTransition> = []
 }

@@ -8,9 +8,10 @@ import PencilProtocol
 /// Pure, and a stage of `PenPipeline`: it sees each evdev event before the tracker
 /// (`observe`), and each frame after it (`process`), and appends the frames the mirror writes
 /// to its output, as evdev events ending with SYN_REPORT. The gesture rules are not written
-/// again here: the stage runs the deciding user's `GestureRecognizer` and follows the tap
-/// machine's transitions (a double-tap's second press, a long press, a click, a press held
-/// too long, one forgotten). What it adds are the contract's times for passing a click on
+/// again here: the stage runs the deciding user's `GestureRecognizer` and follows what the
+/// transitions of the machine whose clicks are held back (`MirrorTreatment`; the tap machine's)
+/// mean (`MirrorMeaning`: a double-tap's second press, a long press, a click, a press held too
+/// long, one moved away). What it adds are the contract's times for passing a click on
 /// late, as deadlines like the recogniser's own:
 ///
 ///     held ──release within tapMaxDuration──▶ pending ──doubleTapInterval after its press──▶ press written ──as long
@@ -24,8 +25,9 @@ import PencilProtocol
 ///      ├──released between tapMaxDuration and longPressDuration (longPress)──▶ written at its release
 ///      └──the tool leaves──▶ dropped, with its release
 ///
-/// squeezeButton's events, when it is a button of its own, are all withheld. Every other
-/// event passes unchanged; a frame left with only its SYN_REPORT is not written.
+/// The buttons of machines whose treatment is `withheld` (squeezeButton, when it is a button of
+/// its own) have all their events withheld. Every other event passes unchanged; a frame left
+/// with only its SYN_REPORT is not written.
 ///
 /// A double-tap or a squeeze whose action is switchEraser or switchPrevious, while no app holds
 /// the user's focus, is performed here (`MirrorToolSwitch`): the tip is reported as the eraser,
@@ -35,8 +37,11 @@ public struct MirrorRouter: PenFrameStage, Sendable {
 
     /// The deciding user's recogniser: its transitions say what each press was.
     public private(set) var recognizer: GestureRecognizer
+    /// The button whose clicks are held back until known (tapButton), and those withheld.
     private var tapCode: UInt16?
-    private var squeezeCode: UInt16?
+    private var withheldCodes: [UInt16] = []
+    /// The held press may still become a long press (it has not moved away).
+    private var heldPressAwaitsLongPress = false
 
     /// The tap button's press the mirror has not written, if any.
     private var heldPress: InputEvent?
@@ -79,8 +84,10 @@ public struct MirrorRouter: PenFrameStage, Sendable {
 
     public init(device: DeviceInfo, preferences: Preferences, identity: PenIdentity = .unknown) throws(InvalidPreferences) {
         recognizer = try GestureRecognizer(device: device, preferences: preferences, identity: identity)
-        tapCode = Self.code(of: recognizer.settings.tapButton)
-        squeezeCode = Self.code(of: recognizer.settings.squeezeButton)
+        var buttons = MirroredButtons(settings: recognizer.settings)
+        GestureMachines.visitTypes(&buttons)
+        tapCode = buttons.heldBack
+        withheldCodes = buttons.withheld
         toolSwitch = MirrorToolSwitch(identity: identity)
         switchesTool = preferences.mirrorSwitchesTool
         frameEvents.reserveCapacity(32)
@@ -94,7 +101,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         appHoldsFocus = other.appHoldsFocus
     }
 
-    private static func code(of button: PenButton?) -> UInt16? {
+    fileprivate static func code(of button: PenButton?) -> UInt16? {
         switch button {
         case .stylus: return EventCode.BTN_STYLUS
         case .stylus2: return EventCode.BTN_STYLUS2
@@ -153,17 +160,17 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         case .report:
             swap(&frameEvents, &routedEvents)
         }
-        let taken: TransitionBits
+        let taken: MirrorMeaning
         if recognizer.hasEraserSwap {
             taken = step { recognizer, events in recognizer.process(frame, into: &events) }
         } else {
             // The machines alone: the frame's own events are not copied out only to be dropped.
-            recognizer.clearTransitions()
+            recognizer.clearMirrorMeanings()
             recognizer.process(frame, gestures: &ignoredEvents, replacedGestures: &ignoredReplacedEvents)
             if !ignoredEvents.isEmpty { noteGestures() }
             ignoredEvents.removeAll(keepingCapacity: true)
             ignoredReplacedEvents.removeAll(keepingCapacity: true)
-            taken = TransitionBits(recognizer.transitionBits)
+            taken = recognizer.mirrorMeanings
         }
         let raw = routedEvents
         let start = output.count
@@ -188,7 +195,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         if recognizer.nextDeadline == deadline {
             // The long press became a squeeze: its press is withheld for good.
             let taken = step { recognizer, events in recognizer.advance(to: deadline, into: &events) }
-            if taken.contains(.tapFirstPressLongPress), heldPress != nil {
+            if taken.contains(.longPress), heldPress != nil {
                 heldPress = nil
                 withholdTapRelease = true
             }
@@ -219,20 +226,19 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     /// press may still make it a squeeze (then only once the pen is beyond the slop).
     private var heldPressDeadline: Int64? {
         guard let press = heldPress else { return nil }
-        let settings = recognizer.settings
-        if settings.longPress, recognizer.tap.state != .firstPressMoved { return nil }
-        return press.time + settings.tapMaxDuration
+        if heldPressAwaitsLongPress { return nil }
+        return press.time + recognizer.settings.tapMaxDuration
     }
 
     // MARK: Routing a frame
 
     /// Runs the recogniser for one step and returns the transitions it took.
-    private mutating func step(_ body: (inout GestureRecognizer, inout [Event]) -> Void) -> TransitionBits {
-        recognizer.clearTransitions()
+    private mutating func step(_ body: (inout GestureRecognizer, inout [Event]) -> Void) -> MirrorMeaning {
+        recognizer.clearMirrorMeanings()
         body(&recognizer, &ignoredEvents)
         if !ignoredEvents.isEmpty { noteGestures() }
         ignoredEvents.removeAll(keepingCapacity: true)
-        return TransitionBits(recognizer.transitionBits)
+        return recognizer.mirrorMeanings
     }
 
     /// The gestures of a step that this mirror performs: a one-shot gesture, or a phased one's
@@ -265,7 +271,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     private var ignoredEvents: [Event] = []
     private var ignoredReplacedEvents: [Event] = []
 
-    private mutating func route(_ raw: [InputEvent], frame: borrowing PenFrame, taken: TransitionBits,
+    private mutating func route(_ raw: [InputEvent], frame: borrowing PenFrame, taken: MirrorMeaning,
                                 into output: inout [InputEvent]) {
         var before: [InputEvent] = []
         var dropTapPress = false
@@ -287,13 +293,13 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         }
         let tapReleased = tapCode.map { code in raw.contains { $0.isKey(code, down: false) } } ?? false
 
-        if taken.contains(.tapDoubleTap) {
+        if taken.contains(.gestureMade) {
             // The second press of a double-tap: both clicks are withheld for good.
             pendingClick = nil
             dropTapPress = true
             withholdTapRelease = true
         }
-        if taken.contains(.tapNewSequence) || taken.contains(.tapIdlePress) {
+        if taken.contains(.firstPress) {
             // A first press: a click still pending is no double-tap's first, and goes first.
             if let click = pendingClick {
                 pendingClick = nil
@@ -301,10 +307,11 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             }
             if let press = raw.first(where: { $0.isKey(tapCode, down: true) }) {
                 heldPress = press
+                heldPressAwaitsLongPress = recognizer.settings.longPress
                 dropTapPress = true
             }
         }
-        if taken.contains(.tapFirstPressClick) || taken.contains(.tapMovedClick) {
+        if taken.contains(.click) {
             if let press = heldPress, let release = raw.first(where: { $0.isKey(tapCode, down: false) }) {
                 // A click: pending until it is known not to be a double-tap's first.
                 heldPress = nil
@@ -312,7 +319,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
                 dropTapRelease = true
             }
         }
-        if taken.contains(.tapFirstPressTooLong) || taken.contains(.tapMovedTooLong) {
+        if taken.contains(.neither) {
             // Neither a click nor a squeeze (between tapMaxDuration and longPressDuration
             // under longPress): press and release at its release.
             if let press = heldPress {
@@ -320,7 +327,8 @@ public struct MirrorRouter: PenFrameStage, Sendable {
                 before.append(press)
             }
         }
-        if taken.contains(.tapFirstPressMoved), let press = heldPress,
+        if taken.contains(.movedAway) { heldPressAwaitsLongPress = false }
+        if taken.contains(.movedAway), let press = heldPress,
            frame.time >= press.time + recognizer.settings.tapMaxDuration {
             // Held and beyond the slop after tapMaxDuration: a drag with the button held.
             heldPress = nil
@@ -364,7 +372,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         var kept = 0
         for event in raw {
             if event.type == EventCode.EV_KEY {
-                if let squeezeCode, event.code == squeezeCode, !frame.resynchronised { continue }
+                if !frame.resynchronised, withheldCodes.contains(event.code) { continue }
                 if let tapCode, event.code == tapCode {
                     if event.value != 0, dropTapPress { continue }
                     if event.value == 0, dropTapRelease { continue }
@@ -388,16 +396,26 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     }
 
     private mutating func noteKey(_ event: InputEvent) {
-        guard event.type == EventCode.EV_KEY, event.code == tapCode || event.code == squeezeCode else { return }
+        guard event.type == EventCode.EV_KEY, event.code == tapCode || withheldCodes.contains(event.code) else { return }
         if event.value != 0 { mirrorDown.insert(event.code) } else { mirrorDown.remove(event.code) }
     }
 }
 
-/// The transitions of one step, as the recogniser's log keeps them (one bit each).
-struct TransitionBits {
-    let bits: UInt64
-    init(_ bits: UInt64) { self.bits = bits }
-    func contains(_ transition: GestureTransition) -> Bool { bits & (1 << UInt64(transition.rawValue)) != 0 }
+/// The evdev codes of the machines' buttons, as the mirror treats them.
+private struct MirroredButtons: GestureMachineTypeVisitor {
+    let settings: GestureSettings
+    var heldBack: UInt16?
+    var withheld: [UInt16] = []
+
+    mutating func visit<Machine: GestureMachine>(_: Machine.Type) {
+        guard let code = MirrorRouter.code(of: Machine.button(in: settings)) else { return }
+        switch Machine.mirror {
+        case .withheld: withheld.append(code)
+        case .heldBackUntilKnown:
+            precondition(heldBack == nil, "two machines hold their clicks back")
+            heldBack = code
+        }
+    }
 }
 
 private extension InputEvent {

@@ -17,8 +17,12 @@ import Testing
         var machine: String?
         var inMermaid = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("### Tap machine") { machine = "tap" }
-            if line.hasPrefix("### Squeeze machine") { machine = "squeeze" }
+            // "### Tap machine": the machine named "tap".
+            if line.hasPrefix("### "), line.hasSuffix(" machine") {
+                machine = line.dropFirst(4).dropLast(8).lowercased()
+            } else if line.hasPrefix("#") {
+                machine = nil
+            }
             if line.hasPrefix("```mermaid") { inMermaid = true; continue }
             if line.hasPrefix("```") { inMermaid = false; continue }
             guard inMermaid, let machine else { continue }
@@ -30,8 +34,7 @@ import Testing
     }
 
     static func codeEdge(_ transition: GestureTransition) -> String {
-        let edge = transition.edge
-        return "\(transition.machine.rawValue): \(edge.from) --> \(edge.to) : \(edge.label)"
+        "\(transition.machine): \(transition.from) --> \(transition.to) : \(transition.label)"
     }
 
     @Test func theDiagramsDrawExactlyTheCodesTransitions() throws {
@@ -42,34 +45,38 @@ import Testing
         #expect(Set(code).subtracting(documented).sorted() == [], "in the code but not drawn")
     }
 
+    /// The machines each of whose transitions has a script here; a machine added since is
+    /// covered by MachineExplorationTests until its scripts are written.
+    static let scriptedMachines: Set = ["tap", "squeeze"]
+
     /// A script that takes `transition`, and the gestures it must produce.
-    static func script(for transition: GestureTransition) throws -> (FrameHarness, [String]) {
+    static func script(for transition: GestureTransition) throws -> (FrameHarness, [String])? {
         let oneButton = FrameHarness.oneButton
-        switch transition {
-        case .tapIdlePress, .tapFirstPressClick:
+        switch transition.description {
+        case "tap.idlePress", "tap.firstPressClick":
             var pen = try FrameHarness()
             pen.approach()
             pen.click(.stylus)
             return (pen, [])
-        case .tapIdleReset, .tapHeldRelease:
+        case "tap.idleReset", "tap.heldRelease":
             var pen = try FrameHarness()
             pen.approach()
             pen.dropEvents { $0.buttons = .stylus }
             pen.release(.stylus)
             return (pen, [])
-        case .tapFirstPressTooLong:
+        case "tap.firstPressTooLong":
             var pen = try FrameHarness()
             pen.approach()
             pen.click(.stylus, holdingMs: 301)
             return (pen, [])
-        case .tapFirstPressMoved, .tapMovedClick:
+        case "tap.firstPressMoved", "tap.movedClick":
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
             pen.move(byMillimetersX: 5)
             pen.release(.stylus)
             return (pen, [])
-        case .tapFirstPressLongPress, .tapSqueezeChanged, .tapSqueezeEnded:
+        case "tap.firstPressLongPress", "tap.squeezeChanged", "tap.squeezeEnded":
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
@@ -77,13 +84,13 @@ import Testing
             pen.move(byMillimetersX: 5)
             pen.release(.stylus)
             return (pen, ["squeeze began", "squeeze changed", "squeeze ended showContextualPalette"])
-        case .tapFirstPressForgotten:
+        case "tap.firstPressForgotten":
             var pen = try FrameHarness()
             pen.approach()
             pen.press(.stylus)
             pen.leave()
             return (pen, [])
-        case .tapFirstPressReset:
+        case "tap.firstPressReset":
             var pen = try FrameHarness()
             pen.approach()
             pen.press(.stylus)
@@ -91,7 +98,7 @@ import Testing
             pen.release(.stylus)
             pen.press(.stylus)
             return (pen, [])
-        case .tapMovedTooLong:
+        case "tap.movedTooLong":
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
@@ -99,55 +106,55 @@ import Testing
             pen.wait(ms: 900)
             pen.release(.stylus)
             return (pen, [])
-        case .tapMovedForgotten:
+        case "tap.movedForgotten":
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
             pen.move(byMillimetersX: 5)
             pen.flip(to: FrameHarness.eraser)
             return (pen, [])
-        case .tapMovedReset:
+        case "tap.movedReset":
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
             pen.move(byMillimetersX: 5)
             pen.dropEvents()
             return (pen, [])
-        case .tapDoubleTap, .tapHeldForgotten:
+        case "tap.doubleTap", "tap.heldForgotten":
             var pen = try FrameHarness()
             pen.approach()
             pen.click(.stylus)
             pen.press(.stylus)
             pen.unplug()
             return (pen, ["doubleTap switchEraser"])
-        case .tapNewSequence:
+        case "tap.newSequence":
             var pen = try FrameHarness()
             pen.approach()
             pen.click(.stylus)
             pen.wait(ms: 500)
             pen.press(.stylus)
             return (pen, [])
-        case .tapClickedForgotten:
+        case "tap.clickedForgotten":
             var pen = try FrameHarness()
             pen.approach()
             pen.click(.stylus)
             pen.dropEvents()
             pen.press(.stylus)
             return (pen, [])
-        case .tapClickedReset:
+        case "tap.clickedReset":
             var pen = try FrameHarness()
             pen.approach()
             pen.click(.stylus)
             pen.dropEvents { $0.buttons = .stylus }
             return (pen, [])
-        case .tapSqueezeCancelled:
+        case "tap.squeezeCancelled":
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
             pen.wait(ms: 600)
             pen.flip(to: FrameHarness.eraser)
             return (pen, ["squeeze began", "squeeze cancelled"])
-        case .tapSqueezeReset:
+        case "tap.squeezeReset":
             var pen = try FrameHarness(device: oneButton)
             pen.approach()
             pen.press(.stylus)
@@ -155,38 +162,43 @@ import Testing
             pen.dropEvents()
             pen.release(.stylus)
             return (pen, ["squeeze began", "squeeze cancelled"])
-        case .squeezeIdlePress, .squeezeChanged, .squeezeEnded:
+        case "squeeze.idlePress", "squeeze.changed", "squeeze.ended":
             var pen = try FrameHarness()
             pen.approach()
             pen.press(.stylus2)
             pen.move(toX: 0.6, y: 0.6)
             pen.release(.stylus2)
             return (pen, ["squeeze began", "squeeze changed", "squeeze ended showContextualPalette"])
-        case .squeezeIdleReset, .squeezeHeldRelease:
+        case "squeeze.idleReset", "squeeze.heldRelease":
             var pen = try FrameHarness()
             pen.approach()
             pen.dropEvents { $0.buttons = .stylus2 }
             pen.release(.stylus2)
             return (pen, [])
-        case .squeezeCancelled:
+        case "squeeze.cancelled":
             var pen = try FrameHarness()
             pen.approach()
             pen.press(.stylus2)
             pen.unplug()
             return (pen, ["squeeze began", "squeeze cancelled"])
-        case .squeezeReset, .squeezeHeldForgotten:
+        case "squeeze.reset", "squeeze.heldForgotten":
             var pen = try FrameHarness()
             pen.approach()
             pen.press(.stylus2)
             pen.dropEvents()
             pen.leave()
             return (pen, ["squeeze began", "squeeze cancelled"])
+        default:
+            return nil
         }
     }
 
     @Test(arguments: GestureTransition.allCases)
     func everyTransitionIsTaken(_ transition: GestureTransition) throws {
-        let (pen, expected) = try Self.script(for: transition)
+        guard let (pen, expected) = try Self.script(for: transition) else {
+            #expect(!Self.scriptedMachines.contains(transition.machine), "no script takes \(transition)")
+            return
+        }
         #expect(pen.recognizer.transitionsTaken.contains(transition), "\(Self.codeEdge(transition))")
         #expect(pen.summary == expected)
         #expect(pen.recognizer.bugs.isEmpty)
@@ -205,7 +217,7 @@ import Testing
             pen.approach()
             pen.click(.stylus)
             ending(&pen)
-            #expect(pen.recognizer.transitionsTaken.contains(.tapClickedForgotten), "\(name)")
+            #expect(pen.recognizer.transitionsTaken.contains { $0.description == "tap.clickedForgotten" }, "\(name)")
             var squeeze = try FrameHarness()
             squeeze.approach()
             squeeze.press(.stylus2)

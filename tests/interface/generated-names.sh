@@ -9,8 +9,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 generated="Sources/PencilDaemon/PenInterfaceDescription.swift Sources/PencilProtocol/PenInterfaceNames.swift
 Sources/PencilProtocol/Names.swift Sources/PencilProtocol/PreferencesFields.swift Sources/PencilDaemon/PenError.swift
 Sources/PencilDaemon/PenParameters.swift Sources/PencilClient/Names.swift Sources/PencilClient/PreferenceFields.swift
-clients/python/src/pencild/_names.py clients/c/src/names.c clients/c/src/preference-fields.h clients/c/include/pencil.h"
-files="interfaces/org.pencild.Pen.varlink scripts/generate-from-interface $generated"
+clients/python/src/pencild/_names.py clients/c/src/names.c clients/c/src/preference-fields.h clients/c/include/pencil.h
+Sources/GestureRecognizer/GestureMachines.swift"
+machines=$(cd "$top" && echo Sources/GestureRecognizer/Machines/*Machine.swift)
+files="interfaces/org.pencild.Pen.varlink scripts/generate-from-interface $generated $machines"
 failures=0
 fail() {
     echo "generated-names: FAIL: $*" >&2
@@ -23,9 +25,10 @@ copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 fresh_copy() {
     rm -rf "${copy:?}"/*
-    for file in $files; do
-        mkdir -p "$copy/$(dirname "$file")"
-        cp "$top/$file" "$copy/$file"
+    # Not "file": the loops that call this name their own.
+    for copied in $files; do
+        mkdir -p "$copy/$(dirname "$copied")"
+        cp "$top/$copied" "$copy/$copied"
     done
 }
 quietly() { "$@" >/dev/null 2>&1; }
@@ -94,9 +97,11 @@ grep -A1 -xF '	PENCIL_TOOL_LENS,' "$copy/clients/c/include/pencil.h" | grep -qxF
     fail "pencil.h: PENCIL_TOOL_QUILL does not follow PENCIL_TOOL_LENS"
 
 # A one-shot gesture, as an engineer adds one to the interface: its event type, its line among
-# the gestures and its action's preference. Every side learns its event type, whether it is
-# phased and where its action is, and the event's JSON opening.
+# the gestures and its action's preference (and its machine, here an empty file: what it holds
+# is tests/interface/new-gesture.sh's). Every side learns its event type, whether it is phased
+# and where its action is, and the event's JSON opening; the recogniser gets its machine.
 fresh_copy
+: > "$copy/Sources/GestureRecognizer/Machines/TripleTapMachine.swift"
 sed -i -e 's/^\(# eventType names: .*\)$/\1, tripleTap/' \
     -e 's/^\(# gesture names: .*\)$/\1, tripleTap (one-shot: acted on when it arrives)/' \
     -e 's/^  squeezeAction: ?string,$/  squeezeAction: ?string,\n  tripleTapAction: ?string,/' "$interface"
@@ -105,6 +110,7 @@ expect Sources/PencilProtocol/Names.swift '        case .tripleTap: #"{"type":"t
 expect Sources/PencilProtocol/Names.swift '        case .tripleTap: self = .tripleTap'
 expect Sources/PencilProtocol/Names.swift '        case .tripleTap: false'
 expect Sources/PencilProtocol/PreferencesFields.swift '        case .tripleTap: tripleTapAction'
+expect Sources/GestureRecognizer/GestureMachines.swift '    var tripleTap = TripleTapMachine()'
 expect Sources/PencilClient/Names.swift '        .tripleTap,'
 expect Sources/PencilClient/PreferenceFields.swift '        case .tripleTap: tripleTapAction'
 expect clients/python/src/pencild/_names.py '    (Gesture.TRIPLE_TAP, "tripleTapAction", False),'
@@ -130,6 +136,9 @@ refuses "an int preference without a unit" 's/^  mirrorSwitchesTool: ?bool$/  mi
     "Preferences.pressureCurve: say in PREFERENCE_UNITS"
 refuses "a gesture without its action's preference" 's/^\(# eventType names: .*\)$/\1, tripleTap/; s/^\(# gesture names: .*\)$/\1, tripleTap (one-shot: acted on when it arrives)/' \
     "tripleTap needs its preference 'tripleTapAction: ?string'"
+: > "$copy/Sources/GestureRecognizer/Machines/TripleTapMachine.swift"
+refuses "a gesture without its machine" 's/^\(# eventType names: .*\)$/\1, flick/; s/^\(# gesture names: .*\)$/\1, flick (one-shot: acted on when it arrives)/; s/^  squeezeAction: ?string,$/  squeezeAction: ?string,\n  flickAction: ?string,/' \
+    "flick needs its machine, struct FlickMachine: GestureMachine, in Sources/GestureRecognizer/Machines/FlickMachine.swift"
 refuses "a gesture that says neither one-shot nor phased" 's/doubleTap (one-shot: acted on when it arrives)/doubleTap/' \
     "doubleTap needs a note saying (one-shot: ...) or (phased: ...)"
 refuses "two fields on one line" 's/^  mirrorSwitchesTool: ?bool$/  mirrorSwitchesTool: ?bool, quiet: ?bool/' "is not one field"

@@ -21,7 +21,8 @@ public struct PenModel {
     var tipDown = false
     var hovering = false
     var buttons: ButtonSet = []
-    var squeezing = false
+    /// The phased gestures begun and not yet ended or cancelled.
+    var phased: Set<Gesture> = []
 
     public init(device: String, allowsGestures: Bool = false) {
         self.device = device
@@ -66,7 +67,7 @@ public struct PenModel {
             added = true
         case .deviceRemoved:
             check(tool == nil, "deviceRemoved with a tool in proximity")
-            check(!squeezing, "deviceRemoved with a squeeze open")
+            check(phased.isEmpty, "deviceRemoved with \(phased) open")
             removed = true
         case .proximityIn:
             check(tool == nil, "proximityIn while \(String(describing: tool)) is in proximity")
@@ -77,7 +78,7 @@ public struct PenModel {
             check(!tipDown, "proximityOut with the tip down")
             check(buttons.isEmpty, "proximityOut with buttons held")
             check(!hovering, "proximityOut while hovering")
-            check(!squeezing, "proximityOut with a squeeze open")
+            check(phased.isEmpty, "proximityOut with \(phased) open")
             tool = nil
         case .tipDown:
             requireTool(event)
@@ -116,34 +117,43 @@ public struct PenModel {
             guard let button = event.button else { fatalError("buttonUp without button") }
             check(buttons.contains(button), "buttonUp of a button not held")
             buttons.remove(ButtonSet(button))
-        case .doubleTap:
-            check(allowsGestures, "the tracker made a doubleTap")
-            requireTool(event)
-            check(event.action != nil, "doubleTap without action")
-        case .squeeze:
-            check(allowsGestures, "the tracker made a squeeze")
-            requireTool(event)
-            switch event.phase {
-            case .began:
-                check(!squeezing, "squeeze began twice")
-                squeezing = true
-            case .changed:
-                check(squeezing, "squeeze changed without began")
-            case .ended:
-                check(squeezing, "squeeze ended without began")
-                check(event.action != nil, "squeeze ended without action")
-                squeezing = false
-            case .cancelled:
-                check(squeezing, "squeeze cancelled without began")
-                squeezing = false
-            case nil:
-                fatalError("squeeze without phase")
-            }
         case .preferencesChanged:
             fatalError("a pipeline made a preferencesChanged")
         case .deviceChanged:
             // The daemon's, when a mirror comes or goes or switches its tool: never a pipeline's.
             fatalError("a pipeline made a deviceChanged")
+        default:
+            guard let gesture = Gesture(event.type) else { fatalError("\(event.type) is neither a pen event nor a gesture") }
+            applyGesture(gesture, event)
+        }
+    }
+
+    /// Any gesture, by what the contract says of its kind: a one-shot gesture carries its
+    /// action; a phased one begins once, then changes, then ends with its action or is
+    /// cancelled.
+    private mutating func applyGesture(_ gesture: Gesture, _ event: Event) {
+        check(allowsGestures, "the tracker made a \(gesture)")
+        requireTool(event)
+        guard gesture.isPhased else {
+            check(event.phase == nil, "\(gesture) with a phase")
+            check(event.action != nil, "\(gesture) without action")
+            return
+        }
+        switch event.phase {
+        case .began:
+            check(!phased.contains(gesture), "\(gesture) began twice")
+            phased.insert(gesture)
+        case .changed:
+            check(phased.contains(gesture), "\(gesture) changed without began")
+        case .ended:
+            check(phased.contains(gesture), "\(gesture) ended without began")
+            check(event.action != nil, "\(gesture) ended without action")
+            phased.remove(gesture)
+        case .cancelled:
+            check(phased.contains(gesture), "\(gesture) cancelled without began")
+            phased.remove(gesture)
+        case nil:
+            fatalError("\(gesture) without phase")
         }
     }
 
@@ -159,7 +169,7 @@ public struct PenModel {
         fresh.added = true
         for event in events { fresh.apply(event) }
         check(fresh.tool == tool && fresh.tipDown == tipDown && fresh.hovering == hovering && fresh.buttons == buttons
-              && fresh.squeezing == squeezing,
+              && fresh.phased == phased,
                      "catch-up events do not rebuild the state")
     }
 

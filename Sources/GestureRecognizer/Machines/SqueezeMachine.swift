@@ -1,9 +1,15 @@
 import PencilProtocol
 
 /// A dedicated squeeze button's machine (squeezeButton names a button the device has).
-/// The diagram is in docs/gestures.md; every edge there is one `log.took` here.
-struct SqueezeMachine: Sendable {
-    /// Plain cases, the data beside them (see TapMachine.State).
+/// The diagram is in docs/gestures.md ("Squeeze machine"); every edge there is one `took` here.
+struct SqueezeMachine: GestureMachine {
+    static let name = "squeeze"
+    /// The button is the squeeze's alone.
+    static let mirror = MirrorTreatment.withheld
+
+    static func button(in settings: GestureSettings) -> PenButton? { settings.squeezeButton }
+
+    /// Plain cases, the data beside them (see DoubleTapMachine.State).
     enum State: Sendable {
         /// The button is up.
         case idle
@@ -23,6 +29,7 @@ struct SqueezeMachine: Sendable {
     }
 
     var state: State = .idle
+    var taken: UInt64 = 0
     /// The tool whose squeeze is in progress.
     var tool: Tool?
 
@@ -33,9 +40,11 @@ struct SqueezeMachine: Sendable {
         }
     }
 
-    var squeezingTool: Tool? {
-        state == .squeezing ? tool : nil
+    var phasedGestureInProgress: (gesture: Gesture, tool: Tool?)? {
+        state == .squeezing ? (.squeeze, tool) : nil
     }
+
+    func deadline(_ settings: GestureSettings) -> Int64? { nil }
 
     mutating func handle(_ input: GestureInput, _ context: GestureContext, _ settings: GestureSettings,
                          into events: inout [Event], log: inout GestureLog) {
@@ -56,10 +65,10 @@ struct SqueezeMachine: Sendable {
             events.append(.squeeze(.began, time: context.time, device: context.device, tool: context.tool, pose: context.pose))
             tool = context.tool
             state = .squeezing
-            log.took(.squeezeIdlePress)
+            took(.idlePress, &log)
         case .reset(buttonHeld: true):
             state = .held
-            log.took(.squeezeIdleReset)
+            took(.idleReset, &log)
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             break
         case .release, .motion, .timeout:
@@ -72,20 +81,20 @@ struct SqueezeMachine: Sendable {
         switch input {
         case .motion:
             events.append(.squeeze(.changed, time: context.time, device: context.device, tool: tool, pose: context.pose))
-            log.took(.squeezeChanged)
+            took(.changed, &log)
         case .release, .toolLeft:
             events.append(.squeeze(.ended, time: context.time, device: context.device, tool: tool, pose: context.pose,
                                    action: settings.action(for: .squeeze)))
             state = .idle
-            log.took(.squeezeEnded)
+            took(.ended, &log)
         case .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: tool, pose: context.pose))
             state = .idle
-            log.took(.squeezeCancelled)
+            took(.cancelled, &log)
         case .reset(buttonHeld: true):
             events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: tool, pose: context.pose))
             state = .held
-            log.took(.squeezeReset)
+            took(.reset, &log)
         case .press, .timeout:
             bug(input, context, log: &log)
         }
@@ -95,18 +104,52 @@ struct SqueezeMachine: Sendable {
         switch input {
         case .release:
             state = .idle
-            log.took(.squeezeHeldRelease)
+            took(.heldRelease, &log)
         case .motion, .reset(buttonHeld: true):
             break
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             state = .idle
-            log.took(.squeezeHeldForgotten)
+            took(.heldForgotten, &log)
         case .press, .timeout:
             bug(input, context, log: &log)
         }
     }
 
     private func bug(_ input: GestureInput, _ context: GestureContext, log: inout GestureLog) {
-        log.bug(.squeeze, state: state.name, input: input, time: context.time)
+        bug(input, state: state.name, context, log: &log)
+    }
+}
+
+extension SqueezeMachine {
+    enum Transition: Int, GestureMachineTransition {
+        case idlePress, idleReset, changed, ended, cancelled, reset, heldRelease, heldForgotten
+
+        var edge: (from: String, to: String, label: String) {
+            switch self {
+            case .idlePress: return ("idle", "squeezing", "press / squeeze began")
+            case .idleReset: return ("idle", "held", "reset, still held")
+            case .changed: return ("squeezing", "squeezing", "motion / squeeze changed")
+            case .ended: return ("squeezing", "idle", "release, toolLeft / squeeze ended")
+            case .cancelled: return ("squeezing", "idle", "toolReplaced, deviceRemoved, reset released / squeeze cancelled")
+            case .reset: return ("squeezing", "held", "reset, still held / squeeze cancelled")
+            case .heldRelease: return ("held", "idle", "release")
+            case .heldForgotten: return ("held", "idle", "toolLeft, toolReplaced, deviceRemoved, reset released")
+            }
+        }
+
+        var mirrorMeaning: MirrorMeaning? { nil }
+    }
+
+    /// The dedicated button held a while; under longPress the tap machine plays the squeeze.
+    static func demonstration(of gesture: Gesture, settings: GestureSettings, device: DeviceInfo)
+        -> Result<GestureDemonstration.Script, GestureDemonstration.Unplayable>? {
+        guard gesture == .squeeze else { return nil }
+        guard let squeeze = settings.squeezeButton else {
+            return settings.longPress ? nil : .failure(.switchedOff(preference: "squeezeButton"))
+        }
+        return .success(GestureDemonstration.Script(changes: [
+            GestureDemonstration.ButtonChange(offset: 0, button: squeeze, down: true),
+            GestureDemonstration.ButtonChange(offset: GestureDemonstration.buttonHold, button: squeeze, down: false),
+        ]))
     }
 }

@@ -1,12 +1,18 @@
 import PencilProtocol
 
 /// tapButton's machine: clicks that make a double-tap, and, when squeezeButton resolves to
-/// longPress, the long hold that is a squeeze. The diagram is in docs/gestures.md; every
-/// edge there is one `log.took` here.
+/// longPress, the long hold that is a squeeze. The diagram is in docs/gestures.md ("Tap
+/// machine"); every edge there is one `took` here.
 ///
 /// A double-tap needs no timer: the interval is checked at the second press. The only
 /// deadline is the long press, armed in `firstPress`.
-struct TapMachine: Sendable {
+struct DoubleTapMachine: GestureMachine {
+    static let name = "tap"
+    /// The button also clicks: a press waits until it is known to be no gesture's.
+    static let mirror = MirrorTreatment.heldBackUntilKnown
+
+    static func button(in settings: GestureSettings) -> PenButton? { settings.tapButton }
+
     /// The first press of a sequence.
     struct Press: Sendable {
         var time: Int64 = 0
@@ -45,6 +51,7 @@ struct TapMachine: Sendable {
     }
 
     var state: State = .idle
+    var taken: UInt64 = 0
     /// The first press of the sequence: meaningful in firstPress, firstPressMoved, clicked
     /// and longPressing.
     var press = Press()
@@ -56,8 +63,8 @@ struct TapMachine: Sendable {
         }
     }
 
-    var squeezingTool: Tool? {
-        state == .longPressing ? press.tool : nil
+    var phasedGestureInProgress: (gesture: Gesture, tool: Tool?)? {
+        state == .longPressing ? (.squeeze, press.tool) : nil
     }
 
     func deadline(_ settings: GestureSettings) -> Int64? {
@@ -89,10 +96,10 @@ struct TapMachine: Sendable {
             guard let tool = context.tool else { return bug(input, context, log: &log) }
             press = Press(time: context.time, pose: context.pose, tool: tool)
             state = .firstPress
-            log.took(.tapIdlePress)
+            took(.idlePress, &log)
         case .reset(buttonHeld: true):
             state = .held
-            log.took(.tapIdleReset)
+            took(.idleReset, &log)
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             break
         case .release, .motion, .timeout:
@@ -106,28 +113,28 @@ struct TapMachine: Sendable {
         case .release:
             if context.time - press.time <= settings.tapMaxDuration {
                 state = .clicked
-                log.took(.tapFirstPressClick)
+                took(.firstPressClick, &log)
             } else {
                 state = .idle
-                log.took(.tapFirstPressTooLong)
+                took(.firstPressTooLong, &log)
             }
         case .motion:
             // Only the long press cares where the pen goes while held; a click may wander.
             if settings.longPress, !settings.slop.contains(press.pose, context.pose) {
                 state = .firstPressMoved
-                log.took(.tapFirstPressMoved)
+                took(.firstPressMoved, &log)
             }
         case .timeout:
             guard settings.longPress else { return bug(input, context, log: &log) }
             events.append(.squeeze(.began, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
             state = .longPressing
-            log.took(.tapFirstPressLongPress)
+            took(.firstPressLongPress, &log)
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             state = .idle
-            log.took(.tapFirstPressForgotten)
+            took(.firstPressForgotten, &log)
         case .reset(buttonHeld: true):
             state = .held
-            log.took(.tapFirstPressReset)
+            took(.firstPressReset, &log)
         case .press:
             bug(input, context, log: &log)
         }
@@ -139,19 +146,19 @@ struct TapMachine: Sendable {
         case .release:
             if context.time - press.time <= settings.tapMaxDuration {
                 state = .clicked
-                log.took(.tapMovedClick)
+                took(.movedClick, &log)
             } else {
                 state = .idle
-                log.took(.tapMovedTooLong)
+                took(.movedTooLong, &log)
             }
         case .motion:
             break
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             state = .idle
-            log.took(.tapMovedForgotten)
+            took(.movedForgotten, &log)
         case .reset(buttonHeld: true):
             state = .held
-            log.took(.tapMovedReset)
+            took(.movedReset, &log)
         case .press, .timeout:
             bug(input, context, log: &log)
         }
@@ -168,18 +175,18 @@ struct TapMachine: Sendable {
                 events.append(Event(type: .doubleTap, time: context.time, device: context.device, tool: tool,
                                     pose: context.pose, action: settings.action(for: .doubleTap), focus: Focus.none))
                 state = .held
-                log.took(.tapDoubleTap)
+                took(.doubleTap, &log)
             } else {
                 press = Press(time: context.time, pose: context.pose, tool: tool)
                 state = .firstPress
-                log.took(.tapNewSequence)
+                took(.newSequence, &log)
             }
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             state = .idle
-            log.took(.tapClickedForgotten)
+            took(.clickedForgotten, &log)
         case .reset(buttonHeld: true):
             state = .held
-            log.took(.tapClickedReset)
+            took(.clickedReset, &log)
         case .release, .motion, .timeout:
             bug(input, context, log: &log)
         }
@@ -189,12 +196,12 @@ struct TapMachine: Sendable {
         switch input {
         case .release:
             state = .idle
-            log.took(.tapHeldRelease)
+            took(.heldRelease, &log)
         case .motion, .reset(buttonHeld: true):
             break
         case .toolLeft, .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             state = .idle
-            log.took(.tapHeldForgotten)
+            took(.heldForgotten, &log)
         case .press, .timeout:
             bug(input, context, log: &log)
         }
@@ -205,26 +212,116 @@ struct TapMachine: Sendable {
         switch input {
         case .motion:
             events.append(.squeeze(.changed, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
-            log.took(.tapSqueezeChanged)
+            took(.squeezeChanged, &log)
         case .release, .toolLeft:
             events.append(.squeeze(.ended, time: context.time, device: context.device, tool: press.tool, pose: context.pose,
                                    action: settings.action(for: .squeeze)))
             state = .idle
-            log.took(.tapSqueezeEnded)
+            took(.squeezeEnded, &log)
         case .toolReplaced, .deviceRemoved, .reset(buttonHeld: false):
             events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
             state = .idle
-            log.took(.tapSqueezeCancelled)
+            took(.squeezeCancelled, &log)
         case .reset(buttonHeld: true):
             events.append(.squeeze(.cancelled, time: context.time, device: context.device, tool: press.tool, pose: context.pose))
             state = .held
-            log.took(.tapSqueezeReset)
+            took(.squeezeReset, &log)
         case .press, .timeout:
             bug(input, context, log: &log)
         }
     }
 
     private func bug(_ input: GestureInput, _ context: GestureContext, log: inout GestureLog) {
-        log.bug(.tap, state: state.name, input: input, time: context.time)
+        bug(input, state: state.name, context, log: &log)
+    }
+}
+
+extension DoubleTapMachine {
+    enum Transition: Int, GestureMachineTransition {
+        case idlePress, idleReset
+        case firstPressClick, firstPressTooLong, firstPressMoved, firstPressLongPress, firstPressForgotten, firstPressReset
+        case movedClick, movedTooLong, movedForgotten, movedReset
+        case doubleTap, newSequence, clickedForgotten, clickedReset
+        case heldRelease, heldForgotten
+        case squeezeChanged, squeezeEnded, squeezeCancelled, squeezeReset
+
+        var edge: (from: String, to: String, label: String) {
+            let forgotten = "toolLeft, toolReplaced, deviceRemoved, reset released"
+            let reset = "reset, still held"
+            switch self {
+            case .idlePress: return ("idle", "firstPress", "press")
+            case .idleReset: return ("idle", "held", reset)
+            case .firstPressClick: return ("firstPress", "clicked", "release within tapMaxDuration")
+            case .firstPressTooLong: return ("firstPress", "idle", "release after tapMaxDuration")
+            case .firstPressMoved: return ("firstPress", "firstPressMoved", "motion beyond slop, under longPress")
+            case .firstPressLongPress: return ("firstPress", "longPressing", "timeout / squeeze began")
+            case .firstPressForgotten: return ("firstPress", "idle", forgotten)
+            case .firstPressReset: return ("firstPress", "held", reset)
+            case .movedClick: return ("firstPressMoved", "clicked", "release within tapMaxDuration")
+            case .movedTooLong: return ("firstPressMoved", "idle", "release after tapMaxDuration")
+            case .movedForgotten: return ("firstPressMoved", "idle", forgotten)
+            case .movedReset: return ("firstPressMoved", "held", reset)
+            case .doubleTap: return ("clicked", "held", "press as second press / doubleTap")
+            case .newSequence: return ("clicked", "firstPress", "press not a second press")
+            case .clickedForgotten: return ("clicked", "idle", forgotten)
+            case .clickedReset: return ("clicked", "held", reset)
+            case .heldRelease: return ("held", "idle", "release")
+            case .heldForgotten: return ("held", "idle", forgotten)
+            case .squeezeChanged: return ("longPressing", "longPressing", "motion / squeeze changed")
+            case .squeezeEnded: return ("longPressing", "idle", "release, toolLeft / squeeze ended")
+            case .squeezeCancelled: return ("longPressing", "idle", "toolReplaced, deviceRemoved, reset released / squeeze cancelled")
+            case .squeezeReset: return ("longPressing", "held", "reset, still held / squeeze cancelled")
+            }
+        }
+
+        var mirrorMeaning: MirrorMeaning? {
+            switch self {
+            case .idlePress, .newSequence: return .firstPress
+            case .firstPressClick, .movedClick: return .click
+            case .firstPressTooLong, .movedTooLong: return .neither
+            case .firstPressMoved: return .movedAway
+            case .doubleTap: return .gestureMade
+            case .firstPressLongPress: return .longPress
+            default: return nil
+            }
+        }
+    }
+
+    /// The longest click a double-tap is played with, and its press-to-press interval, when
+    /// the preferences allow them; shorter preferences get half of what they allow.
+    static let clickHold: Int64 = 80_000
+    static let clickInterval: Int64 = 200_000
+
+    /// A double-tap: two short clicks; a squeeze under longPress: the button held past
+    /// longPressDuration.
+    static func demonstration(of gesture: Gesture, settings: GestureSettings, device: DeviceInfo)
+        -> Result<GestureDemonstration.Script, GestureDemonstration.Unplayable>? {
+        typealias Change = GestureDemonstration.ButtonChange
+        switch gesture {
+        case .doubleTap:
+            guard let tap = settings.tapButton else { return .failure(.switchedOff(preference: "tapButton")) }
+            guard device.buttons.contains(tap) else { return .failure(.missingButton(tap, preference: "tapButton")) }
+            // The second press within doubleTapInterval of the first; each click released
+            // before the next press, shorter than tapMaxDuration, and (under longPress)
+            // released long before it would become a squeeze.
+            let interval = min(clickInterval, settings.doubleTapInterval / 2)
+            var hold = min(clickHold, settings.tapMaxDuration / 2, interval / 2)
+            if settings.longPress { hold = min(hold, settings.longPressDuration / 2) }
+            return .success(GestureDemonstration.Script(changes: [
+                Change(offset: 0, button: tap, down: true),
+                Change(offset: hold, button: tap, down: false),
+                Change(offset: interval, button: tap, down: true),
+                Change(offset: interval + hold, button: tap, down: false),
+            ]))
+        case .squeeze:
+            guard settings.longPress, let tap = settings.tapButton else { return nil }
+            guard device.buttons.contains(tap) else { return .failure(.missingButton(tap, preference: "tapButton")) }
+            return .success(GestureDemonstration.Script(changes: [
+                Change(offset: 0, button: tap, down: true),
+                Change(offset: settings.longPressDuration + GestureDemonstration.buttonHold, button: tap, down: false),
+            ]))
+        default:
+            return nil
+        }
     }
 }
