@@ -14,16 +14,7 @@ struct DemonstrationTests {
         guard case .success(let script) = GestureDemonstration.script(for: gesture, preferences: preferences,
                                                                        device: device.penDeviceInfo(id: "event7")) else { return nil }
         var pen = PenScript(device: device)
-        pen.approach()
-        pen.wait(ms: 50)
-        var at: Int64 = 0
-        for change in script.changes {
-            pen.wait(us: change.offset - at)
-            at = change.offset
-            if change.down { pen.press(change.button) } else { pen.release(change.button) }
-        }
-        pen.wait(ms: 100)
-        pen.leave()
+        pen.play(script, thenWaitMs: 100)
         return try gestures(pen, preferences)
     }
 
@@ -63,6 +54,19 @@ struct DemonstrationTests {
                 #expect(seen.first == "squeeze began" && seen.last == "squeeze ended switchPrevious", "\(device.name) \(squeezeButton) \(longPress): \(seen)")
                 #expect(seen.dropFirst().dropLast().allSatisfy { $0 == "squeeze changed" }, "\(seen)")
             }
+        }
+    }
+
+    @Test("every gesture, played under the defaults on a pen with every button, is that gesture alone, with its action",
+          arguments: Gesture.allCases)
+    func everyGesture(_ gesture: Gesture) throws {
+        let action = Preferences.defaults.action(for: gesture).rawValue
+        let seen = try #require(try Self.recognised(gesture, on: TestPens.threeButtons, .defaults), "\(gesture) cannot be played")
+        if gesture.isPhased {
+            #expect(seen.first == "\(gesture.rawValue) began" && seen.last == "\(gesture.rawValue) ended \(action)", "\(seen)")
+            #expect(seen.dropFirst().dropLast().allSatisfy { $0 == "\(gesture.rawValue) changed" }, "\(seen)")
+        } else {
+            #expect(seen == ["\(gesture.rawValue) \(action)"])
         }
     }
 

@@ -208,8 +208,8 @@ import Testing
         pen.click(.stylus3, holdingMs: 80)
         pen.leave()
         #expect(try gestures(pen, preferences { $0.tapButton = .stylus3 }) == ["doubleTap switchEraser"])
-        // The positive control's twin: with the default tapButton the same clicks are nothing.
-        #expect(try gestures(pen) == [])
+        // The positive control's twin: with the default tapButton the same clicks are no double-tap.
+        #expect(try gestures(pen).filter { $0.hasPrefix("doubleTap") } == [])
     }
 
     @Test func theThirdButtonHeldIsASqueeze() throws {
@@ -221,7 +221,7 @@ import Testing
         pen.release(.stylus3)
         pen.leave()
         #expect(try gestures(pen, preferences { $0.squeezeButton = .stylus3 }) == ["squeeze began", "squeeze ended showContextualPalette"])
-        #expect(try gestures(pen) == [])
+        #expect(try gestures(pen).filter { $0.hasPrefix("squeeze") } == [])
     }
 
     @Test func theProPen3IsNamedWhenItComesIntoRange() throws {

@@ -119,19 +119,19 @@ struct FrameHarness {
 
 extension Event {
     var summary: String {
+        if let gesture = Gesture(type) {
+            // "doubleTap switchEraser", "squeeze began", "squeeze ended showContextualPalette".
+            guard gesture.isPhased else { return "\(type.rawValue) \(action?.rawValue ?? "-")" }
+            return "\(type.rawValue) \(phase?.rawValue ?? "-")" + (action.map { " \($0.rawValue)" } ?? "")
+        }
         switch type {
-        case .doubleTap: return "doubleTap \(action?.rawValue ?? "-")"
-        case .squeeze:
-            let phase = self.phase?.rawValue ?? "-"
-            if let action { return "squeeze \(phase) \(action.rawValue)" }
-            return "squeeze \(phase)"
         case .hover: return "hover \(phase?.rawValue ?? "-")"
         case .buttonDown, .buttonUp: return "\(type.rawValue) \(button?.rawValue ?? "-")"
         default: return type.rawValue
         }
     }
 
-    var isGesture: Bool { type == .doubleTap || type == .squeeze }
+    var isGesture: Bool { Gesture(type) != nil }
 }
 
 func preferences(_ change: (inout Preferences) -> Void) -> Preferences {

@@ -56,6 +56,31 @@ import Testing
         #expect(slowButtons == ["stylus down @420", "stylus up @450", "stylus down @850", "stylus up @930"], "\(slowButtons)")
     }
 
+    /// Every gesture of the interface, as the demo pen makes it under the defaults on a pen with
+    /// every button: none of its buttons' events reach apps.
+    @Test(arguments: Gesture.allCases)
+    func noGestureGivesAppsItsButtonEvents(_ gesture: Gesture) throws {
+        let device = TestPens.threeButtons
+        let script = try #require(try? GestureDemonstration.script(for: gesture, preferences: .defaults,
+                                                                    device: device.penDeviceInfo(id: "mirror")).get())
+        var pen = PenScript(device: device)
+        pen.play(script, thenWaitMs: 600)
+        let codes = Set(script.changes.map { change -> UInt16 in
+            switch change.button {
+            case .stylus: EventCode.BTN_STYLUS
+            case .stylus2: EventCode.BTN_STYLUS2
+            case .stylus3: EventCode.BTN_STYLUS3
+            case .eraser: EventCode.BTN_TOOL_RUBBER
+            }
+        })
+        func keys(_ frames: [InputEvent]) -> Int {
+            frames.filter { $0.type == EventCode.EV_KEY && codes.contains($0.code) }.count
+        }
+        #expect(keys(try mirror(pen)) == 0, "\(gesture)")
+        // The control: the pen's own events hold every press and release the count looks for.
+        #expect(keys(pen.events) == script.changes.count)
+    }
+
     @Test func aLoneClickArrivesOnceDoubleTapIntervalAfterItsPress() throws {
         var pen = PenScript(device: Self.pen)
         pen.approach()

@@ -8,6 +8,9 @@ enum TestPens {
     /// A display tablet like a Cintiq: tool keys, serials, pressure, distance, tilt, two
     /// barrel buttons, 200 units per millimetre.
     static let cintiqLike = make(name: "Test Cintiq Pen", resolution: 200, buttons: [EventCode.BTN_STYLUS, EventCode.BTN_STYLUS2])
+    /// A pen with three barrel buttons, like a Pro Pen 3: room for a gesture of the third.
+    static let threeButtons = make(name: "Test Three-button Pen", resolution: 200,
+                                   buttons: [EventCode.BTN_STYLUS, EventCode.BTN_STYLUS2, EventCode.BTN_STYLUS3])
     /// A pen with one barrel button: the squeeze is a long press.
     static let oneButton = make(name: "Test One-button Pen", resolution: 200, buttons: [EventCode.BTN_STYLUS])
     /// X and Y without resolution: the slop is a share of the diagonal.
@@ -59,4 +62,21 @@ enum TestIdentities {
     static let cintiqPro27 = PenIdentity(model: "Wacom Cintiq Pro 27", styli: [
         0x200: Stylus(name: "Pro Pen 3", kind: .general, buttons: 3, eraser: .none),
     ])
+}
+
+extension PenScript {
+    /// The pen comes into range, waits, makes a demonstration's button changes held still (the
+    /// demo pen's way), then waits `after` and leaves.
+    mutating func play(_ script: GestureDemonstration.Script, thenWaitMs after: Int) {
+        approach()
+        wait(ms: 50)
+        var at: Int64 = 0
+        for change in script.changes {
+            wait(us: change.offset - at)
+            at = change.offset
+            if change.down { press(change.button) } else { release(change.button) }
+        }
+        wait(ms: after)
+        leave()
+    }
 }

@@ -5,6 +5,7 @@ import PencilClient
 import PencilDevices
 import PencilProtocol
 import PencilSystem
+import PencilTestSupport
 import Testing
 
 @Suite struct DecisionTests {
@@ -30,7 +31,8 @@ import Testing
         #expect(ActionDecision.request(for: event(.buttonDown)) == nil)
         // An event type a newer pencild adds, carrying an action: no gesture this version knows.
         #expect(ActionDecision.request(for: event(PencilEventType(rawValue: "tripleTap"), action: .switchEraser)) == nil)
-        #expect(ActionDecision.subscribedEvents == [.doubleTap, .squeeze])
+        #expect(ActionDecision.subscribedEvents == InterfaceFile.names("gesture").map { PencilEventType(rawValue: $0) })
+        #expect(ActionDecision.subscribedEvents.starts(with: [.doubleTap, .squeeze]))
     }
 
     @Test func aFallbackActsOnlyWhenNoAppHoldsFocus() {

@@ -1,4 +1,5 @@
 import PencilProtocol
+import PencilTestSupport
 import Testing
 @testable import PencilClient
 
@@ -157,7 +158,8 @@ struct DecodingTests {
 struct ClientGestureTests {
     @Test("the client knows each gesture's event, phases and action; a gesture it does not know is none")
     func gestures() {
-        #expect(PencilGesture.known == [.doubleTap, .squeeze])
+        #expect(PencilGesture.known.map(\.rawValue) == InterfaceFile.names("gesture"))
+        #expect(PencilGesture.known.starts(with: [.doubleTap, .squeeze]))
         #expect(PencilGesture(PencilEventType.doubleTap) == .doubleTap)
         #expect(PencilGesture(PencilEventType.squeeze)?.isPhased == true)
         #expect(PencilGesture(PencilEventType.doubleTap)?.isPhased == false)

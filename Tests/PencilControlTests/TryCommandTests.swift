@@ -13,8 +13,14 @@ struct TryCommandTests {
         #expect(TryCommand.parse(["double-tap"]) == .success(.init(gesture: .doubleTap)))
         #expect(TryCommand.parse(["doubleTap", "--device", "demo0"]) == .success(.init(gesture: .doubleTap, device: "demo0")))
         #expect(TryCommand.parse(["squeeze", "--delay", "2.5"]) == .success(.init(gesture: .squeeze, delay: 2.5)))
-        #expect(TryCommand.parse([]).failureMessage == "which gesture? double-tap or squeeze")
-        #expect(TryCommand.parse(["tap"]).failureMessage == "unexpected argument tap (double-tap or squeeze)")
+        // Each gesture of the interface, as a word of the shell: doubleTap is double-tap.
+        let words = InterfaceFile.names("gesture").map { name in
+            name.reduce(into: "") { word, character in word += character.isUppercase ? "-" + character.lowercased() : String(character) }
+        }
+        #expect(words.starts(with: ["double-tap", "squeeze"]))
+        let choice = words.dropLast().joined(separator: ", ") + " or " + words.last!
+        #expect(TryCommand.parse([]).failureMessage == "which gesture? \(choice)")
+        #expect(TryCommand.parse(["tap"]).failureMessage == "unexpected argument tap (\(choice))")
         #expect(TryCommand.parse(["squeeze", "double-tap"]).failureMessage == "unexpected argument double-tap")
         #expect(TryCommand.parse(["squeeze", "--delay", "61"]).failureMessage == "--delay needs a number of seconds from 0 to 60")
         #expect(TryCommand.parse(["squeeze", "--delay", "soon"]).failureMessage == "--delay needs a number of seconds from 0 to 60")

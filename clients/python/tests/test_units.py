@@ -3,6 +3,7 @@ arrives, where the socket is, the closing events' order."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -11,7 +12,7 @@ import tempfile
 import threading
 import time
 import unittest
-from typing import List, Tuple, Type
+from typing import Iterator, List, Tuple, Type
 
 import pencild
 from pencild import Event, EventType, Phase
@@ -28,6 +29,17 @@ TOOL = {"type": "pen", "serial": 7, "id": 2050}
 def event(kind: str, **members: object) -> Event:
     return Event.from_json({"type": kind, "time": members.pop("time", 1000), "device": "replay0", **members})
 
+
+
+@contextlib.contextmanager
+def unanswered_socket() -> Iterator[str]:
+    """The path of a Unix socket whose connections the kernel accepts and nobody reads or answers."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "s")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+            listener.bind(path)
+            listener.listen(4)
+            yield path
 
 class Names(unittest.TestCase):
     def test_unknown_names_are_kept_with_their_text(self) -> None:
@@ -61,8 +73,17 @@ class Names(unittest.TestCase):
                 self.assertTrue(kind(name).is_known, f"{kind.__name__} lacks {name}")
 
     def test_the_gestures_say_their_event_phases_and_preference(self) -> None:
-        self.assertEqual(pencild.GESTURES, ((pencild.Gesture.DOUBLE_TAP, "doubleTapAction", False),
-                                            (pencild.Gesture.SQUEEZE, "squeezeAction", True)))
+        # What the interface lists, "# gesture names: doubleTap (one-shot: ...), squeeze (phased: ...)":
+        # each gesture with its preference and whether it is phased, in order.
+        interface = os.path.join(os.path.dirname(__file__), "..", "..", "..", "interfaces", "org.pencild.Pen.varlink")
+        with open(interface, encoding="utf-8") as file:
+            line = next(text for text in file if text.startswith("# gesture names: "))
+        listed = re.findall(r"(\w+) \((one-shot|phased):", line)
+        self.assertGreaterEqual(len(listed), 2)
+        self.assertEqual(pencild.GESTURES, tuple((pencild.Gesture(name), name + "Action", kind == "phased")
+                                                 for name, kind in listed))
+        self.assertEqual(pencild.GESTURES[:2], ((pencild.Gesture.DOUBLE_TAP, "doubleTapAction", False),
+                                                (pencild.Gesture.SQUEEZE, "squeezeAction", True)))
         wire_fields = {wire for _, wire, _ in PREFERENCE_FIELDS}
         for gesture, field, _ in pencild.GESTURES:
             self.assertTrue(EventType(str(gesture)).is_known)
@@ -175,20 +196,16 @@ class Distrust(unittest.TestCase):
                     thread.join()
 
     def test_a_call_without_an_answer_times_out_once(self) -> None:
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "s")
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-                listener.bind(path)
-                listener.listen(4)  # accepted by the kernel, never answered
-                client = pencild.Client(path, timeout=0.3)
-                started = time.monotonic()
-                with self.assertRaises(pencild.Disconnected) as caught:
-                    client.get_preferences()
-                elapsed = time.monotonic() - started
-                self.assertTrue(caught.exception.timed_out)
-                self.assertIn("no reply to org.pencild.Pen.GetPreferences within 0.3 s", str(caught.exception))
-                self.assertLess(elapsed, 0.55, "a call that timed out is not sent again")
-                client.close()
+        with unanswered_socket() as path:
+            client = pencild.Client(path, timeout=0.3)
+            started = time.monotonic()
+            with self.assertRaises(pencild.Disconnected) as caught:
+                client.get_preferences()
+            elapsed = time.monotonic() - started
+            self.assertTrue(caught.exception.timed_out)
+            self.assertIn("no reply to org.pencild.Pen.GetPreferences within 0.3 s", str(caught.exception))
+            self.assertLess(elapsed, 0.55, "a call that timed out is not sent again")
+            client.close()
 
     def test_an_integer_no_float_holds_is_a_protocol_error(self) -> None:
         huge = int("9" * 400)
@@ -240,20 +257,16 @@ class Distrust(unittest.TestCase):
 
     def test_a_daemon_that_stops_reading_is_a_timed_out_disconnection(self) -> None:
         from pencild._wire import Connection
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "s")
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-                listener.bind(path)
-                listener.listen(4)  # accepted by the kernel, never read
-                for size in (10, 8 << 20):
-                    with self.subTest(size=size):
-                        connection = Connection(path, timeout=0.3)
-                        started = time.monotonic()
-                        with self.assertRaises(pencild.Disconnected) as caught:
-                            connection.call("org.pencild.Pen.SetPreferences", {"preferences": {"doubleTapAction": "x" * size}})
-                        self.assertTrue(caught.exception.timed_out)
-                        self.assertLess(time.monotonic() - started, 2)
-                        connection.close()
+        with unanswered_socket() as path:
+            for size in (10, 8 << 20):
+                with self.subTest(size=size):
+                    connection = Connection(path, timeout=0.3)
+                    started = time.monotonic()
+                    with self.assertRaises(pencild.Disconnected) as caught:
+                        connection.call("org.pencild.Pen.SetPreferences", {"preferences": {"doubleTapAction": "x" * size}})
+                    self.assertTrue(caught.exception.timed_out)
+                    self.assertLess(time.monotonic() - started, 2)
+                    connection.close()
 
     def test_remote_errors_are_typed(self) -> None:
         error = pencild.RemoteError("x", {})
