@@ -85,7 +85,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-generated test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-make-run test-krita test-krita6 test-settings test-focus \
+.PHONY: build build-debug run deps deps-test test test-generated test-new-gesture test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-make-run test-krita test-krita6 test-settings test-focus \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-readme test-desktop test-desktop-vm test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -139,7 +139,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test test-generated build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-make-run test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-krita6 test-desktop test-desktop-vm test-kernel
+test: deps-test test-generated test-new-gesture build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-make-run test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-krita6 test-desktop test-desktop-vm test-kernel
 	@echo "make test: all passed"
 
 # The pure core (PencilInput, GestureRecognizer, PencilProtocol, JSON, ...) cannot read the
@@ -152,6 +152,11 @@ test-purity: build-debug
 # to date, and the check that says so fails on a stale copy.
 test-generated:
 	tests/interface/generated-names.sh
+
+# A one-shot gesture with its own machine, added in six files to a copy of the tree, which then
+# builds and tests whole (the Swift and fuzz packages, both clients, the settings window).
+test-new-gesture:
+	bash tests/interface/new-gesture.sh
 
 # The tests' outside varlink client: the `varlink` package from PyPI in a private venv.
 # A venv that could not be made fails the target first (TEST_VENV), rather than leave the tests
