@@ -10,48 +10,44 @@ import Testing
     let settings = GestureSettings(preferences: .defaults, device: FrameHarness.twoButtons)
     let context = GestureContext(time: 42, device: "event7", tool: FrameHarness.pen, pose: Pose())
 
-    @Test func aReleaseWithoutAPressIsABugAndChangesNothing() {
-        var machine = DoubleTapMachine()
+    /// A machine given `inputs` one after the other, with what it made and what it logged.
+    struct Driven<Machine: GestureMachine> {
+        var machine = Machine()
         var log = GestureLog()
         var events: [Event] = []
-        machine.handle(.release, context, settings, into: &events, log: &log)
-        #expect(log.bugs == [GestureBug(machine: "tap", state: "idle", input: "release", time: 42)])
-        #expect(machine.state.name == "idle")
-        #expect(events.isEmpty)
-        #expect(machine.taken == 0 && log.mirrorMeanings.isEmpty)
+
+        init(_ inputs: [GestureInput], _ context: GestureContext, _ settings: GestureSettings) {
+            for input in inputs { machine.handle(input, context, settings, into: &events, log: &log) }
+        }
+    }
+
+    @Test func aReleaseWithoutAPressIsABugAndChangesNothing() {
+        let driven = Driven<DoubleTapMachine>([.release], context, settings)
+        #expect(driven.log.bugs == [GestureBug(machine: "tap", state: "idle", input: "release", time: 42)])
+        #expect(driven.machine.state.name == "idle")
+        #expect(driven.events.isEmpty)
+        #expect(driven.machine.taken == 0 && driven.log.mirrorMeanings.isEmpty)
     }
 
     @Test func aSecondPressWhileSqueezingIsABugAndTheSqueezeGoesOn() {
-        var machine = SqueezeMachine()
-        var log = GestureLog()
-        var events: [Event] = []
-        machine.handle(.press, context, settings, into: &events, log: &log)
-        machine.handle(.press, context, settings, into: &events, log: &log)
-        machine.handle(.timeout, context, settings, into: &events, log: &log)
-        #expect(log.bugs.map(\.input) == ["press", "timeout"])
-        #expect(log.bugs.allSatisfy { $0.machine == "squeeze" && $0.state == "squeezing" })
-        machine.handle(.release, context, settings, into: &events, log: &log)
-        #expect(events.map(\.summary) == ["squeeze began", "squeeze ended showContextualPalette"])
+        var driven = Driven<SqueezeMachine>([.press, .press, .timeout], context, settings)
+        #expect(driven.log.bugs.map(\.input) == ["press", "timeout"])
+        #expect(driven.log.bugs.allSatisfy { $0.machine == "squeeze" && $0.state == "squeezing" })
+        driven.machine.handle(.release, context, settings, into: &driven.events, log: &driven.log)
+        #expect(driven.events.map(\.summary) == ["squeeze began", "squeeze ended showContextualPalette"])
     }
 
     @Test func aTimeoutWithoutLongPressIsABug() {
-        var machine = DoubleTapMachine()
-        var log = GestureLog()
-        var events: [Event] = []
-        machine.handle(.press, context, settings, into: &events, log: &log)
-        machine.handle(.timeout, context, settings, into: &events, log: &log)
-        #expect(log.bugs.map(\.state) == ["firstPress"])
-        #expect(events.isEmpty)
+        let driven = Driven<DoubleTapMachine>([.press, .timeout], context, settings)
+        #expect(driven.log.bugs.map(\.state) == ["firstPress"])
+        #expect(driven.events.isEmpty)
     }
 
     @Test func bugsAreCountedButOnlyTheFirstFewKept() {
-        var machine = DoubleTapMachine()
-        var log = GestureLog()
-        var events: [Event] = []
-        for _ in 0..<100 { machine.handle(.motion, context, settings, into: &events, log: &log) }
-        #expect(log.bugCount == 100)
-        #expect(log.bugs.count == GestureLog.keptBugs)
-        #expect(log.bugs.first?.description == "gesture bug: tap machine in state idle got motion at 42 µs")
+        let driven = Driven<DoubleTapMachine>(Array(repeating: .motion, count: 100), context, settings)
+        #expect(driven.log.bugCount == 100)
+        #expect(driven.log.bugs.count == GestureLog.keptBugs)
+        #expect(driven.log.bugs.first?.description == "gesture bug: tap machine in state idle got motion at 42 µs")
     }
 }
 

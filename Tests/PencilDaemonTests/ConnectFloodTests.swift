@@ -118,24 +118,13 @@ struct ConnectFloodTests {
         // Each member holds 32 connections (its cap), each served a GetInfo, until told to stop.
         let holder = """
         import socket, sys
+        \(LocalAttackerTests.getInfoPython)
         held, served, refused = [], 0, 0
         for _ in range(32):
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(sys.argv[1])
-            try:
-                s.sendall(b'{"method":"org.varlink.service.GetInfo"}\\0')
-            except BrokenPipeError:
-                pass
-            reply = b""
-            while not reply.endswith(b"\\0"):
-                try:
-                    chunk = s.recv(4096)
-                except ConnectionResetError:
-                    break
-                if not chunk: break
-                reply += chunk
-            if b"TooManyClients" in reply: refused += 1
-            elif b"version" in reply: served += 1; held.append(s)
+            s = connect()
+            answer = get_info(s)
+            if answer == "refused": refused += 1
+            elif answer == "served": served += 1; held.append(s)
         print(served, refused, flush=True)
         sys.stdin.readline()
         """

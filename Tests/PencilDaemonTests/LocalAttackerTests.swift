@@ -104,6 +104,30 @@ struct LocalAttackerTests {
         #expect(other.output.contains("\"devices\""), "\(other.output)")
     }
 
+    /// Python's `connect()`, a connection to pencild's socket (the script's first argument), and
+    /// `get_info(s)`: GetInfo called on it; "served", "refused" (TooManyClients) or "" when the
+    /// connection ended first (refused, with the call unread).
+    static let getInfoPython = """
+    def connect():
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sys.argv[1])
+        return s
+    def get_info(s):
+        try:
+            s.sendall(b'{"method":"org.varlink.service.GetInfo"}\\0')
+        except BrokenPipeError:
+            pass
+        reply = b""
+        while not reply.endswith(b"\\0"):
+            try:
+                chunk = s.recv(4096)
+            except ConnectionResetError:
+                break
+            if not chunk: break
+            reply += chunk
+        return "refused" if b"TooManyClients" in reply else "served" if b"version" in reply else ""
+    """
+
     @Test("an unprivileged user holding hundreds of idle connections keeps its own cap, and root is served",
           .requires(needs))
     func idleHold() throws {
@@ -117,26 +141,14 @@ struct LocalAttackerTests {
         // then a call on each; it holds them until told to stop.
         let script = """
         import socket, sys
+        \(Self.getInfoPython)
         held, served, refused = [], 0, 0
         for _ in range(200):
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(sys.argv[1])
-            held.append(s)
+            held.append(connect())
         for s in held:
-            try:
-                s.sendall(b'{"method":"org.varlink.service.GetInfo"}\\0')
-            except BrokenPipeError:
-                pass
-            reply = b""
-            while not reply.endswith(b"\\0"):
-                try:
-                    chunk = s.recv(4096)
-                except ConnectionResetError:  # refused, with our call unread: the end
-                    break
-                if not chunk: break
-                reply += chunk
-            if b"TooManyClients" in reply: refused += 1
-            elif b"version" in reply: served += 1
+            answer = get_info(s)
+            if answer == "refused": refused += 1
+            elif answer == "served": served += 1
         print(served, refused, flush=True)
         sys.stdin.readline()
         """

@@ -66,29 +66,53 @@ quietly "$copy/scripts/generate-from-interface" --check && fail "the check passe
 "$copy/scripts/generate-from-interface"
 quietly "$copy/scripts/generate-from-interface" --check || fail "the check fails right after a regeneration"
 
-expect() { # FILE TEXT: FILE holds the line TEXT
-    grep -qxF -- "$2" "$copy/$1" || fail "$1 lacks: $2"
+expect_in() { # FILE: FILE holds each line given on standard input
+    while IFS= read -r text; do
+        grep -qxF -- "$text" "$copy/$1" || fail "$1 lacks: $text"
+    done
 }
-expect Sources/PencilClient/Names.swift '        case .quill: "quill"'
-expect clients/python/src/pencild/_names.py '    QUILL = "quill"'
-expect clients/python/src/pencild/_names.py '    prefers_quiet_clicks: Optional[bool] = None'
-expect clients/python/src/pencild/_names.py '    ("prefers_quiet_clicks", "prefersQuietClicks", bool),'
-expect clients/c/src/names.c 'TABLE(tool_table, "pen", "eraser", "brush", "pencil", "airbrush", "mouse", "lens", "quill");'
-expect clients/c/include/pencil.h '	PENCIL_TOOL_QUILL,'
-expect clients/c/include/pencil.h 'int pencil_preferences_get_prefers_quiet_clicks(const struct pencil_preferences *preferences);'
-expect clients/c/include/pencil.h 'int pencil_preferences_set_prefers_quiet_clicks(struct pencil_preferences *preferences, bool value);'
-expect clients/c/src/preference-fields.h '	FLAG(prefers_quiet_clicks, "prefersQuietClicks")'
-expect Sources/PencilClient/PreferenceFields.swift '    public var prefersQuietClicks: Bool'
-expect Sources/PencilClient/PreferenceFields.swift '        add("prefersQuietClicks", prefersQuietClicks.map { .bool($0) })'
-expect Sources/PencilProtocol/PenInterfaceNames.swift '        case releaseKeys = "ReleaseKeys"'
-expect Sources/PencilProtocol/PenInterfaceNames.swift '        case chordRejected = "ChordRejected"'
+expect_in Sources/PencilClient/Names.swift <<'LINES'
+        case .quill: "quill"
+LINES
+expect_in clients/python/src/pencild/_names.py <<'LINES'
+    QUILL = "quill"
+    prefers_quiet_clicks: Optional[bool] = None
+    ("prefers_quiet_clicks", "prefersQuietClicks", bool),
+LINES
+expect_in clients/c/src/names.c <<'LINES'
+TABLE(tool_table, "pen", "eraser", "brush", "pencil", "airbrush", "mouse", "lens", "quill");
+LINES
+expect_in clients/c/include/pencil.h <<'LINES'
+	PENCIL_TOOL_QUILL,
+int pencil_preferences_get_prefers_quiet_clicks(const struct pencil_preferences *preferences);
+int pencil_preferences_set_prefers_quiet_clicks(struct pencil_preferences *preferences, bool value);
+LINES
+expect_in clients/c/src/preference-fields.h <<'LINES'
+	FLAG(prefers_quiet_clicks, "prefersQuietClicks")
+LINES
+expect_in Sources/PencilClient/PreferenceFields.swift <<'LINES'
+    public var prefersQuietClicks: Bool
+        add("prefersQuietClicks", prefersQuietClicks.map { .bool($0) })
+LINES
+expect_in Sources/PencilProtocol/PenInterfaceNames.swift <<'LINES'
+        case releaseKeys = "ReleaseKeys"
+        case chordRejected = "ChordRejected"
+LINES
 # The daemon's side: its enum, its preferences' table, the error with its parameters, and the
 # method's typed parameters.
-expect Sources/PencilProtocol/Names.swift '    case pen, quill, eraser, brush, pencil, airbrush, mouse, lens'
-expect Sources/PencilProtocol/PreferencesFields.swift '        .flag("prefersQuietClicks", \.prefersQuietClicks),'
-expect Sources/PencilDaemon/PenError.swift '    static func chordRejected(chord: String, reason: String) -> VarlinkError {'
-expect Sources/PencilDaemon/PenError.swift '        error(.chordRejected, [("chord", .string(chord)), ("reason", .string(reason))])'
-expect Sources/PencilDaemon/PenParameters.swift '    struct ReleaseKeys: Sendable {'
+expect_in Sources/PencilProtocol/Names.swift <<'LINES'
+    case pen, quill, eraser, brush, pencil, airbrush, mouse, lens
+LINES
+expect_in Sources/PencilProtocol/PreferencesFields.swift <<'LINES'
+        .flag("prefersQuietClicks", \.prefersQuietClicks),
+LINES
+expect_in Sources/PencilDaemon/PenError.swift <<'LINES'
+    static func chordRejected(chord: String, reason: String) -> VarlinkError {
+        error(.chordRejected, [("chord", .string(chord)), ("reason", .string(reason))])
+LINES
+expect_in Sources/PencilDaemon/PenParameters.swift <<'LINES'
+    struct ReleaseKeys: Sendable {
+LINES
 grep -A6 -xF '    struct ReleaseKeys: Sendable {' "$copy/Sources/PencilDaemon/PenParameters.swift" |
     grep -qxF '            keys = try parameters.required("keys", .strings)' ||
     fail "PenParameters.swift: ReleaseKeys does not read its keys, declared on the method's second line"
@@ -106,14 +130,26 @@ sed -i -e 's/^\(# eventType names: .*\)$/\1, tripleTap/' \
     -e 's/^\(# gesture names: .*\)$/\1, tripleTap (one-shot: acted on when it arrives)/' \
     -e 's/^  squeezeAction: ?string,$/  squeezeAction: ?string,\n  tripleTapAction: ?string,/' "$interface"
 "$copy/scripts/generate-from-interface"
-expect Sources/PencilProtocol/Names.swift '        case .tripleTap: #"{"type":"tripleTap","time":"#'
-expect Sources/PencilProtocol/Names.swift '        case .tripleTap: self = .tripleTap'
-expect Sources/PencilProtocol/Names.swift '        case .tripleTap: false'
-expect Sources/PencilProtocol/PreferencesFields.swift '        case .tripleTap: tripleTapAction'
-expect Sources/GestureRecognizer/GestureMachines.swift '    var tripleTap = TripleTapMachine()'
-expect Sources/PencilClient/Names.swift '        .tripleTap,'
-expect Sources/PencilClient/PreferenceFields.swift '        case .tripleTap: tripleTapAction'
-expect clients/python/src/pencild/_names.py '    (Gesture.TRIPLE_TAP, "tripleTapAction", False),'
+expect_in Sources/PencilProtocol/Names.swift <<'LINES'
+        case .tripleTap: #"{"type":"tripleTap","time":"#
+        case .tripleTap: self = .tripleTap
+        case .tripleTap: false
+LINES
+expect_in Sources/PencilProtocol/PreferencesFields.swift <<'LINES'
+        case .tripleTap: tripleTapAction
+LINES
+expect_in Sources/GestureRecognizer/GestureMachines.swift <<'LINES'
+    var tripleTap = TripleTapMachine()
+LINES
+expect_in Sources/PencilClient/Names.swift <<'LINES'
+        .tripleTap,
+LINES
+expect_in Sources/PencilClient/PreferenceFields.swift <<'LINES'
+        case .tripleTap: tripleTapAction
+LINES
+expect_in clients/python/src/pencild/_names.py <<'LINES'
+    (Gesture.TRIPLE_TAP, "tripleTapAction", False),
+LINES
 grep -q 'tripleTap\|TRIPLE_TAP' "$copy/clients/c/include/pencil.h" "$copy/clients/c/src/names.c" && grep -q 'pencil_gesture\b' "$copy/clients/c/include/pencil.h" &&
     fail "the C client got an enum of gestures (it switches on the event type)"
 grep -qxF '	PENCIL_EVENT_TRIPLE_TAP,' "$copy/clients/c/include/pencil.h" || fail "pencil.h lacks the new event type PENCIL_EVENT_TRIPLE_TAP"

@@ -250,15 +250,24 @@ static int device_identity_decode(struct json_object *object, struct pencil_devi
 	return 0;
 }
 
-PENCIL_EXPORT const char *pencil_device_get_model(const struct pencil_device *device)
-{
-	return device->model;
-}
+/* The device's plain fields, as stored. */
+#define DEVICE_FIELD(type, function, field)                                                        \
+	PENCIL_EXPORT type pencil_device_##function(const struct pencil_device *device)             \
+	{                                                                                          \
+		return device->field;                                                              \
+	}
 
-PENCIL_EXPORT const char *pencil_device_get_mirror(const struct pencil_device *device)
-{
-	return device->mirror;
-}
+DEVICE_FIELD(const char *, get_model, model)
+DEVICE_FIELD(const char *, get_mirror, mirror)
+DEVICE_FIELD(const char *, get_id, id)
+DEVICE_FIELD(const char *, get_name, name)
+DEVICE_FIELD(int, get_bus, bus)
+DEVICE_FIELD(int, get_vendor, vendor)
+DEVICE_FIELD(int, get_product, product)
+DEVICE_FIELD(bool, is_direct, direct)
+DEVICE_FIELD(bool, has_size, has_size)
+DEVICE_FIELD(double, get_width_mm, width_mm)
+DEVICE_FIELD(double, get_height_mm, height_mm)
 
 PENCIL_EXPORT size_t pencil_device_get_stylus_count(const struct pencil_device *device)
 {
@@ -292,51 +301,6 @@ PENCIL_EXPORT struct pencil_device *pencil_device_unref(struct pencil_device *de
 	free(device->styli);
 	free(device);
 	return NULL;
-}
-
-PENCIL_EXPORT const char *pencil_device_get_id(const struct pencil_device *device)
-{
-	return device->id;
-}
-
-PENCIL_EXPORT const char *pencil_device_get_name(const struct pencil_device *device)
-{
-	return device->name;
-}
-
-PENCIL_EXPORT int pencil_device_get_bus(const struct pencil_device *device)
-{
-	return device->bus;
-}
-
-PENCIL_EXPORT int pencil_device_get_vendor(const struct pencil_device *device)
-{
-	return device->vendor;
-}
-
-PENCIL_EXPORT int pencil_device_get_product(const struct pencil_device *device)
-{
-	return device->product;
-}
-
-PENCIL_EXPORT bool pencil_device_is_direct(const struct pencil_device *device)
-{
-	return device->direct;
-}
-
-PENCIL_EXPORT bool pencil_device_has_size(const struct pencil_device *device)
-{
-	return device->has_size;
-}
-
-PENCIL_EXPORT double pencil_device_get_width_mm(const struct pencil_device *device)
-{
-	return device->width_mm;
-}
-
-PENCIL_EXPORT double pencil_device_get_height_mm(const struct pencil_device *device)
-{
-	return device->height_mm;
 }
 
 static bool name_list_has(const struct name_list *list, int value)
