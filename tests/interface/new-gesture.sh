@@ -10,7 +10,8 @@
 # and scripts/generate-from-interface writes the rest. Then the copy builds and tests as a whole:
 # the Swift package and its tests (the machine's transitions reached and drawn, the gesture played
 # and recognised, its clicks kept from the mirror), the fuzz package fuzzed a while, the C and
-# Python clients with their tests, and the settings window type-checked. No other file changes.
+# Python clients with their tests, the settings window type-checked and the Krita plugin's tests
+# that need no Krita. No other file changes.
 #
 # usage: new-gesture.sh   (make test-new-gesture; PENCILD_RECORDINGS as for make test)
 set -euo pipefail
@@ -238,6 +239,12 @@ if command -v mypy >/dev/null; then
         --no-error-summary --cache-dir "$copy/mypy" --scripts-are-modules apps/settings/pencil-settings apps/settings/pencil_settings
 else
     cannot_check "mypy is not installed: the settings window is not type-checked"
+fi
+# Krita's plugin takes the gestures from the Python client: its parts that need no Krita.
+if /usr/bin/python3 -c 'import PyQt5.QtCore' 2>/dev/null; then
+    step "the Krita plugin's parts that need no Krita" sh -c 'cd tests/krita && /usr/bin/python3 -m unittest test_plugin'
+else
+    cannot_check "PyQt5 is not installed for /usr/bin/python3: the Krita plugin is not tested"
 fi
 git add -A
 stray=$(git status --porcelain --untracked-files=no | grep -v '^M  \|^A  ' || true)
