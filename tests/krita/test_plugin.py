@@ -126,6 +126,11 @@ class SharedWithKrita(unittest.TestCase):
         self.assertIsNone(self.shared("squeeze", tapButton="stylus", squeezeButton="longPress"))
         self.assertEqual(self.shared("squeeze", tapButton="stylus2", squeezeButton="longPress"), "stylus2")
 
+    def test_a_gesture_of_a_newer_pencild_is_not_guessed(self) -> None:
+        # Its button is not the tap button just because it is no squeeze; the control beside it.
+        self.assertIsNone(self.shared("barrelClick", tapButton="stylus2", squeezeButton="stylus"))
+        self.assertEqual(self.shared("doubleTap", tapButton="stylus2", squeezeButton="stylus"), "stylus2")
+
     def test_krita_s_own_button_follows_its_profile(self) -> None:
         middle = (canvas_input.MIDDLE_BUTTON,)
         self.assertIsNone(canvas_input.shared_with_krita("squeeze", {"squeezeButton": "stylus2"}, middle))

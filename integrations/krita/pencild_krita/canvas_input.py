@@ -81,13 +81,16 @@ def popup_buttons(profile: Optional[configparser.ConfigParser]) -> Tuple[int, ..
     return tuple(found)
 
 
-def gesture_button(gesture: str, preferences: Dict[str, str]) -> str:
-    """The barrel button whose presses make ``gesture`` (docs/gestures.md): the squeeze
-    button for a squeeze, unless it is `longPress`, and the tap button for the others
-    (pencild's defaults where the preferences are not known)."""
+def gesture_button(gesture: str, preferences: Dict[str, str]) -> Optional[str]:
+    """The barrel button whose presses make ``gesture`` (docs/gestures.md): the tap button for
+    a double-tap, the squeeze button for a squeeze, unless it is `longPress` (pencild's
+    defaults where the preferences are not known); None for a gesture this plugin does not
+    know, whose button it cannot tell."""
     tap = preferences.get("tapButton", "stylus")
-    if gesture != "squeeze":
+    if gesture == "doubleTap":
         return tap
+    if gesture != "squeeze":
+        return None
     squeeze = preferences.get("squeezeButton", "stylus2")
     return tap if squeeze == "longPress" else squeeze
 
@@ -99,4 +102,4 @@ def shared_with_krita(gesture: str, preferences: Dict[str, str], popup: Tuple[in
     if preferences.get("withholdGestureClicks") == "true":
         return None
     button = gesture_button(gesture, preferences)
-    return button if PEN_BUTTONS.get(button) in popup else None
+    return button if button is not None and PEN_BUTTONS.get(button) in popup else None
