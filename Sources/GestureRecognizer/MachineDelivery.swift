@@ -95,16 +95,11 @@ struct MachineSummary: GestureMachineVisitor {
     }
 }
 
-/// Clears each machine's transitions, or gathers them.
+/// The transitions each machine has taken.
 struct MachineTransitions: GestureMachineVisitor {
-    var clears = false
     var taken: [GestureTransition] = []
 
     mutating func visit<Machine: GestureMachine>(_ machine: inout Machine) {
-        if clears {
-            machine.taken = 0
-        } else {
-            taken += Machine.transitions(in: machine.taken)
-        }
+        taken += Machine.transitions(in: machine.taken)
     }
 }
