@@ -38,12 +38,12 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     /// The deciding user's recogniser: its transitions say what each press was.
     public private(set) var recognizer: GestureRecognizer
     /// The button whose clicks are held back until known (tapButton), and those withheld.
-    private var tapCode: UInt16?
+    private var heldBackCode: UInt16?
     private var withheldCodes: [UInt16] = []
     /// The held press may still become a long press (it has not moved away).
     private var heldPressAwaitsLongPress = false
 
-    /// The tap button's press the mirror has not written, if any.
+    /// The held-back button's press (tapButton's) the mirror has not written, if any.
     private var heldPress: InputEvent?
     /// A click (press and release) that may still be a double-tap's first.
     private var pendingClick: (press: InputEvent, release: InputEvent)?
@@ -52,9 +52,9 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     /// of its own (wlroots: those it reads together), and an app given a press and its release
     /// in one frame may see no click at all (Qt does not).
     private var lateRelease: InputEvent?
-    /// The tap button's next release belongs to a press that was withheld for good.
-    private var withholdTapRelease = false
-    /// The tap and squeeze keys the mirror has written down and not up.
+    /// The held-back button's next release belongs to a press that was withheld for good.
+    private var withholdHeldBackRelease = false
+    /// The gesture buttons' keys the mirror has written down and not up.
     private var mirrorDown: Set<UInt16> = []
 
     /// The evdev events of the frame in progress, and the previous frame's storage, swapped
@@ -86,7 +86,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         recognizer = try GestureRecognizer(device: device, preferences: preferences, identity: identity)
         var buttons = MirroredButtons(settings: recognizer.settings)
         GestureMachines.visitTypes(&buttons)
-        tapCode = buttons.heldBack
+        heldBackCode = buttons.heldBack
         withheldCodes = buttons.withheld
         toolSwitch = MirrorToolSwitch(identity: identity)
         switchesTool = preferences.mirrorSwitchesTool
@@ -197,7 +197,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             let taken = step { recognizer, events in recognizer.advance(to: deadline, into: &events) }
             if taken.contains(.longPress), heldPress != nil {
                 heldPress = nil
-                withholdTapRelease = true
+                withholdHeldBackRelease = true
             }
         } else if pendingDeadline == deadline, let click = pendingClick {
             // No second press came in time: the click reaches apps now, held as long as it was.
@@ -274,8 +274,8 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     private mutating func route(_ raw: [InputEvent], frame: borrowing PenFrame, taken: MirrorMeaning,
                                 into output: inout [InputEvent]) {
         var before: [InputEvent] = []
-        var dropTapPress = false
-        var dropTapRelease = false
+        var dropHeldBackPress = false
+        var dropHeldBackRelease = false
 
         let leaving = frame.previous.tool != nil && (frame.current.tool == nil || frame.replacedTool != nil)
         if let release = lateRelease,
@@ -289,15 +289,15 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             // The resynchronised state passes as one frame; what was held back is dropped.
             heldPress = nil
             pendingClick = nil
-            withholdTapRelease = false
+            withholdHeldBackRelease = false
         }
-        let tapReleased = tapCode.map { code in raw.contains { $0.isKey(code, down: false) } } ?? false
+        let heldBackReleased = heldBackCode.map { code in raw.contains { $0.isKey(code, down: false) } } ?? false
 
         if taken.contains(.gestureMade) {
             // The second press of a double-tap: both clicks are withheld for good.
             pendingClick = nil
-            dropTapPress = true
-            withholdTapRelease = true
+            dropHeldBackPress = true
+            withholdHeldBackRelease = true
         }
         if taken.contains(.firstPress) {
             // A first press: a click still pending is no double-tap's first, and goes first.
@@ -305,18 +305,18 @@ public struct MirrorRouter: PenFrameStage, Sendable {
                 pendingClick = nil
                 before += [click.press, click.release]
             }
-            if let press = raw.first(where: { $0.isKey(tapCode, down: true) }) {
+            if let press = raw.first(where: { $0.isKey(heldBackCode, down: true) }) {
                 heldPress = press
                 heldPressAwaitsLongPress = recognizer.settings.longPress
-                dropTapPress = true
+                dropHeldBackPress = true
             }
         }
         if taken.contains(.click) {
-            if let press = heldPress, let release = raw.first(where: { $0.isKey(tapCode, down: false) }) {
+            if let press = heldPress, let release = raw.first(where: { $0.isKey(heldBackCode, down: false) }) {
                 // A click: pending until it is known not to be a double-tap's first.
                 heldPress = nil
                 pendingClick = (press, release)
-                dropTapRelease = true
+                dropHeldBackRelease = true
             }
         }
         if taken.contains(.neither) {
@@ -341,7 +341,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         }
         if frame.current.tool == nil {
             // A barrel button with no tool in range is nobody's click.
-            dropTapPress = true
+            dropHeldBackPress = true
         }
         if leaving {
             if let click = pendingClick {
@@ -351,17 +351,17 @@ public struct MirrorRouter: PenFrameStage, Sendable {
             if heldPress != nil {
                 // Never written: dropped with its release.
                 heldPress = nil
-                dropTapRelease = true
+                dropHeldBackRelease = true
             }
         }
-        if tapReleased, withholdTapRelease, !dropTapRelease {
-            withholdTapRelease = false
-            dropTapRelease = true
+        if heldBackReleased, withholdHeldBackRelease, !dropHeldBackRelease {
+            withholdHeldBackRelease = false
+            dropHeldBackRelease = true
         }
-        if leaving, let tapCode, mirrorDown.contains(tapCode), !tapReleased || dropTapRelease {
+        if leaving, let heldBackCode, mirrorDown.contains(heldBackCode), !heldBackReleased || dropHeldBackRelease {
             // A press the mirror wrote (a drag) is released before its tool leaves.
-            before.append(InputEvent(time: frame.time, type: EventCode.EV_KEY, code: tapCode, value: 0))
-            dropTapRelease = true
+            before.append(InputEvent(time: frame.time, type: EventCode.EV_KEY, code: heldBackCode, value: 0))
+            dropHeldBackRelease = true
         }
 
         for event in before {
@@ -373,11 +373,11 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         for event in raw {
             if event.type == EventCode.EV_KEY {
                 if !frame.resynchronised, withheldCodes.contains(event.code) { continue }
-                if let tapCode, event.code == tapCode {
-                    if event.value != 0, dropTapPress { continue }
-                    if event.value == 0, dropTapRelease { continue }
+                if let heldBackCode, event.code == heldBackCode {
+                    if event.value != 0, dropHeldBackPress { continue }
+                    if event.value == 0, dropHeldBackRelease { continue }
                     // A release of a key the mirror never pressed would be a lone release.
-                    if event.value == 0, !mirrorDown.contains(tapCode) { continue }
+                    if event.value == 0, !mirrorDown.contains(heldBackCode) { continue }
                 }
             }
             noteKey(event)
@@ -396,7 +396,7 @@ public struct MirrorRouter: PenFrameStage, Sendable {
     }
 
     private mutating func noteKey(_ event: InputEvent) {
-        guard event.type == EventCode.EV_KEY, event.code == tapCode || withheldCodes.contains(event.code) else { return }
+        guard event.type == EventCode.EV_KEY, event.code == heldBackCode || withheldCodes.contains(event.code) else { return }
         if event.value != 0 { mirrorDown.insert(event.code) } else { mirrorDown.remove(event.code) }
     }
 }
