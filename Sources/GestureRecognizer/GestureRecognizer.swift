@@ -145,10 +145,8 @@ public struct GestureRecognizer: Sendable {
         machines.visit(&delivery)
         swap(&delivery.events, &events)
         swap(&delivery.log, &log)
-        var summary = MachineSummary(settings: settings)
-        machines.visit(&summary)
-        machineDeadline = summary.deadline
-        holdsButton = summary.holdsButton
+        machineDeadline = delivery.deadline
+        holdsButton = delivery.holdsButton
     }
 
     // MARK: Time
@@ -188,11 +186,10 @@ public struct GestureRecognizer: Sendable {
     /// that arrives while it is held (after the tracker's catch-up events).
     public func catchUpEvents(at time: Int64) -> [Event] {
         guard holdsButton else { return [] }
-        var summary = MachineSummary(settings: settings)
-        summary.collectsPhased = true
+        var phased = PhasedGestures()
         var machines = machines
-        machines.visit(&summary)
-        return summary.phased.map { gesture, tool in
+        machines.visit(&phased)
+        return phased.inProgress.map { gesture, tool in
             Event(type: gesture.eventType, time: time, device: device.id, tool: tool, pose: pen.pose, phase: .began, focus: Focus.none)
         }
     }

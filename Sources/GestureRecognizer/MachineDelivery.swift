@@ -2,8 +2,10 @@ import PencilInput
 import PencilProtocol
 
 /// What each machine hears in one step: one input worked out per machine, for the machines
-/// that are on (whose button `GestureMachine.button(in:)` resolves), in the machines' order.
-/// The recogniser swaps its log and the caller's events in and out, so nothing is copied.
+/// that are on (whose button `GestureMachine.button(in:)` resolves), in the machines' order;
+/// and, machine by machine, what they hold and await afterwards. A machine that is off hears
+/// nothing, so it holds no button and has no deadline. The recogniser swaps its log and the
+/// caller's events in and out, so nothing is copied.
 struct MachineDelivery: GestureMachineVisitor {
     enum Rule {
         /// Every machine hears the same input.
@@ -24,9 +26,17 @@ struct MachineDelivery: GestureMachineVisitor {
     let settings: GestureSettings
     var events: [Event] = []
     var log = GestureLog()
+    /// The machines' earliest deadline after the step.
+    var deadline: Int64?
+    /// Some machine holds its button after the step.
+    var holdsButton = false
 
     mutating func visit<Machine: GestureMachine>(_ machine: inout Machine) {
         guard let button = Machine.button(in: settings) else { return }
+        defer {
+            if let next = machine.deadline(settings), deadline.map({ next < $0 }) ?? true { deadline = next }
+            holdsButton = holdsButton || machine.isHoldingButton
+        }
         let input: GestureInput?
         switch rule {
         case .every(let every):
@@ -79,19 +89,12 @@ struct AnyButtonInput: GestureMachineVisitor {
     }
 }
 
-/// What the machines hold and await after a step: the recogniser keeps it beside them.
-struct MachineSummary: GestureMachineVisitor {
-    let settings: GestureSettings
-    var deadline: Int64?
-    var holdsButton = false
-    /// The phased gestures in progress, with their tools.
-    var phased: [(gesture: Gesture, tool: Tool?)] = []
-    var collectsPhased = false
+/// The phased gestures in progress, with their tools (a new subscriber's catch-up).
+struct PhasedGestures: GestureMachineVisitor {
+    var inProgress: [(gesture: Gesture, tool: Tool?)] = []
 
     mutating func visit<Machine: GestureMachine>(_ machine: inout Machine) {
-        if let next = machine.deadline(settings), deadline.map({ next < $0 }) ?? true { deadline = next }
-        holdsButton = holdsButton || machine.isHoldingButton
-        if collectsPhased, let gesture = machine.phasedGestureInProgress { phased.append(gesture) }
+        if let gesture = machine.phasedGestureInProgress { inProgress.append(gesture) }
     }
 }
 
