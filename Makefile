@@ -366,6 +366,8 @@ install-data: man
 	install -d "$(DESTDIR)$(DOCDIR)/docs"
 	install -m 0644 docs/*.md docs/*.png "$(DESTDIR)$(DOCDIR)/docs/"
 	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(DOCDIR)/examples/actions.conf"
+	# The same file is the bindings pencil-actions uses while a person has none of their own.
+	install -D -m 0644 examples/actions.conf "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)/actions.conf"
 	install -m 0644 udev-rules/71-pencil-actions-uinput.rules "$(DESTDIR)$(DOCDIR)/examples/"
 	# So is the pens' uaccess rule, which only a pencild run as a user service needs
 	# (docs/installing.md, "User service").

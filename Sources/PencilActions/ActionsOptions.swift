@@ -10,6 +10,9 @@ import Glibc
 /// How pencil-actions runs: its command line, parsed.
 public struct ActionsOptions: Equatable, Sendable {
     public var configPath: String
+    /// The bindings that apply while `configPath` does not exist (nil: none, once `--config`
+    /// names a file of the person's choosing).
+    public var shippedConfigPath: String?
     /// nil: as pencilctl finds it ($PENCILD_SOCKET, the user's, then the system's).
     public var socketPath: String?
     /// Microseconds between two frames of a chord.
@@ -22,13 +25,23 @@ public struct ActionsOptions: Equatable, Sendable {
     /// The KWin script to load (nil: the installed one).
     public var kwinScript: String?
 
-    public init(configPath: String, socketPath: String? = nil) {
+    public init(configPath: String, socketPath: String? = nil, shippedConfigPath: String? = nil) {
         self.configPath = configPath
         self.socketPath = socketPath
+        self.shippedConfigPath = shippedConfigPath
     }
 
     static let parser = OptionParser<ActionsOptions>(command: "pencil-actions", options: [
-        .value("--config", valueName: "FILE", help: ["the bindings (default: $XDG_CONFIG_HOME/pencild/actions.conf)"]) { $0.configPath = $1 },
+        .value("--config", valueName: "FILE", help: [
+            "the bindings (default: $XDG_CONFIG_HOME/pencild/actions.conf, else the",
+            "shipped share/pencil-actions/actions.conf)",
+        ]) {
+            $0.configPath = $1
+            $0.shippedConfigPath = nil
+        },
+        .value("--shipped-config", valueName: "FILE", help: ["the bindings that apply while the --config file does not exist"]) {
+            $0.shippedConfigPath = $1
+        },
         .value("--socket", valueName: "PATH", help: [
             "pencild's socket (default: $PENCILD_SOCKET, else",
             "$XDG_RUNTIME_DIR/pencild.sock when it exists, else /run/pencild/pencild.sock)",
@@ -74,8 +87,8 @@ public struct ActionsOptions: Equatable, Sendable {
         case help
     }
 
-    public static func parse(_ arguments: [String], defaultConfigPath: String) -> Result<Parsed, UsageError> {
+    public static func parse(_ arguments: [String], defaultConfigPath: String, shippedConfigPath: String? = nil) -> Result<Parsed, UsageError> {
         if parser.asksForHelp(arguments) { return .success(.help) }
-        return parser.parse(arguments, into: ActionsOptions(configPath: defaultConfigPath)).map { .run($0) }
+        return parser.parse(arguments, into: ActionsOptions(configPath: defaultConfigPath, shippedConfigPath: shippedConfigPath)).map { .run($0) }
     }
 }

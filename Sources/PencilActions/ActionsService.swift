@@ -31,7 +31,7 @@ public final class ActionsService {
         self.options = options
         self.socketPath = socketPath
         log = ActionsLog(verbose: options.verbose)
-        file = BindingsFile(path: options.configPath)
+        file = BindingsFile(path: options.configPath, shippedPath: options.shippedConfigPath)
         let daemonKeyboard = DaemonKeyboard(socketPath: socketPath)
         performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log,
                                     daemonKeyboard: { chord, device in daemonKeyboard.press(chord, device: device) })
@@ -114,10 +114,10 @@ public final class ActionsService {
         case .success(let loaded?):
             performer.use(loaded)
             let summary = PreferredAction.allCases.compactMap { action in loaded[action].map { "\(action.rawValue): \($0)" } }
-            log.notice("bindings from \(file.path): \(summary.isEmpty ? "none" : summary.joined(separator: "; "))")
+            log.notice("bindings from \(file.loadedPath ?? file.path): \(summary.isEmpty ? "none" : summary.joined(separator: "; "))")
         case .success(nil):
             performer.use(.empty)
-            log.notice("no bindings: \(file.path) does not exist (see the example actions.conf)")
+            log.notice("no bindings: \(file.path) does not exist\(file.shippedPath.map { ", nor \($0)" } ?? "") (see the example actions.conf)")
         case .failure(let error):
             log.error("\(error)" + (initial ? ": no bindings are in force" : ": the bindings in force stay as they were"))
         }
@@ -271,7 +271,7 @@ public final class ActionsService {
 extension ActionsService {
     /// `pencil-actions ARGUMENTS`: the exit status.
     public static func main(arguments: [String]) -> Int32 {
-        switch ActionsOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath()) {
+        switch ActionsOptions.parse(arguments, defaultConfigPath: BindingsFile.defaultPath(), shippedConfigPath: BindingsFile.defaultShippedPath()) {
         case .failure(let error):
             try? FileDescriptor(rawValue: 2).writeAll(Array("pencil-actions: \(error)\nusage: \(ActionsOptions.parser.usage)\n".utf8))
             return 64

@@ -1,15 +1,22 @@
 import PencilProtocol
 import PencilSystem
 
-/// actions.conf on disk: where it is, reading it, and hearing (inotify) when it changes.
+/// actions.conf on disk: where it is, reading it, and hearing (inotify) when it changes. While
+/// the person has none, the bindings pencil-actions ships apply (`shippedPath`); a person's file
+/// replaces them as a whole, as a file in /etc replaces one of /usr.
 public final class BindingsFile {
     public let path: String
+    /// The shipped bindings (nil: none, as with `--config`).
+    public let shippedPath: String?
+    /// The file the last `load` read (nil: none exists).
+    public private(set) var loadedPath: String?
     private let directory: String
     private let name: String
     private var inotify: Inotify?
 
-    public init(path: String) {
+    public init(path: String, shippedPath: String? = nil) {
         self.path = path
+        self.shippedPath = shippedPath
         directory = FileSystem.directoryName(of: path)
         name = FileSystem.baseName(of: path)
     }
@@ -24,8 +31,26 @@ public final class BindingsFile {
         return home + "/.config/pencild/actions.conf"
     }
 
-    /// Reads and parses the file. A missing file is no bindings (nil, not an error).
+    /// The shipped bindings installed beside pencil-actions.
+    public static func defaultShippedPath() -> String { InstalledData.path(of: "actions.conf") }
+
+    /// Reads and parses the person's file, else the shipped one. Neither is no bindings (nil,
+    /// not an error).
     public func load() -> Result<ActionBindings?, ActionsConfigError> {
+        loadedPath = nil
+        switch Self.load(path) {
+        case .success(nil):
+            guard let shippedPath else { return .success(nil) }
+            let shipped = Self.load(shippedPath)
+            if case .success(_?) = shipped { loadedPath = shippedPath }
+            return shipped
+        case let other:
+            loadedPath = path
+            return other
+        }
+    }
+
+    private static func load(_ path: String) -> Result<ActionBindings?, ActionsConfigError> {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(path, maximumBytes: ActionsConfig.maximumBytes)

@@ -93,9 +93,14 @@ public enum ActionsCommand: PencilCommand {
         }
     }
 
+    /// The bindings in `config`, else, for pencil-actions' own file, the shipped ones, as
+    /// pencil-actions reads them.
     static func load(_ config: String, io: CommandIO) -> ActionBindings? {
-        switch BindingsFile(path: config).load() {
-        case .success(let bindings): return bindings ?? .empty
+        let file = BindingsFile(path: config, shippedPath: config == BindingsFile.defaultPath() ? BindingsFile.defaultShippedPath() : nil)
+        switch file.load() {
+        case .success(let bindings):
+            if let loaded = file.loadedPath, loaded != config { io.output.line("bindings: \(loaded) (shipped: \(config) does not exist)") }
+            return bindings ?? .empty
         case .failure(let error):
             io.errors.line("pencilctl actions: \(error)")
             return nil
@@ -106,7 +111,7 @@ public enum ActionsCommand: PencilCommand {
                      statusPath: String? = ActionsStatus.defaultPath()) -> Int32 {
         guard let bindings = load(config, io: io) else { return ExitCode.dataError }
         let exists = (try? FileSystem.status(of: config)) != nil
-        io.output.line("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")")
+        if exists || bindings == .empty { io.output.line("bindings: \(config)\(exists ? "" : " (none: the file does not exist)")") }
         var rows: [(label: TerminalMessage, value: TerminalMessage)] = PreferredAction.allCases.filter { $0 != .ignore }.map { action in
             ("\(action.rawValue)", "\(bindings[action]?.description ?? "nothing")")
         }
@@ -132,11 +137,25 @@ public enum ActionsCommand: PencilCommand {
         for gesture in Gesture.allCases {
             let action = preferences.action(for: gesture)
             let resolved = bindings.resolve(action, app: app)
-            let outcome: TerminalMessage = action == .ignore ? "nothing"
-                : "\(resolved.binding?.description ?? "nothing (not bound)") (\(resolved.section(of: action)))"
+            let outcome: TerminalMessage
+            if action == .ignore {
+                outcome = "nothing"
+            } else if resolved.binding == nil, PalettePlan.paletteActions.contains(action) {
+                outcome = "\(paletteSummary(bindings: bindings, app: app, action: action))"
+            } else {
+                outcome = "\(resolved.binding?.description ?? "nothing (not bound)") (\(resolved.section(of: action)))"
+            }
             io.output.line("  \(gesture.rawValue.rightPadded(to: 10))\(gesture.rawValue)Action=\(action.rawValue) -> \(outcome)")
         }
         return ExitCode.success
+    }
+
+    /// "the system palette: Pen, Eraser, Undo, Redo, Swap Colors ([palette @*gimp*], line 40)".
+    static func paletteSummary(bindings: ActionBindings, app: String?, action: PreferredAction) -> String {
+        let plan = PalettePlan(for: GestureRequest(action: action, event: nil), bindings: bindings, app: app, tipReportedAs: nil)
+        let section = bindings.palette(for: app).map { "[palette\($0.pattern.map { " @\($0.text)" } ?? "")], line \($0.line)" }
+            ?? "no [palette] section"
+        return "the system palette: \(plan.items.map(\.label).joined(separator: ", ")) (\(section))"
     }
 
     /// Labels longer than this have a line of their own (a long app pattern would push every

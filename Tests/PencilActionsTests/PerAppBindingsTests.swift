@@ -86,7 +86,7 @@ import Testing
         ("[switchEraser @]\nkey = e", 1, "expected [switchEraser] or [switchEraser @APP], where APP is an app id or a glob such as *xournalpp*, not [switchEraser @]"),
         ("[switchEraser krita]\nkey = e", 1, "expected [switchEraser] or [switchEraser @APP], where APP is an app id or a glob such as *xournalpp*, not [switchEraser krita]"),
         ("[switchEraser @a @b]\nkey = e", 1, "expected [switchEraser] or [switchEraser @APP], where APP is an app id or a glob such as *xournalpp*, not [switchEraser @a @b]"),
-        ("[eraser @krita]\nkey = e", 1, "unknown action [eraser] (expected one of switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut)"),
+        ("[eraser @krita]\nkey = e", 1, "unknown section [eraser] (expected palette or one of switchEraser, switchPrevious, showColorPalette, showInkAttributes, showContextualPalette, runSystemShortcut)"),
         ("[switchEraser @krita]\nkey = e\n\n[switchEraser @KRITA]\nkey = f", 4, "[switchEraser @KRITA] appears twice (first on line 1)"),
         ("[switchEraser @krita]\n# nothing\n[switchEraser]\nkey = e", 1, "[switchEraser @krita] binds nothing: give it key = CHORD or command = PROGRAM"),
         ("[switchEraser @krita]\nkey = e\nkey = f", 3, "[switchEraser @krita] already has a binding: one key or one command per action"),

@@ -252,7 +252,7 @@ fi
 XDG_CONFIG_HOME=$work/config "$pencilctl" actions >"$work/out" 2>&1 || true
 if grep -q '^  showColorPalette *command sh -c' "$work/out" &&
     grep -q '^  doubleTap *doubleTapAction=showColorPalette -> command sh -c' "$work/out" &&
-    grep -q '^  squeeze *squeezeAction=showContextualPalette -> nothing (not bound)' "$work/out"; then
+    grep -q '^  squeeze *squeezeAction=showContextualPalette -> the system palette: Undo, Redo (no \[palette\] section)' "$work/out"; then
     pass "pencilctl actions: the bindings and what each gesture does now"
 else
     fail "pencilctl actions: $(cat "$work/out")"

@@ -87,6 +87,7 @@ check_install() {
         "$user_dir/pencil-actions.service"
         "$rules_dir/70-pencild.rules"
         "$prefix/share/doc/pencild/examples/actions.conf" "$prefix/share/doc/pencild/examples/71-pencil-actions-uinput.rules"
+        "$prefix/share/pencil-actions/actions.conf"
         "$prefix/share/doc/pencild/examples/71-pencild-user-mode.rules"
         # README and the pages that pencilctl's, pencild's and pencil-actions' messages cite.
         "$prefix/share/doc/pencild/README.md" "$prefix/share/doc/pencild/docs/troubleshooting.md"
