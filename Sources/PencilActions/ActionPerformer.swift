@@ -111,41 +111,51 @@ public final class ActionPerformer {
         case .unbound:
             log.debug("\(label): not bound: nothing to do\(source)")
         case .sendChord(let chord):
-            // The file refuses these already; bindings made in code meet the same rule here,
-            // for both keyboards.
-            if let refusal = ChordPolicy.refusal(of: chord) {
-                log.warning("\(label): key \(chord) not sent: no keyboard presses it: \(refusal)")
-                return
-            }
-            var daemonProblem: String?
-            if let daemonKeyboard {
-                switch daemonKeyboard(chord, request.event?.device) {
-                case .pressed:
-                    log.debug("\(label): key \(chord) on pencild's keyboard\(source)")
-                    return
-                case .refused(let why):
-                    log.warning("\(label): key \(chord) not sent: \(why)")
-                    return
-                case .unavailable(let why):
-                    daemonProblem = why
-                }
-            }
-            guard keyboard != nil else {
-                let problems = [daemonProblem, keyboardProblem ?? (daemonProblem == nil ? "no virtual keyboard" : nil)].compactMap { $0 }
-                log.warning("\(label): key \(chord) not sent: \(problems.joined(separator: "; "))")
-                return
-            }
-            if player.enqueue(chord, now: now) {
-                log.debug("\(label): key \(chord)\(source)")
-                playDue(now: now)
-            } else {
-                log.warning("\(label): key \(chord) dropped: \(player.maximumQueued) chords are already waiting")
-            }
+            press(chord, device: request.event?.device, label: label, source: source, now: now)
         case .runCommand(let words):
             let environment = CommandEnvironment.environment(for: request, inherited: Self.inheritedEnvironment())
             if let pid = commands.start(words, environment: environment, label: label) {
                 log.debug("\(label): command \(CommandWords.quoted(words)) is pid \(pid)\(source)")
             }
+        }
+    }
+
+    /// Presses `chord` for the app in front: on pencild's keyboard, else on the own one.
+    /// `label` and `source` say in the log what it is for.
+    public func press(_ chord: KeyChord, device: String?, label: String, source: String, now: Int64) {
+        guard sessionActive else {
+            log.info("\(label): not performed: this session is not the seat's active one")
+            return
+        }
+        // The file refuses these already; bindings made in code meet the same rule here,
+        // for both keyboards.
+        if let refusal = ChordPolicy.refusal(of: chord) {
+            log.warning("\(label): key \(chord) not sent: no keyboard presses it: \(refusal)")
+            return
+        }
+        var daemonProblem: String?
+        if let daemonKeyboard {
+            switch daemonKeyboard(chord, device) {
+            case .pressed:
+                log.debug("\(label): key \(chord) on pencild's keyboard\(source)")
+                return
+            case .refused(let why):
+                log.warning("\(label): key \(chord) not sent: \(why)")
+                return
+            case .unavailable(let why):
+                daemonProblem = why
+            }
+        }
+        guard keyboard != nil else {
+            let problems = [daemonProblem, keyboardProblem ?? (daemonProblem == nil ? "no virtual keyboard" : nil)].compactMap { $0 }
+            log.warning("\(label): key \(chord) not sent: \(problems.joined(separator: "; "))")
+            return
+        }
+        if player.enqueue(chord, now: now) {
+            log.debug("\(label): key \(chord)\(source)")
+            playDue(now: now)
+        } else {
+            log.warning("\(label): key \(chord) dropped: \(player.maximumQueued) chords are already waiting")
         }
     }
 

@@ -24,6 +24,8 @@ public struct ActionsOptions: Equatable, Sendable {
     public var focus = "auto"
     /// The KWin script to load (nil: the installed one).
     public var kwinScript: String?
+    /// The system palette's program, looked up in PATH.
+    public var paletteProgram = "pencil-palette"
 
     public init(configPath: String, socketPath: String? = nil, shippedConfigPath: String? = nil) {
         self.configPath = configPath
@@ -59,6 +61,7 @@ public struct ActionsOptions: Equatable, Sendable {
             "the script KWin runs to report the focus (default: the installed",
             "share/pencil-actions/kwin-focus.js)",
         ]) { $0.kwinScript = $1 },
+        .value("--palette", valueName: "PROGRAM", help: ["the system palette's program (default: pencil-palette)"]) { $0.paletteProgram = $1 },
         .value("--key-interval", valueName: "MS", help: ["milliseconds between the key changes of a chord (default: 10)"]) {
             options, text throws(UsageError) in
             guard let milliseconds = Int64(text), (1...1_000).contains(milliseconds) else {

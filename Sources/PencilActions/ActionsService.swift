@@ -10,7 +10,7 @@ import Glibc
 /// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
 /// chord plays, the reconnect timer only while the daemon is away.
 public final class ActionsService {
-    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus, focusTimer, sessions }
+    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus, focusTimer, sessions, palette }
 
     private let options: ActionsOptions
     private let socketPath: String
@@ -26,6 +26,13 @@ public final class ActionsService {
     private var focusDescriptor: FileDescriptor?
     private var focusEvents: Epoll.Events = []
     private let statusPath: String?
+    /// The system palette while it is open, until its process is reaped.
+    private var palette: PaletteProcess?
+    /// The item taken in it, performed once its process has ended (and with it its hold on
+    /// the keyboard and pointer).
+    private var paletteChoice: PaletteItem?
+    /// Palettes asked to end that are still to be reaped.
+    private var endedPalettes: [Int32] = []
 
     public init(options: ActionsOptions, socketPath: String) {
         self.options = options
@@ -167,7 +174,9 @@ public final class ActionsService {
                     case .signals:
                         while let signal = signals.nextSignal() {
                             switch signal {
-                            case SIGCHLD: performer.commands.reap()
+                            case SIGCHLD:
+                                performer.commands.reap()
+                                reapPalettes()
                             case SIGHUP: reloadBindings(initial: false)
                             default:
                                 log.notice("signal \(signal): letting go of every key and stopping")
@@ -191,6 +200,8 @@ public final class ActionsService {
                     case .sessions:
                         sessions.acknowledge()
                         performer.sessionChanged(active: SessionActivity.isActive())
+                    case .palette:
+                        readPalette(epoll: epoll)
                     case nil:
                         break
                     }
@@ -202,6 +213,7 @@ public final class ActionsService {
                 break
             }
         }
+        if let open = palette, let pid = open.end() { endedPalettes.append(pid) }
         performer.close()
         subscription?.close()
         focus.close()
@@ -240,7 +252,12 @@ public final class ActionsService {
                 // The session as logind has it now: its monitor may not have been read yet.
                 performer.sessionChanged(active: SessionActivity.isActive())
                 // The focused app once per gesture, as the desktop last reported it.
-                performer.perform(request, app: focus.state.app, now: MonotonicClock.now())
+                let app = focus.state.app
+                if PalettePlan.opens(request, bindings: performer.bindings, app: app) {
+                    openPalette(request, app: app, epoll: epoll)
+                } else {
+                    performer.perform(request, app: app, now: MonotonicClock.now())
+                }
             } != .ended
         } catch {
             epoll.remove(current.descriptor)
@@ -254,6 +271,92 @@ public final class ActionsService {
             current.close()
             subscription = nil
             scheduleReconnect(reconnectTimer, because: "pencild closed the stream")
+        }
+    }
+
+    /// Opens the system palette for `request` (docs/gestures.md, "Which app acts: the system
+    /// palette"), or closes the one open: the same gesture again (cases 7 and 8).
+    private func openPalette(_ request: GestureRequest, app: String?, epoll: Epoll) {
+        let label = "\(request.event?.type.rawValue ?? CommandEnvironment.testGesture) \(request.action.rawValue)"
+        if let open = palette {
+            log.info("\(label): the system palette is open: closing it")
+            open.close(because: "again")
+            return
+        }
+        guard performer.sessionActive else {
+            log.info("\(label): not performed: this session is not the seat's active one")
+            return
+        }
+        // The pen's tools need pencild to switch the tip through the mirror on request; until
+        // it can, the palette holds Undo, Redo and the app's own items.
+        let plan = PalettePlan(for: request, bindings: performer.bindings, app: app, tipReportedAs: nil)
+        do {
+            let opened = try PaletteProcess(program: options.paletteProgram, plan: plan, device: request.event?.device, label: label,
+                                            environment: ActionPerformer.inheritedEnvironment(), now: MonotonicClock.now())
+            do { try epoll.add(opened.output, events: .readable, token: Token.palette.rawValue) } catch {
+                if let pid = opened.end() { endedPalettes.append(pid) }
+                log.error("\(label): the system palette cannot open: cannot wait on it: \(error)")
+                return
+            }
+            palette = opened
+            paletteChoice = nil
+            log.debug("\(label): the system palette, pid \(opened.pid), \(plan.items.count) items (app \(app.map { "\"\($0)\"" } ?? "unknown"))")
+        } catch {
+            log.error("\(label): the system palette cannot open: \(options.paletteProgram): \(error)")
+        }
+    }
+
+    /// What the palette wrote: where it is, or what the person took.
+    private func readPalette(epoll: Epoll) {
+        guard let open = palette else { return }
+        let (replies, stillOpen) = open.readReplies()
+        for reply in replies {
+            switch reply {
+            case .shown(let x, let y, let width, let height, let route)?:
+                let milliseconds = Double(MonotonicClock.now() - open.requestedAt) / 1_000
+                log.notice("\(open.label): the system palette is on screen at \(x),\(y), \(width)x\(height) (\(route)), \(Int(milliseconds)) ms after the gesture")
+            case .chosen(let id)?:
+                guard let item = open.plan.item(id: id) else {
+                    log.warning("\(open.label): the palette chose \"\(id)\", which it was not given: nothing is performed")
+                    continue
+                }
+                paletteChoice = item
+            case .closed(let reason)?:
+                log.info("\(open.label): the system palette closed (\(reason)): nothing is performed")
+            case .error(let reason)?:
+                log.error("\(open.label): the system palette cannot open: \(reason)")
+            case nil:
+                log.warning("\(open.label): the system palette wrote a line that is not a reply: it is ignored")
+            }
+        }
+        if !stillOpen {
+            epoll.remove(open.output)
+            reapPalettes()
+        }
+    }
+
+    /// Reaps the palettes that ended; once the open one has, performs what was taken in it.
+    private func reapPalettes() {
+        endedPalettes.removeAll { pid in
+            // Reaped now, or no longer a child of ours (ECHILD): either way, done with.
+            if case .success(nil) = Result(catching: { () throws(Errno) in try ChildProcess.reap(pid) }) { return false }
+            return true
+        }
+        guard let open = palette else { return }
+        let ended: ChildProcess.Termination?
+        do { ended = try ChildProcess.reap(open.pid) } catch { ended = .exited(0) }
+        guard let ended else { return }
+        _ = open.end()
+        palette = nil
+        let choice = paletteChoice
+        paletteChoice = nil
+        if !ended.succeeded, choice == nil { log.warning("\(open.label): the system palette \(ended)") }
+        guard let item = choice else { return }
+        switch item.choice {
+        case .chord(let chord):
+            performer.press(chord, device: open.device, label: "\(open.label) \(item.label)", source: " (the system palette)", now: MonotonicClock.now())
+        case .tool(let tool):
+            log.warning("\(open.label): \(item.label): the tip cannot be switched to the \(tool) on request yet")
         }
     }
 

@@ -25,8 +25,10 @@ public enum ChildProcess {
     /// ("NAME=value" strings). Standard input is /dev/null; output and errors are the caller's.
     /// The child starts with no blocked signals and default dispositions for the signals the
     /// caller may have blocked or ignored (a signalfd loop blocks them; EPIPE handling ignores
-    /// SIGPIPE), so it behaves as if started from a shell. Returns its pid.
-    public static func spawn(_ arguments: [String], environment: [String]) throws(Errno) -> Int32 {
+    /// SIGPIPE), so it behaves as if started from a shell. `standardInput` and
+    /// `standardOutput`, when given, become its 0 and 1. Returns its pid.
+    public static func spawn(_ arguments: [String], environment: [String], standardInput: FileDescriptor? = nil,
+                             standardOutput: FileDescriptor? = nil) throws(Errno) -> Int32 {
         guard let program = arguments.first, !program.isEmpty else { throw .invalidArgument }
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -36,7 +38,12 @@ public enum ChildProcess {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput.rawValue, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if let standardOutput { posix_spawn_file_actions_adddup2(&actions, standardOutput.rawValue, 1) }
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)

@@ -62,6 +62,12 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
+    /// Clears O_NONBLOCK: for the end of a pipe a child reads or writes as a plain file.
+    public func setBlocking() throws(Errno) {
+        let flags = try retryingOnInterrupt { fcntl(rawValue, F_GETFL) }
+        _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFL, flags & ~O_NONBLOCK) }
+    }
+
     /// A pipe: (read end, write end), both non-blocking and close-on-exec.
     public static func makePipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
         var ends: [Int32] = [-1, -1]

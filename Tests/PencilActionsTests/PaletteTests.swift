@@ -192,3 +192,23 @@ import Testing
         #expect(plain == .success(.run(ActionsOptions(configPath: "/d", shippedConfigPath: shipped))))
     }
 }
+
+/// What pencil-palette writes back, read as distrusted lines.
+@Suite struct PaletteReplyTests {
+    func parse(_ text: String) -> PaletteReply? { PaletteReply.parse(Array(text.utf8)) }
+
+    @Test func eachReplyReads() {
+        #expect(parse(#"{"shown": {"x": 280, "y": 340, "width": 80, "height": 120, "screen": {"width": 1280, "height": 800}, "route": "x11"}}"#)
+                == .shown(x: 280, y: 340, width: 80, height: 120, route: "x11"))
+        #expect(parse(#"{"chosen": "app.2"}"#) == .chosen("app.2"))
+        #expect(parse(#"{"closed": "outside"}"#) == .closed("outside"))
+        #expect(parse(#"{"error": "cannot open the palette: no display"}"#) == .error("cannot open the palette: no display"))
+    }
+
+    @Test func anythingElseIsNoReply() {
+        for text in ["", "not json", #"{"shown": {"x": "left"}}"#, #"{"chosen": 3}"#, #"{"other": true}"#, "[1, 2]",
+                     #"{"chosen": ""# + String(repeating: "x", count: 5_000) + #""}"#] {
+            #expect(parse(text) == nil, "\(text.prefix(40))")
+        }
+    }
+}
