@@ -85,7 +85,7 @@ KERNEL_SUITE ?= tests/kernel/run-suite.sh
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: build build-debug run deps deps-test test test-generated test-new-gesture test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-make-run test-krita test-krita6 test-settings test-focus \
+.PHONY: build build-debug run deps deps-test test test-generated test-new-gesture test-purity test-swift test-sanitizers test-asan test-tsan test-packaging test-client-python test-demo test-make-run test-krita test-krita6 test-settings test-palette test-focus \
         test-client-c build-client-c install-client-c uninstall-client-c test-fuzz test-boot test-readme test-desktop test-desktop-vm test-kernel demo bench fuzz install uninstall clean man deb
 
 build:
@@ -139,7 +139,7 @@ demo: build
 
 # --- tests -------------------------------------------------------------------
 
-test: deps-test test-generated test-new-gesture build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-make-run test-settings test-krita test-focus test-client-c test-fuzz test-boot test-readme test-krita6 test-desktop test-desktop-vm test-kernel
+test: deps-test test-generated test-new-gesture build-debug test-purity test-swift test-sanitizers test-packaging test-client-python test-demo test-make-run test-settings test-palette test-krita test-focus test-client-c test-fuzz test-boot test-readme test-krita6 test-desktop test-desktop-vm test-kernel
 	@echo "make test: all passed"
 
 # The pure core (PencilInput, GestureRecognizer, PencilProtocol, JSON, ...) cannot read the
@@ -211,6 +211,13 @@ test-make-run: build-debug
 # go to .build/settings-screenshots.
 test-settings: build-debug
 	apps/settings/tests/test-settings.sh "$$($(SWIFT) build --show-bin-path)"
+
+# The system palette (apps/palette) on a private X server (Xvfb) with its own D-Bus session,
+# over an app that writes down what it receives, driven with xdotool and through the
+# accessibility tree; then opened by pencil-actions for the debug pencild's demo pen.
+# Its screenshots go to .build/palette-screenshots.
+test-palette: build-debug
+	apps/palette/tests/test-palette.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The Krita plugin (integrations/krita) in Debian's Krita on a private Xvfb display, against
 # the debug pencild: absent at Krita's start, then replaying a double-tap and a squeeze.

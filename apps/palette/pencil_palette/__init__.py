@@ -1,0 +1,23 @@
+"""pencil-palette: the system palette, a small card of pen tools and an app's own actions
+that opens at the pen when a squeeze asks for a palette and no app shows one of its own.
+
+pencil-actions starts it, writes one request line of JSON to its standard input and reads
+its replies, one JSON object a line, from its standard output: where the palette is shown,
+then the item chosen or why it closed. The palette performs nothing itself.
+
+Where to read:
+  request.py    the request: read, checked and limited (pure: no GTK)
+  placement.py  where the card goes on the screen (pure)
+  window.py     the card: its items as buttons, grouped; the same for every route
+  routes.py     how a surface is placed and how it takes the pointer and keyboard: X11 now,
+                a seam for layer-shell
+  x11.py        the few Xlib calls the X11 route makes, through ctypes
+  app.py        the command line, and the protocol on standard input and output
+"""
+
+import gi
+
+# Before any module of the package imports gi.repository.
+gi.require_version("Gtk", "4.0")
+gi.require_version("Gdk", "4.0")
+gi.require_version("Adw", "1")

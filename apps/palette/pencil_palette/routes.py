@@ -1,0 +1,89 @@
+"""Routes: how the card's surface is placed on the screen and how it takes the pointer and
+the keyboard while it is open. The card (window.py) is the same for every route.
+
+  x11          an override-redirect window moved to the pen, with the pointer and the
+               keyboard grabbed: a tap outside closes it and reaches no app
+  layer-shell  (not built yet) Wayland compositors with zwlr_layer_shell_v1, through
+               gtk4-layer-shell: a transparent OVERLAY surface over the whole output with the
+               card drawn at the pen's place, its keyboard mode exclusive while open
+
+A route is chosen before GTK is loaded (`choose`), since it decides GDK's backend. The
+X11 route is in x11.py."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Mapping, Optional, Protocol, Tuple, Type
+
+if TYPE_CHECKING:
+    from gi.repository import Gtk
+
+ROUTE_NAMES = ("auto", "x11", "layer-shell")
+
+
+class RouteUnavailable(Exception):
+    """Why the palette cannot open by a route."""
+
+
+class Events(Protocol):
+    """What a route tells the palette."""
+
+    def shown(self, rectangle: Tuple[int, int, int, int], screen: Tuple[int, int], route: str) -> None: ...
+
+    def outside(self) -> None: ...
+
+    def failed(self, why: str) -> None: ...
+
+
+class Route:
+    """One way onto the screen. `attach` is called before the window is presented; the route
+    reports `shown` once the card is on screen and takes input, `outside` for a tap outside
+    it; `release` gives back what it took, before the palette exits."""
+
+    name = ""
+
+    def __init__(self, pen: Optional[Tuple[float, float]]) -> None:
+        self.pen = pen
+
+    def attach(self, window: Gtk.Window, events: Events) -> None:
+        raise NotImplementedError
+
+    def release(self) -> None:
+        pass
+
+
+class LayerShellRoute(Route):
+    """The seam for Wayland compositors with zwlr_layer_shell_v1: gtk4-layer-shell would make
+    the window a layer surface (layer OVERLAY, anchored to all four edges, exclusive zone -1,
+    keyboard mode exclusive), transparent but for the card, placed with margins at
+    `placement.place`; a tap on the transparent part is a tap outside."""
+
+    name = "layer-shell"
+    NOT_BUILT = "the layer-shell route is not built yet"
+
+    def attach(self, window: Gtk.Window, events: Events) -> None:
+        raise RouteUnavailable(self.NOT_BUILT)
+
+
+def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
+    """The route for --route NAME, which must be ready before GTK is loaded: it sets
+    GDK_BACKEND in `os.environ` for the route's backend."""
+    if name == "auto":
+        if environment.get("DISPLAY") and not environment.get("WAYLAND_DISPLAY"):
+            name = "x11"
+        elif environment.get("WAYLAND_DISPLAY"):
+            raise RouteUnavailable(f"on Wayland the palette needs the layer-shell route: {LayerShellRoute.NOT_BUILT}")
+        else:
+            raise RouteUnavailable("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")
+    if name == "x11":
+        if not environment.get("DISPLAY"):
+            raise RouteUnavailable("no X display: DISPLAY is not set")
+        os.environ["GDK_BACKEND"] = "x11"
+        # Only now: it loads GTK, whose backend is fixed when it is loaded.
+        from .x11 import X11Route
+        return X11Route
+    if name == "layer-shell":
+        # Until it is, before GTK looks for a display.
+        raise RouteUnavailable(LayerShellRoute.NOT_BUILT)
+    raise RouteUnavailable(f"no route {name!r}: choose from {', '.join(ROUTE_NAMES)}")
+
