@@ -6,6 +6,10 @@
 #   begin_scratch       makes $work (removed at exit) and $pids: the processes the tier
 #                       started, ended at exit by their ids, and only those
 #   stop_started        ends the processes in $pids (end_scratch does, before removing $work)
+#   require_accessible_gtk
+#                       what a GTK 4 window driven through the accessibility tree under Xvfb
+#                       needs: Xvfb, dbus-run-session, the AT-SPI bus ($launcher) and a Python
+#                       with PyGObject, libadwaita and pyatspi ($python); cannot_run otherwise
 #   start_xvfb SIZE     a private X display of SIZE (WIDTHxHEIGHTxDEPTH), whose number Xvfb
 #                       picks; exports DISPLAY, adds Xvfb to $pids, its log in $work/xvfb.log
 #   begin_chroot_tier PROGRAM... -- ARGS...
@@ -45,6 +49,21 @@ stop_started() {
 end_scratch() {
     stop_started
     rm -rf "$work"
+}
+
+require_accessible_gtk() {
+    local candidate
+    command -v Xvfb >/dev/null || cannot_run "Xvfb is not installed (apt-get install xvfb)"
+    command -v dbus-run-session >/dev/null || cannot_run "dbus-run-session is not installed (apt-get install dbus)"
+    launcher=""
+    for candidate in /usr/libexec/at-spi-bus-launcher /usr/lib/at-spi2-core/at-spi-bus-launcher; do
+        [ -x "$candidate" ] && launcher=$candidate && break
+    done
+    [ -n "$launcher" ] || cannot_run "at-spi-bus-launcher is not installed (apt-get install at-spi2-core)"
+    python=$("$(dirname "${BASH_SOURCE[0]}")/../scripts/gi-python.sh") || cannot_run "PyGObject with GTK 4 is not installed"
+    "$python" -c 'import gi; gi.require_version("Adw", "1"); from gi.repository import Adw' 2>/dev/null ||
+        cannot_run "libadwaita's introspection data is not installed (apt-get install gir1.2-adw-1)"
+    "$python" -c 'import pyatspi' 2>/dev/null || cannot_run "pyatspi is not installed (apt-get install python3-pyatspi)"
 }
 
 start_xvfb() {

@@ -22,6 +22,15 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import pyatspi
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests"))
+import checks  # noqa: E402
+from checks import check, fail, ok  # noqa: E402
+
+
+def wait(predicate: Callable[[], Any], seconds: float = 10.0) -> Any:
+    return checks.wait(predicate, seconds, interval=0.05)
+
+
 SCREEN = (1280, 800)
 ITEMS: List[Dict[str, Any]] = [
     {"id": "tool.pen", "label": "Pen", "group": "tools", "checked": True},
@@ -35,38 +44,6 @@ ITEMS: List[Dict[str, Any]] = [
 BUTTON_ROLES = ("push button", "toggle button")
 # A place on the app in front, away from wherever a palette opens in these checks.
 ON_THE_APP = (900, 300)
-
-failures = 0
-
-
-def ok(what: str) -> None:
-    print(f"  ok: {what}", flush=True)
-
-
-def fail(what: str) -> None:
-    global failures
-    failures += 1
-    print(f"  FAIL: {what}", flush=True)
-
-
-def check(condition: bool, what: str, detail: str = "") -> bool:
-    if condition:
-        ok(what)
-    else:
-        fail(f"{what}{': ' + detail if detail else ''}")
-    return condition
-
-
-def wait(predicate: Callable[[], Any], seconds: float = 10.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            value = predicate()
-        except Exception:  # the tree changes under us: ask again
-            value = None
-        if value or time.monotonic() >= deadline:
-            return value
-        time.sleep(0.05)
 
 
 def xdotool(*arguments: str) -> None:
@@ -170,6 +147,7 @@ def finished(palette: Palette, expected: Dict[str, Any], what: str) -> bool:
 
 # --- the accessibility tree and the screen ------------------------------------------------------
 
+
 def walk(node: Any) -> Iterator[Any]:
     yield node
     for index in range(node.childCount):
@@ -244,6 +222,7 @@ def pixel(x: int, y: int) -> str:
 
 # --- the app in front ------------------------------------------------------------------------------
 
+
 def behind_lines() -> List[str]:
     with open(os.environ["BEHIND_LOG"]) as file:
         return file.read().splitlines()
@@ -265,6 +244,7 @@ def click_at(x: int, y: int) -> None:
 
 
 # --- the checks ---------------------------------------------------------------------------------
+
 
 def shown_at_the_pen() -> None:
     palette = Palette(request())
@@ -469,7 +449,7 @@ def main() -> int:
         started = time.monotonic()
         phase()
         print(f"    ({phase.__name__}: {time.monotonic() - started:.1f} s)", flush=True)
-    return 1 if failures else 0
+    return 1 if checks.failures else 0
 
 
 if __name__ == "__main__":

@@ -25,20 +25,10 @@ repo=$(cd "$app_dir/../.." && pwd)
 tier=test-palette
 # shellcheck source=tests/desktop-tier.sh
 . "$here/../../../tests/desktop-tier.sh"
-command -v Xvfb >/dev/null || cannot_run "Xvfb is not installed (apt-get install xvfb)"
-command -v dbus-run-session >/dev/null || cannot_run "dbus-run-session is not installed (apt-get install dbus)"
+require_accessible_gtk
 for program in xdotool:xdotool xwininfo:x11-utils import:imagemagick; do
     command -v "${program%%:*}" >/dev/null || cannot_run "${program%%:*} is not installed (apt-get install ${program#*:})"
 done
-launcher=""
-for candidate in /usr/libexec/at-spi-bus-launcher /usr/lib/at-spi2-core/at-spi-bus-launcher; do
-    [ -x "$candidate" ] && launcher=$candidate && break
-done
-[ -n "$launcher" ] || cannot_run "at-spi-bus-launcher is not installed (apt-get install at-spi2-core)"
-python=$("$repo/scripts/gi-python.sh") || cannot_run "PyGObject with GTK 4 is not installed"
-"$python" -c 'import gi; gi.require_version("Adw", "1"); from gi.repository import Adw' 2>/dev/null ||
-    cannot_run "libadwaita's introspection data is not installed (apt-get install gir1.2-adw-1)"
-"$python" -c 'import pyatspi' 2>/dev/null || cannot_run "pyatspi is not installed (apt-get install python3-pyatspi)"
 
 # Everything below runs on a D-Bus session bus of its own, which ends with the test.
 if [ -z "${PENCIL_PALETTE_TEST_BUS:-}" ]; then
@@ -55,7 +45,7 @@ else
     fail "unit tests: $(cat "$work/unit.log")"
 fi
 if command -v mypy >/dev/null; then
-    if mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
+    if MYPYPATH=$repo/tests mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
         --scripts-are-modules "$app_dir/pencil-palette" "$app_dir/pencil_palette" "$here"/*.py; then
         pass "mypy: the palette and the test's Python"
     else

@@ -33,6 +33,10 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pyatspi
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests"))
+import checks  # noqa: E402
+from checks import check, fail, ok, wait  # noqa: E402
+
 PAGES = ["Pens", "Double-tap", "Squeeze", "Timing", "Apps", "Try it"]
 # Roles a person operates: each must have a name of its own (GTK names an unnamed one after
 # its class, GtkSpinButton, which says nothing).
@@ -40,43 +44,9 @@ INTERACTIVE = {"push button", "push button", "check box", "radio button", "spin 
                "page tab", "entry", "text", "menu item", "link", "switch", "password text"}
 FALLBACK_NAME = re.compile(r"^(Gtk|Adw)[A-Z]\w*$")
 
-failures = 0
-passes = 0
-
-
-def ok(what: str) -> None:
-    global passes
-    passes += 1
-    print(f"  ok: {what}", flush=True)
-
-
-def fail(what: str) -> None:
-    global failures
-    failures += 1
-    print(f"  FAIL: {what}", flush=True)
-
-
-def check(condition: bool, what: str, detail: str = "") -> bool:
-    if condition:
-        ok(what)
-    else:
-        fail(f"{what}{': ' + detail if detail else ''}")
-    return condition
-
-
-def wait(predicate: Callable[[], Any], seconds: float = 10.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            value = predicate()
-        except Exception:  # the tree changes under us: ask again
-            value = None
-        if value or time.monotonic() >= deadline:
-            return value
-        time.sleep(0.1)
-
 
 # --- the tree -------------------------------------------------------------------------------
+
 
 def application() -> Any:
     def find() -> Any:
@@ -170,6 +140,7 @@ def shot(name: str) -> None:
 
 # --- pencild ----------------------------------------------------------------------------------
 
+
 def prefs() -> Dict[str, Any]:
     output = subprocess.run([os.environ["PENCILCTL"], "prefs", "get", "--json"], capture_output=True, text=True,
                             timeout=10, check=True).stdout
@@ -187,6 +158,7 @@ def pencild_has(field: str, value: Any, what: str) -> bool:
 
 
 # --- phases -----------------------------------------------------------------------------------
+
 
 def accessible_names(app: Any) -> None:
     for page in PAGES:
@@ -662,7 +634,7 @@ def main() -> int:
     else:
         print(f"drive.py: no phase {phase}", file=sys.stderr)
         return 2
-    return 1 if failures else 0
+    return 1 if checks.failures else 0
 
 
 if __name__ == "__main__":

@@ -30,19 +30,9 @@ tier=test-settings
 for program in pencild pencilctl pencil-test-recordings; do
     [ -x "$bin/$program" ] || { echo "test-settings: $bin/$program is missing: build first" >&2; exit 1; }
 done
-command -v Xvfb >/dev/null || cannot_run "Xvfb is not installed (apt-get install xvfb)"
-command -v dbus-run-session >/dev/null || cannot_run "dbus-run-session is not installed (apt-get install dbus)"
-launcher=""
-for candidate in /usr/libexec/at-spi-bus-launcher /usr/lib/at-spi2-core/at-spi-bus-launcher; do
-    [ -x "$candidate" ] && launcher=$candidate && break
-done
-[ -n "$launcher" ] || cannot_run "at-spi-bus-launcher is not installed (apt-get install at-spi2-core)"
+require_accessible_gtk
 command -v import >/dev/null || cannot_run "import is not installed (apt-get install imagemagick)"
 command -v desktop-file-validate >/dev/null || cannot_run "desktop-file-validate is not installed (apt-get install desktop-file-utils)"
-python=$("$repo/scripts/gi-python.sh") || cannot_run "PyGObject with GTK 4 is not installed"
-"$python" -c 'import gi; gi.require_version("Adw", "1"); from gi.repository import Adw' 2>/dev/null ||
-    cannot_run "libadwaita's introspection data is not installed (apt-get install gir1.2-adw-1)"
-"$python" -c 'import pyatspi' 2>/dev/null || cannot_run "pyatspi is not installed (apt-get install python3-pyatspi)"
 
 # Everything below runs on a D-Bus session bus of its own, which ends with the test.
 if [ -z "${PENCIL_SETTINGS_TEST_BUS:-}" ]; then
@@ -71,7 +61,7 @@ if command -v shellcheck >/dev/null; then
     if (cd "$repo" && shellcheck --severity=warning apps/settings/tests/*.sh tests/desktop-tier.sh tests/lib.sh); then pass "shellcheck: the test's scripts"; else fail "shellcheck"; fi
 fi
 if command -v mypy >/dev/null; then
-    if MYPYPATH=$repo/clients/python/src mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
+    if MYPYPATH=$repo/clients/python/src:$repo/tests mypy --ignore-missing-imports --no-error-summary --cache-dir "$work/mypy" \
         --scripts-are-modules "$app_dir/pencil-settings" "$app_dir/pencil_settings" "$here"/*.py; then
         pass "mypy: the app and the test's Python"
     else
