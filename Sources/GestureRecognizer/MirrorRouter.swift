@@ -101,6 +101,16 @@ public struct MirrorRouter: PenFrameStage, Sendable {
         appHoldsFocus = other.appHoldsFocus
     }
 
+    /// SetTipTool (docs/gestures.md, "The pen switches tool through its mirror", case 10): the
+    /// tip reported as the eraser, or as itself, written into `output` at `time` when the tip
+    /// is up. False when this mirror switches no tools (its user's mirrorSwitchesTool is off).
+    public mutating func setTipTool(eraser: Bool, at time: Int64, into output: inout [InputEvent]) -> Bool {
+        guard switchesTool else { return false }
+        toolSwitch.request(eraser: eraser)
+        toolSwitch.appendDueSwitch(to: &output, time: time)
+        return true
+    }
+
     fileprivate static func code(of button: PenButton?) -> UInt16? {
         switch button {
         case .stylus: return EventCode.BTN_STYLUS

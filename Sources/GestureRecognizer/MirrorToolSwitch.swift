@@ -17,6 +17,9 @@ import PencilProtocol
 ///      │                                                     └───── tip up, or no tip in range: at once ───────────┘
 ///      └── a request while wanting takes the wish back (a second double-tap before the lift)
 ///
+/// A request by name (SetTipTool) moves along the same edges, or nowhere when the tip already
+/// is, or waits to be, what it asks for.
+///
 /// The real eraser end passes as itself: turning the pen over never changes the switch, and the
 /// switch lasts across proximity out and in. It ends with the router (the pen gone, another
 /// deciding user, the mirror let go).
@@ -37,6 +40,9 @@ struct MirrorToolSwitch: Sendable {
 
     /// A switchEraser or switchPrevious the mirror performs: with two tools, both flip.
     mutating func request() { wantsEraser.toggle() }
+
+    /// A tool asked for by name (SetTipTool): the eraser, or the tip as itself.
+    mutating func request(eraser: Bool) { wantsEraser = eraser }
 
     /// The switch differs from what is written, and can be written now.
     var isDue: Bool { wantsEraser != reportsEraser && !tipDown }

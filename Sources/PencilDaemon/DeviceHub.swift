@@ -321,6 +321,17 @@ final class DeviceHub {
     }
 
     /// Plays `gesture` on the demo pen `device`, after the gestures asked of it before.
+    /// SetTipTool on `device`, which has a mirror: written to it at once where the tip is up,
+    /// and told to every monitor. False when its user's mirror switches no tools.
+    func setTipTool(of device: PenDevice, eraser: Bool, now: HostTime) -> Bool {
+        self.now = now
+        let time = device.live != nil ? DeviceTime(sameInstantAs: now) : device.lastTime
+        guard device.pipeline.stage.setMirrorTipTool(eraser: eraser, at: time.microseconds, into: &output) else { return false }
+        writeMirror(of: device, &output.mirror)
+        announceChanges(of: device)
+        return true
+    }
+
     func playGesture(_ gesture: GestureDemonstration.Script, on device: PenDevice, now: HostTime) throws(DemoPenPlayer.Busy) {
         self.now = now
         guard case .demo(var player) = device.source else { return }

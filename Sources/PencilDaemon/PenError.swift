@@ -34,6 +34,11 @@ enum PenError {
     static func gestureNotPlayable(_ reason: String) -> VarlinkError {
         error(.gestureNotPlayable, [("reason", .string(reason))])
     }
+    /// SetTipTool: the pen's tip cannot be switched, and why: it has no mirror, its user has
+    /// mirrorSwitchesTool off, or no device was named and not exactly one pen is mirrored.
+    static func toolNotSwitchable(_ reason: String) -> VarlinkError {
+        error(.toolNotSwitchable, [("reason", .string(reason))])
+    }
 
     private static func error(_ name: PenInterface.ErrorName, _ parameters: [(String, JSONValue)]) -> VarlinkError {
         VarlinkError(name: name.qualifiedName, parameters: .object(parameters))

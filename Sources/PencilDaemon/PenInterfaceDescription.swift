@@ -173,6 +173,13 @@ extension InterfaceDescriptions {
     # after the gestures queued before it. Only the demo pen plays gestures: see GestureNotPlayable.
     method PlayGesture(device: ?string, gesture: string) -> (device: string)
 
+    # Switches the tool the pen's tip is reported as through its mirror, as the system palette's
+    # Pen and Eraser do: tool is pen (the tip's own) or eraser; device is the pen, the one mirrored
+    # pen the caller reads when left out. Only for the user whose preferences the mirror follows,
+    # with mirrorSwitchesTool on. Written at once with the tip up, else as it lifts; the reply says
+    # what the tip is reported as now, and monitors hear a deviceChanged when that changes.
+    method SetTipTool(device: ?string, tool: string) -> (device: string, tipReportedAs: string)
+
     error NoSuchDevice (device: string)
     error PermissionDenied ()
     error InvalidPreferences (field: string, reason: string)
@@ -189,6 +196,9 @@ extension InterfaceDescriptions {
     # not one, the caller's preferences switch the gesture off or need a button the demo pen
     # lacks, or four gestures are already waiting.
     error GestureNotPlayable (reason: string)
+    # SetTipTool: the pen's tip cannot be switched, and why: it has no mirror, its user has
+    # mirrorSwitchesTool off, or no device was named and not exactly one pen is mirrored.
+    error ToolNotSwitchable (reason: string)
 
     """#
 }

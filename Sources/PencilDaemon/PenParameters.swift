@@ -60,4 +60,14 @@ enum PenParameters {
             gesture = try parameters.required("gesture", .string)
         }
     }
+
+    struct SetTipTool: Sendable {
+        var device: String?
+        var tool: String
+
+        init(_ parameters: ParameterReader) throws(InvalidParameter) {
+            device = try parameters.optional("device", .string)
+            tool = try parameters.required("tool", .string)
+        }
+    }
 }

@@ -256,6 +256,7 @@ final class PenService {
             case .setFocus: setFocus(try .init(parameters), call, for: connection, now: now)
             case .pressChord: pressChord(try .init(parameters), call, for: connection, now: now)
             case .playGesture: playGesture(try .init(parameters), call, for: connection, now: now)
+            case .setTipTool: setTipTool(try .init(parameters), call, for: connection, now: now)
             }
         } catch {
             replyError(connection, call, .invalidParameter(error.name))

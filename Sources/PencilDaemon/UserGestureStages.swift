@@ -27,6 +27,12 @@ struct UserGestureStages: PenFrameStage {
     /// The tip is reported as the eraser through the mirror now.
     var mirrorReportsEraser: Bool { mirror?.reportsEraser ?? false }
 
+    /// SetTipTool: false without a mirror, or with one that switches no tools.
+    mutating func setMirrorTipTool(eraser: Bool, at time: Int64, into output: inout UserEvents) -> Bool {
+        guard mirror != nil else { return false }
+        return mirror!.setTipTool(eraser: eraser, at: time, into: &output.mirror)
+    }
+
     /// An app of the mirror's owner holds the focus (it acts on gestures itself) or not.
     mutating func setMirrorOwnerAppHoldsFocus(_ held: Bool) {
         if mirror != nil { mirror!.appHoldsFocus = held }

@@ -11,6 +11,7 @@ public enum PenInterface {
         case setFocus = "SetFocus"
         case pressChord = "PressChord"
         case playGesture = "PlayGesture"
+        case setTipTool = "SetTipTool"
 
         /// interface.Method, as a call names it.
         public var qualifiedName: String { PenInterface.name + "." + rawValue }
@@ -25,6 +26,7 @@ public enum PenInterface {
         case keyboardUnavailable = "KeyboardUnavailable"
         case keyNotAllowed = "KeyNotAllowed"
         case gestureNotPlayable = "GestureNotPlayable"
+        case toolNotSwitchable = "ToolNotSwitchable"
 
         /// interface.Error, as a reply names it.
         public var qualifiedName: String { PenInterface.name + "." + rawValue }
