@@ -17,6 +17,7 @@ public final class ActionsService {
     private let log: ActionsLog
     private let file: BindingsFile
     private let performer: ActionPerformer
+    private let tipTool: DaemonTipTool
     private var subscription: MonitorSubscription?
     /// Pauses between attempts while pencild is away: 1 s, doubling to 30 s.
     private var backoff = ReconnectBackoff(initialMilliseconds: 1_000, maximumMilliseconds: 30_000)
@@ -40,6 +41,7 @@ public final class ActionsService {
         log = ActionsLog(verbose: options.verbose)
         file = BindingsFile(path: options.configPath, shippedPath: options.shippedConfigPath)
         let daemonKeyboard = DaemonKeyboard(socketPath: socketPath)
+        tipTool = DaemonTipTool(socketPath: socketPath)
         performer = ActionPerformer(keyInterval: options.keyInterval, maximumCommands: options.maximumCommands, log: log,
                                     daemonKeyboard: { chord, device in daemonKeyboard.press(chord, device: device) })
         focus = NoFocusProvider(reason: "not started")
@@ -287,9 +289,9 @@ public final class ActionsService {
             log.info("\(label): not performed: this session is not the seat's active one")
             return
         }
-        // The pen's tools need pencild to switch the tip through the mirror on request; until
-        // it can, the palette holds Undo, Redo and the app's own items.
-        let plan = PalettePlan(for: request, bindings: performer.bindings, app: app, tipReportedAs: nil)
+        // Pen and Eraser only where the pen has a mirror to switch (Device.tipReportedAs).
+        let tip = tipTool.tipReportedAs(device: request.event?.device)
+        let plan = PalettePlan(for: request, bindings: performer.bindings, app: app, tipReportedAs: tip)
         do {
             let opened = try PaletteProcess(program: options.paletteProgram, plan: plan, device: request.event?.device, label: label,
                                             environment: ActionPerformer.inheritedEnvironment(), now: MonotonicClock.now())
@@ -356,7 +358,10 @@ public final class ActionsService {
         case .chord(let chord):
             performer.press(chord, device: open.device, label: "\(open.label) \(item.label)", source: " (the system palette)", now: MonotonicClock.now())
         case .tool(let tool):
-            log.warning("\(open.label): \(item.label): the tip cannot be switched to the \(tool) on request yet")
+            switch tipTool.set(tool, device: open.device) {
+            case .success(let reported): log.debug("\(open.label) \(item.label): the tip is reported as the \(reported) (the system palette)")
+            case .failure(let refusal): log.warning("\(open.label) \(item.label): the tip is not switched: \(refusal)")
+            }
         }
     }
 

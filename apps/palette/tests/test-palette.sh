@@ -156,6 +156,40 @@ else
     fail "pencil-actions did not see the held squeeze" "$(cat "$work/actions.log")"
 fi
 
+echo "test-palette: Pen and Eraser switch the tip through the pen's mirror"
+# The client test pen double-taps, which switches its mirror to the eraser, and squeezes; its
+# replay then stays attached for a minute (a last empty frame), so the palette's Pen reaches it.
+# Its mirror is routed and its writes dropped (--mirror-replays): the switch is pencild's own
+# state, read back in deviceChanged; the strokes that follow one are the VM tier's.
+"$bin/pencil-test-recordings" --client-pen --squeeze >"$work/mirrored.evemu"
+echo "E: 60.000000 0000 0000 0000" >>"$work/mirrored.evemu"
+export PENCILD_SOCKET=$work/mirrored.sock
+"$bin/pencild" --replay "$work/mirrored.evemu" --mirror-replays --wait-monitors 2 --socket "$PENCILD_SOCKET" >"$work/mirrored.log" 2>&1 &
+pids+=("$!")
+wait_for 30 test -S "$PENCILD_SOCKET" || fail "pencild --mirror-replays did not listen" "$(cat "$work/mirrored.log")"
+"$bin/pencil-actions" --focus x11 --palette "$app_dir/pencil-palette" --config "$work/no-actions.conf" \
+    --shipped-config "$repo/examples/actions.conf" --verbose 2>"$work/actions-mirrored.log" &
+pids+=("$!")
+wait_for 30 grep -q 'subscribed to' "$work/actions-mirrored.log" || fail "pencil-actions did not subscribe" "$(cat "$work/actions-mirrored.log")"
+"$bin/pencilctl" monitor --json --events deviceChanged >"$work/changes.json" 2>&1 &
+pids+=("$!")
+tips() { "$python" -c '
+import json, sys
+print(" ".join(json.loads(line)["deviceInfo"].get("tipReportedAs", "-") for line in open(sys.argv[1]) if line.strip()))
+' "$work/changes.json"; }
+if wait_for 30 grep -q 'the system palette is on screen at' "$work/actions-mirrored.log"; then
+    check "the double-tap switched the mirror to the eraser before the squeeze (deviceChanged: $(tips))" test "$(tips)" = eraser
+    # The palette starts at the tool in use, Eraser: Left goes to Pen, Return takes it.
+    xdotool key Left Return
+    if wait_for 30 grep -q 'Pen: the tip is reported as the pen' "$work/actions-mirrored.log" && wait_for 10 test "$(tips)" = "eraser pen"; then
+        pass "the palette's Pen switches the tip back through the mirror, and every monitor hears it (deviceChanged: $(tips))"
+    else
+        fail "the palette's Pen" "$(tips); $(cat "$work/actions-mirrored.log")"
+    fi
+else
+    fail "a squeeze of the mirrored pen opens the system palette" "$(cat "$work/actions-mirrored.log")"
+fi
+
 echo "test-palette: screenshots in $SCREENSHOTS"
 echo "test-palette: took $((SECONDS - started)) s"
 if [ "$failed" -gt 0 ]; then
