@@ -6,6 +6,9 @@ import PencilProtocol
 public enum ActionDecision {
     /// The events pencil-actions subscribes to: every gesture's.
     public static let subscribedEvents: [PencilEventType] = PencilGesture.known.map(\.eventType)
+    /// And the pen's coming and going, which closes an open system palette once the pen has
+    /// been away for `PaletteProcess.awayMicroseconds`.
+    public static let paletteEvents: [PencilEventType] = [.proximityIn, .proximityOut]
 
     /// The action to perform for `event`, or nil. A one-shot gesture (a double-tap) acts when it
     /// arrives, a phased one (a squeeze) when it ends (with its action); a cancelled squeeze, its

@@ -10,7 +10,7 @@ import Glibc
 /// daemon's stream. It sleeps when nothing happens: the chord timer is armed only while a
 /// chord plays, the reconnect timer only while the daemon is away.
 public final class ActionsService {
-    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus, focusTimer, sessions, palette }
+    private enum Token: UInt64 { case signals = 1, bindings, chordTimer, daemon, reconnectTimer, focus, focusTimer, sessions, palette, paletteTimer }
 
     private let options: ActionsOptions
     private let socketPath: String
@@ -32,6 +32,8 @@ public final class ActionsService {
     /// The item taken in it, performed once its process has ended (and with it its hold on
     /// the keyboard and pointer).
     private var paletteChoice: PaletteItem?
+    /// Armed while the pen of an open palette is away.
+    private var paletteTimer: TimerFD?
     /// Palettes asked to end that are still to be reaped.
     private var endedPalettes: [Int32] = []
 
@@ -145,6 +147,9 @@ public final class ActionsService {
             chordTimer = try TimerFD()
             reconnectTimer = try TimerFD()
             focusTimer = try TimerFD()
+            let awayTimer = try TimerFD()
+            paletteTimer = awayTimer
+            try epoll.add(awayTimer.descriptor, events: .readable, token: Token.paletteTimer.rawValue)
             try epoll.add(signals.descriptor, events: .readable, token: Token.signals.rawValue)
             try epoll.add(chordTimer.descriptor, events: .readable, token: Token.chordTimer.rawValue)
             try epoll.add(reconnectTimer.descriptor, events: .readable, token: Token.reconnectTimer.rawValue)
@@ -204,6 +209,9 @@ public final class ActionsService {
                         performer.sessionChanged(active: SessionActivity.isActive())
                     case .palette:
                         readPalette(epoll: epoll)
+                    case .paletteTimer:
+                        paletteTimer?.acknowledge()
+                        closeAwayPalette()
                     case nil:
                         break
                     }
@@ -225,11 +233,11 @@ public final class ActionsService {
 
     private func connect(epoll: Epoll, reconnectTimer: TimerFD) {
         do {
-            let new = try MonitorSubscription(path: socketPath, devices: nil, events: ActionDecision.subscribedEvents.map(\.rawValue))
+            let new = try MonitorSubscription(path: socketPath, devices: nil, events: (ActionDecision.subscribedEvents + ActionDecision.paletteEvents).map(\.rawValue))
             try epoll.add(new.descriptor, events: .readable, token: Token.daemon.rawValue)
             subscription = new
             backoff.reset()
-            log.notice("subscribed to doubleTap and squeeze at \(socketPath)")
+            log.notice("subscribed to doubleTap and squeeze at \(socketPath), and to the pen's proximity for the system palette")
         } catch {
             scheduleReconnect(reconnectTimer, because: "\(error)")
         }
@@ -245,6 +253,10 @@ public final class ActionsService {
             open = try current.readAvailable(chunkLimit: Self.chunksPerTurn) { json throws(VarlinkClientError) in
                 let event: PencilEvent
                 do { event = try PencilEvent(json: json) } catch { throw .protocolViolation("\(error)") }
+                if ActionDecision.paletteEvents.contains(event.type) {
+                    notePen(event)
+                    return
+                }
                 guard let request = ActionDecision.request(for: event) else {
                     if let focus = event.focus, focus != .nobody, event.action != nil {
                         log.debug("\(event.type.rawValue) \(event.action?.rawValue ?? ""): focus is \(focus.rawValue): that app acts, not pencil-actions")
@@ -308,6 +320,31 @@ public final class ActionsService {
         }
     }
 
+    /// The pen of the open palette comes or goes: away for `awayMicroseconds`, it closes.
+    private func notePen(_ event: PencilEvent) {
+        guard let open = palette, event.device == open.device || open.device == nil else { return }
+        if event.type == .proximityOut {
+            let now = MonotonicClock.now()
+            open.awaySince = now
+            try? paletteTimer?.arm(at: now + PaletteProcess.awayMicroseconds)
+        } else {
+            open.awaySince = nil
+            try? paletteTimer?.arm(at: nil as Int64?)
+        }
+    }
+
+    private func closeAwayPalette() {
+        guard let open = palette, let since = open.awaySince else { return }
+        let due = since + PaletteProcess.awayMicroseconds
+        guard MonotonicClock.now() >= due else {
+            try? paletteTimer?.arm(at: due)
+            return
+        }
+        open.awaySince = nil
+        log.info("\(open.label): the pen has been away for \(PaletteProcess.awayMicroseconds / 1_000_000) s: closing the system palette")
+        open.close(because: "away")
+    }
+
     /// What the palette wrote: where it is, or what the person took.
     private func readPalette(epoll: Epoll) {
         guard let open = palette else { return }
@@ -350,6 +387,7 @@ public final class ActionsService {
         guard let ended else { return }
         _ = open.end()
         palette = nil
+        try? paletteTimer?.arm(at: nil as Int64?)
         let choice = paletteChoice
         paletteChoice = nil
         if !ended.succeeded, choice == nil { log.warning("\(open.label): the system palette \(ended)") }

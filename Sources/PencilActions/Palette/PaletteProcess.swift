@@ -19,6 +19,12 @@ public final class PaletteProcess {
     public let output: FileDescriptor
     private var input: FileDescriptor?
     private var pending: [UInt8] = []
+    /// How long the pen may be out of proximity before an open palette closes (gestures.md,
+    /// "Which app acts: the system palette", case 7).
+    public static let awayMicroseconds: Int64 = 3_000_000
+    /// When the pen left (nil: it is in range, or has not left since the palette opened).
+    public var awaySince: Int64?
+
     /// Whether the final reply (chosen, closed, error) has come.
     public private(set) var answered = false
 

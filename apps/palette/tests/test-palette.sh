@@ -157,11 +157,13 @@ else
 fi
 
 echo "test-palette: Pen and Eraser switch the tip through the pen's mirror"
-# The client test pen double-taps, which switches its mirror to the eraser, and squeezes; its
-# replay then stays attached for a minute (a last empty frame), so the palette's Pen reaches it.
+# The client test pen double-taps, which switches its mirror to the eraser, squeezes and hovers
+# on for a minute (a last empty frame), so the palette's Pen reaches it.
 # Its mirror is routed and its writes dropped (--mirror-replays): the switch is pencild's own
 # state, read back in deviceChanged; the strokes that follow one are the VM tier's.
-"$bin/pencil-test-recordings" --client-pen --squeeze >"$work/mirrored.evemu"
+"$bin/pencil-test-recordings" --client-pen --squeeze >"$work/leaves.evemu"
+# The same pen, hovering on after its squeeze rather than leaving.
+sed '$d' "$work/leaves.evemu" | sed '$d' >"$work/mirrored.evemu"
 echo "E: 60.000000 0000 0000 0000" >>"$work/mirrored.evemu"
 export PENCILD_SOCKET=$work/mirrored.sock
 "$bin/pencild" --replay "$work/mirrored.evemu" --mirror-replays --wait-monitors 2 --socket "$PENCILD_SOCKET" >"$work/mirrored.log" 2>&1 &
@@ -189,6 +191,25 @@ if wait_for 30 grep -q 'the system palette is on screen at' "$work/actions-mirro
 else
     fail "a squeeze of the mirrored pen opens the system palette" "$(cat "$work/actions-mirrored.log")"
 fi
+
+echo "test-palette: the pen away for 3 s closes it"
+# The same pen leaving right after its squeeze, and staying away.
+echo "E: 60.000000 0000 0000 0000" >>"$work/leaves.evemu"
+export PENCILD_SOCKET=$work/leaves.sock
+"$bin/pencild" --replay "$work/leaves.evemu" --wait-monitors 1 --socket "$PENCILD_SOCKET" >"$work/leaves.log" 2>&1 &
+pids+=("$!")
+wait_for 30 test -S "$PENCILD_SOCKET" || fail "pencild did not listen" "$(cat "$work/leaves.log")"
+"$bin/pencil-actions" --focus x11 --palette "$app_dir/pencil-palette" --config "$work/no-actions.conf" \
+    --shipped-config "$repo/examples/actions.conf" --verbose 2>"$work/actions-away.log" &
+pids+=("$!")
+if wait_for 30 grep -q 'the system palette is on screen at' "$work/actions-away.log" &&
+    wait_for 30 grep -q 'the system palette closed (away)' "$work/actions-away.log"; then
+    pass "the pen out of proximity for 3 s closes the palette, and nothing is performed" \
+        "$(grep -o 'the pen has been away for .*' "$work/actions-away.log")"
+else
+    fail "the pen away closes the palette" "$(cat "$work/actions-away.log")"
+fi
+check "the palette of the pen that stayed was not closed as away" bash -c "! grep -q 'closed (away)' '$work/actions-mirrored.log'"
 
 echo "test-palette: screenshots in $SCREENSHOTS"
 echo "test-palette: took $((SECONDS - started)) s"
