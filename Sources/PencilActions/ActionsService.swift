@@ -32,6 +32,8 @@ public final class ActionsService {
     /// The item taken in it, performed once its process has ended (and with it its hold on
     /// the keyboard and pointer).
     private var paletteChoice: PaletteItem?
+    /// Why the system palette could not open the last time (for the status file).
+    private var paletteProblem: String?
     /// Armed while the pen of an open palette is away.
     private var paletteTimer: TimerFD?
     /// Palettes asked to end that are still to be reaped.
@@ -113,7 +115,7 @@ public final class ActionsService {
 
     private func writeStatus() {
         guard let statusPath else { return }
-        let status = ActionsStatus(pid: getpid(), config: file.path, provider: focus.name, focus: focus.state)
+        let status = ActionsStatus(pid: getpid(), config: file.path, provider: focus.name, focus: focus.state, paletteProblem: paletteProblem)
         do { try status.write(to: statusPath) } catch {
             log.warning("cannot write \(statusPath) (\(error)): pencilctl actions cannot show the focused app")
         }
@@ -309,14 +311,14 @@ public final class ActionsService {
                                             environment: ActionPerformer.inheritedEnvironment(), now: MonotonicClock.now())
             do { try epoll.add(opened.output, events: .readable, token: Token.palette.rawValue) } catch {
                 if let pid = opened.end() { endedPalettes.append(pid) }
-                log.error("\(label): the system palette cannot open: cannot wait on it: \(error)")
+                paletteCannotOpen("cannot wait on it: \(error)", label: label)
                 return
             }
             palette = opened
             paletteChoice = nil
             log.debug("\(label): the system palette, pid \(opened.pid), \(plan.items.count) items (app \(app.map { "\"\($0)\"" } ?? "unknown"))")
         } catch {
-            log.error("\(label): the system palette cannot open: \(options.paletteProgram): \(error)")
+            paletteCannotOpen("\(options.paletteProgram): \(error)", label: label)
         }
     }
 
@@ -345,6 +347,13 @@ public final class ActionsService {
         open.close(because: "away")
     }
 
+    /// Says why the palette did not open, in the log and in the status (`pencilctl actions`).
+    private func paletteCannotOpen(_ why: String, label: String) {
+        log.error("\(label): the system palette cannot open: \(why)")
+        paletteProblem = why
+        writeStatus()
+    }
+
     /// What the palette wrote: where it is, or what the person took.
     private func readPalette(epoll: Epoll) {
         guard let open = palette else { return }
@@ -353,6 +362,10 @@ public final class ActionsService {
             switch reply {
             case .shown(let x, let y, let width, let height, let route)?:
                 let milliseconds = Double(MonotonicClock.now() - open.requestedAt) / 1_000
+                if paletteProblem != nil {
+                    paletteProblem = nil
+                    writeStatus()
+                }
                 log.notice("\(open.label): the system palette is on screen at \(x),\(y), \(width)x\(height) (\(route)), \(Int(milliseconds)) ms after the gesture")
             case .chosen(let id)?:
                 guard let item = open.plan.item(id: id) else {
@@ -363,7 +376,7 @@ public final class ActionsService {
             case .closed(let reason)?:
                 log.info("\(open.label): the system palette closed (\(reason)): nothing is performed")
             case .error(let reason)?:
-                log.error("\(open.label): the system palette cannot open: \(reason)")
+                paletteCannotOpen(reason, label: open.label)
             case nil:
                 log.warning("\(open.label): the system palette wrote a line that is not a reply: it is ignored")
             }

@@ -214,6 +214,9 @@ public enum ActionsCommand: PencilCommand {
             if status.config != config {
                 io.output.line("note: pencil-actions reads \(status.config), not \(config)")
             }
+            if let problem = status.paletteProblem {
+                io.output.line("system palette: it could not open the last time: \(problem)")
+            }
             switch status.focus {
             case .following(let app?):
                 io.output.line("focused app: \"\(app)\" (\(status.provider), as pencil-actions sees it)")

@@ -162,6 +162,11 @@ import Glibc
             try status.write(to: path)
             #expect(ActionsStatus.read(from: path) == .success(status))
         }
+        // Why the palette could not open, read back with its control characters escaped.
+        let problem = ActionsStatus(pid: 42, config: "/c", provider: "x11", focus: .following(app: nil), paletteProblem: "no display\u{1B}[2J")
+        try problem.write(to: path)
+        #expect((try? ActionsStatus.read(from: path).get())?.paletteProblem == "no display\u{1B}[2J".escapedForTerminal)
+        #expect("no display\u{1B}[2J".escapedForTerminal != "no display\u{1B}[2J")
         #expect(ActionsStatus.read(from: path, uid: ProcessIdentity.userID &+ 1) == .failure(.unreadable("\(FileSystem.notOwned)")))
         #expect(ActionsStatus.read(from: scratch.path + "/absent") == .failure(.absent))
         // An app id in the file is distrusted like one from the desktop.

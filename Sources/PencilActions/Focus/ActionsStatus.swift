@@ -9,6 +9,17 @@ public struct ActionsStatus: Equatable, Sendable {
     public var config: String
     public var provider: String
     public var focus: FocusState
+    /// Why the system palette could not open the last time it was asked for (nil: it opened,
+    /// or has not been asked for).
+    public var paletteProblem: String?
+
+    public init(pid: Int32, config: String, provider: String, focus: FocusState, paletteProblem: String? = nil) {
+        self.pid = pid
+        self.config = config
+        self.provider = provider
+        self.focus = focus
+        self.paletteProblem = paletteProblem
+    }
 }
 
 extension ActionsStatus {
@@ -34,7 +45,7 @@ extension ActionsStatus {
         return .object([
             ("pid", .int(Int64(pid))), ("config", .string(config)), ("provider", .string(provider)),
             ("focus", .object(focusMembers)),
-        ])
+        ] + (paletteProblem.map { [("palette", JSONValue.object([("problem", .string($0))]))] } ?? []))
     }
 
     public init?(json: JSONValue) {
@@ -44,6 +55,7 @@ extension ActionsStatus {
         self.pid = pidValue
         self.config = config
         self.provider = provider
+        paletteProblem = json["palette"]?["problem"]?.stringValue.map(\.escapedForTerminal)
         if following {
             guard let app = focus["app"] else { return nil }
             if app.isNull {

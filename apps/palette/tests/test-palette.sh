@@ -211,6 +211,29 @@ else
 fi
 check "the palette of the pen that stayed was not closed as away" bash -c "! grep -q 'closed (away)' '$work/actions-mirrored.log'"
 
+echo "test-palette: where it cannot open, pencil-actions and pencilctl actions say why"
+# No display at all: pencil-palette answers that it cannot open. A runtime folder of its own,
+# so that the status pencilctl reads is this pencil-actions'.
+export PENCILD_SOCKET=$work/nodisplay.sock
+mkdir -m 0700 "$work/runtime-nodisplay"
+"$bin/pencild" --demo --socket "$PENCILD_SOCKET" >"$work/nodisplay.log" 2>&1 &
+pids+=("$!")
+wait_for 30 test -S "$PENCILD_SOCKET" || fail "pencild --demo did not listen" "$(cat "$work/nodisplay.log")"
+env -u DISPLAY XDG_RUNTIME_DIR="$work/runtime-nodisplay" "$bin/pencil-actions" --focus none --palette "$app_dir/pencil-palette" \
+    --config "$work/no-actions.conf" --shipped-config "$repo/examples/actions.conf" 2>"$work/actions-nodisplay.log" &
+pids+=("$!")
+wait_for 30 grep -q 'subscribed to' "$work/actions-nodisplay.log" || fail "pencil-actions did not subscribe" "$(cat "$work/actions-nodisplay.log")"
+"$bin/pencilctl" try squeeze >"$work/try-nodisplay.txt" 2>&1 || fail "pencilctl try squeeze" "$(cat "$work/try-nodisplay.txt")"
+if wait_for 30 grep -q 'the system palette cannot open: cannot open the palette' "$work/actions-nodisplay.log"; then
+    pass "without a display, pencil-actions logs why the palette cannot open" "$(grep -o 'the system palette cannot open.*' "$work/actions-nodisplay.log" | head -n 1)"
+    XDG_RUNTIME_DIR="$work/runtime-nodisplay" "$bin/pencilctl" actions --config "$work/no-actions.conf" >"$work/actions-nodisplay.txt" 2>&1 || true
+    check "pencilctl actions says so too: $(grep '^system palette' "$work/actions-nodisplay.txt")" \
+        grep -q '^system palette: it could not open the last time: cannot open the palette' "$work/actions-nodisplay.txt"
+else
+    fail "without a display" "$(cat "$work/actions-nodisplay.log")"
+fi
+check "with a display, the status said nothing of the kind" bash -c "! grep -q 'cannot open' '$work/actions.log'"
+
 echo "test-palette: screenshots in $SCREENSHOTS"
 echo "test-palette: took $((SECONDS - started)) s"
 if [ "$failed" -gt 0 ]; then
