@@ -383,7 +383,7 @@ install-data: man
 	    section=$${page##*.}; \
 	    install -D -m 0644 "$$page" "$(DESTDIR)$(MANDIR)/man$$section/$$(basename "$$page")" || exit 1; \
 	done
-	$(MAKE) --no-print-directory install-krita install-focus-integrations install-libinput-quirks
+	$(MAKE) --no-print-directory install-krita install-focus-integrations install-palette install-libinput-quirks
 
 # An older libinput that meets a key it does not know reads no quirk at all, so "auto" does not
 # count this quirk itself, which an earlier install may have left there.
@@ -411,6 +411,14 @@ install-focus-integrations:
 	install -d "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)"
 	install -m 0644 integrations/gnome-shell/$(GNOME_EXTENSION)/metadata.json integrations/gnome-shell/$(GNOME_EXTENSION)/extension.js \
 	    "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)/"
+
+# The system palette pencil-actions runs: its launcher beside its package, in pencil-actions'
+# own folder (it is no command a person types).
+.PHONY: install-palette
+install-palette:
+	install -D -m 0755 apps/palette/pencil-palette "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)/palette/pencil-palette"
+	install -d "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)/palette/pencil_palette"
+	install -m 0644 apps/palette/pencil_palette/*.py "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)/palette/pencil_palette/"
 
 uninstall-focus-integrations:
 	rm -rf "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)" "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)"

@@ -24,8 +24,9 @@ public struct ActionsOptions: Equatable, Sendable {
     public var focus = "auto"
     /// The KWin script to load (nil: the installed one).
     public var kwinScript: String?
-    /// The system palette's program, looked up in PATH.
-    public var paletteProgram = "pencil-palette"
+    /// The system palette's program: the one installed beside pencil-actions, else
+    /// `pencil-palette` from PATH.
+    public var paletteProgram = InstalledData.existingPath(of: "palette/pencil-palette") ?? "pencil-palette"
 
     public init(configPath: String, socketPath: String? = nil, shippedConfigPath: String? = nil) {
         self.configPath = configPath
@@ -61,7 +62,10 @@ public struct ActionsOptions: Equatable, Sendable {
             "the script KWin runs to report the focus (default: the installed",
             "share/pencil-actions/kwin-focus.js)",
         ]) { $0.kwinScript = $1 },
-        .value("--palette", valueName: "PROGRAM", help: ["the system palette's program (default: pencil-palette)"]) { $0.paletteProgram = $1 },
+        .value("--palette", valueName: "PROGRAM", help: [
+            "the system palette's program (default: the installed",
+            "share/pencil-actions/palette/pencil-palette, else pencil-palette from PATH)",
+        ]) { $0.paletteProgram = $1 },
         .value("--key-interval", valueName: "MS", help: ["milliseconds between the key changes of a chord (default: 10)"]) {
             options, text throws(UsageError) in
             guard let milliseconds = Int64(text), (1...1_000).contains(milliseconds) else {

@@ -324,6 +324,7 @@ public final class ActionsService {
 
     /// The pen of the open palette comes or goes: away for `awayMicroseconds`, it closes.
     private func notePen(_ event: PencilEvent) {
+        log.debug("\(event.type.rawValue) of \(event.device ?? "a pen")")
         guard let open = palette, event.device == open.device || open.device == nil else { return }
         if event.type == .proximityOut {
             let now = MonotonicClock.now()

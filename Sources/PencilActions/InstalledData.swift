@@ -16,6 +16,12 @@ public enum InstalledData {
         return "/usr/" + relative
     }
 
+    /// The installed file's path, nil where it is not installed (a build in the source tree).
+    public static func existingPath(of name: String) -> String? {
+        let path = path(of: name)
+        return (try? FileSystem.status(of: path)) != nil ? path : nil
+    }
+
     private static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)

@@ -888,6 +888,8 @@ class Suite:
             pen.wait(timeout=20)
             monitor.wait_for(is_event("deviceRemoved", device), 20, "deviceRemoved")
             check(reader.keys == expected, f"more keys came: {key_summary(reader.keys)}")
+            # pencil-actions hears the pen leave too (for the system palette): idle after that.
+            actions.wait_log(f"proximityOut of {os.path.basename(device)}", 20)
             switches, rss = actions.idle_figures()
             self.note(f"  pencil-actions idle: {switches} wake-ups in 2 s, {rss} KiB resident")
             check(switches == 0, f"pencil-actions woke up {switches} times in 2 s while idle")

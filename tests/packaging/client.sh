@@ -239,7 +239,10 @@ elif grep -q 'no keyboard of its own (/dev/uinput: .*): chords go to pencild' "$
 else
     fail "pencil-actions did not say why keys are off: $(cat "$work/actions.log")"
 fi
-# Idle (no gesture comes): no wake-ups at all. A measuring window, not a wait for an event.
+# Idle (the replay over: no pen event comes): no wake-ups at all. A measuring window, not a
+# wait for an event; it opens once the replay has ended, since pencil-actions hears the pen's
+# proximity (for the system palette) as well as its gestures.
+wait_for 30 grep -q 'proximityOut of replay0' "$work/actions.log" || fail "pencil-actions did not hear the pen leave: $(tail -n 5 "$work/actions.log")"
 switches() { awk '/ctxt_switches/ { n += $2 } END { print n }' "/proc/$actions_pid/status"; }
 before=$(switches)
 sleep 2

@@ -97,6 +97,7 @@ check_install() {
         "$prefix/share/krita/pykrita/pencild_krita.desktop" "$prefix/share/krita/pykrita/pencild_krita/__init__.py"
         "$prefix/share/krita/pykrita/pencild_krita/client/pencild/__init__.py"
         "$prefix/share/pencil-actions/kwin-focus.js"
+        "$prefix/share/pencil-actions/palette/pencil-palette" "$prefix/share/pencil-actions/palette/pencil_palette/app.py"
         "$prefix/share/gnome-shell/extensions/pencil-actions-focus@pencild.org/metadata.json"
         "$prefix/share/gnome-shell/extensions/pencil-actions-focus@pencild.org/extension.js"
     )

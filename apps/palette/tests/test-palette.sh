@@ -65,6 +65,11 @@ else
     cannot_check "shellcheck is not installed (apt-get install shellcheck)"
 fi
 if "$python" "$app_dir/pencil-palette" --help | grep -q -- '--route'; then pass "pencil-palette --help"; else fail "pencil-palette --help"; fi
+# Python without its site packages has no GTK: the launcher says so as a reply, no traceback.
+missing_status=0
+"$python" -S "$app_dir/pencil-palette" </dev/null >"$work/missing.out" 2>"$work/missing.err" || missing_status=$?
+check "without GTK 4 for Python, an error reply that names the packages, exit 1 (exit $missing_status: $(cat "$work/missing.out"))" \
+    bash -c "[ $missing_status = 1 ] && grep -q '\"error\": \"cannot open the palette: GTK 4 for Python is missing.*python3-gi' '$work/missing.out' && ! grep -q Traceback '$work/missing.err'"
 
 export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config HOME=$work/home
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
