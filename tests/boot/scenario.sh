@@ -331,6 +331,25 @@ apt-get install -y -q "$files/libpencil0_${version}_$arch.deb" "$files/python3-p
 others_status=$?
 check other-packages "$(($(date +%s) - t)) s; apt-get install libpencil0 python3-pencild pencil-actions: exit $others_status" \
     test "$others_status" = 0
+# pencil-actions is on for every user's graphical session, with nothing to set up; pencild's
+# user units stay off (the positive and negative side of one rule).
+actions_enabled=$(systemctl --global is-enabled pencil-actions.service 2>&1)
+user_pencild_enabled=$(systemctl --global is-enabled pencild.socket 2>&1)
+check pencil-actions-enabled "systemctl --global is-enabled: pencil-actions.service $actions_enabled, pencild.socket $user_pencild_enabled; the shipped bindings: $(ls /usr/share/pencil-actions/actions.conf 2>&1)" \
+    bash -c '[ "$1" = enabled ] && [ "$2" = disabled ] && [ -f /usr/share/pencil-actions/actions.conf ] && [ -x /usr/share/pencil-actions/palette/pencil-palette ]' _ "$actions_enabled" "$user_pencild_enabled"
+# One user turns it off, as the settings window's switch does (mask: a user's disable cannot
+# undo a global enable), and on again (unmask): the global enable is theirs again.
+if [ "$(systemctl is-active "user@$seated_uid.service")" = active ]; then
+    seated_systemctl() { as seated env XDG_RUNTIME_DIR="/run/user/$seated_uid" systemctl --user "$@"; }
+    seated_systemctl mask --now pencil-actions.service >"$work/actions-mask.log" 2>&1
+    masked=$(seated_systemctl is-enabled pencil-actions.service 2>&1)
+    seated_systemctl unmask pencil-actions.service >>"$work/actions-mask.log" 2>&1
+    unmasked=$(seated_systemctl is-enabled pencil-actions.service 2>&1)
+    check pencil-actions-off-for-one-user "seated's pencil-actions.service: after mask --now $masked, after unmask $unmasked; the global enable: $(systemctl --global is-enabled pencil-actions.service 2>&1)" \
+        bash -c '[ "$1" = masked ] && [ "$2" = enabled ] && [ "$(systemctl --global is-enabled pencil-actions.service)" = enabled ]' _ "$masked" "$unmasked"
+else
+    fail pencil-actions-off-for-one-user "no user manager for seated: user@$seated_uid.service is $(systemctl is-active "user@$seated_uid.service")"
+fi
 # Each client library, as an app of penuser's would use it, lists the pen.
 python_devices=$(as penuser python3 -c 'import pencild; print(" ".join(d.id for d in pencild.list_devices()))' 2>&1)
 check python-client "penuser's pencild.list_devices() (python3-pencild): $python_devices" test "$python_devices" = "$event"

@@ -79,6 +79,9 @@ def pencil_actions_state(answer: Callable[[ActionsState], None]) -> None:
         unit = dict(line.split("=", 1) for line in (output or "").splitlines() if "=" in line)
         if not source.get_successful() or "LoadState" not in unit:
             without_manager(NO_USER_MANAGER)
+        elif unit["LoadState"] == "masked":
+            # Turned off here (or with systemctl --user mask): off for good, until turned on.
+            answer(ActionsState(False, "Off", True))
         elif unit["LoadState"] != "loaded":
             without_manager(NOT_INSTALLED)
         elif unit.get("ActiveState") in ("active", "activating", "reloading"):

@@ -129,12 +129,16 @@ class AppsPage:
         pencil_actions_state(answered)
 
     def actions_switched(self, switch: Gtk.Switch, _: Any) -> None:
-        """On: enabled and started in the user's manager, as it is at every login after;
-        off: stopped and disabled. The row says what systemctl said when it could not."""
+        """On: unmasked, enabled and started in the user's manager, as it is at every login
+        after; off: stopped and masked, since the package enables it for every user (in
+        /etc/systemd/user), which a user's disable cannot undo. The row says what systemctl
+        said when it could not."""
         if self.window.updating or self.actions_switching:
             return
         on = switch.get_active()
-        command = ["systemctl", "--user", "enable" if on else "disable", "--now", "pencil-actions.service"]
+        unit = "pencil-actions.service"
+        command = (["sh", "-c", f"systemctl --user unmask {unit} && systemctl --user enable --now {unit}"] if on
+                   else ["systemctl", "--user", "mask", "--now", unit])
         try:
             process = Gio.Subprocess.new(command, Gio.SubprocessFlags.STDOUT_SILENCE | Gio.SubprocessFlags.STDERR_PIPE)
         except GLib.Error as error:
