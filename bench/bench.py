@@ -9,6 +9,8 @@
                                     latency samples
   bench.py costs BIN PROBE          the per-event costs alone, against their goals: callgrind
                                     instructions per frame, bytes per event (quick, no VM)
+  bench.py palette BIN              the time from a squeeze's end to the system palette on
+                                    screen, on a private X server (Xvfb)
 
 Standard library only.
 """
@@ -388,6 +390,95 @@ def idle_wakeups(bin_dir, work, seconds=10):
     return results
 
 
+PALETTE_ROUNDS = 10
+
+
+def palette_times(bin_dir, rounds=PALETTE_ROUNDS):
+    """Milliseconds from a squeeze's end to the system palette on screen, `rounds` times: the
+    demo pen squeezes (pencilctl try squeeze), pencil-actions reads the ended squeeze and starts
+    pencil-palette, which says when it is mapped and drawn; Escape closes it before the next.
+    The figure is pencil-actions' own: from reading the squeeze to the palette's `shown`. None,
+    with why, where Xvfb or xdotool is missing."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for program in ("Xvfb", "xdotool"):
+        if not shutil.which(program):
+            return {"error": f"{program} is not installed"}
+    work = tempfile.mkdtemp(prefix="pencild-palette-bench.")
+    started = []
+    try:
+        read_end, write_end = os.pipe()
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+                                pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        started.append(xvfb)
+        os.close(write_end)
+        # Xvfb writes the number, then the newline: read to it, or its second write fails.
+        written = b""
+        while not written.endswith(b"\n"):
+            chunk = os.read(read_end, 64)
+            if not chunk:
+                raise RuntimeError("Xvfb did not start")
+            written += chunk
+        display = written.decode().strip()
+        os.close(read_end)
+        runtime = os.path.join(work, "runtime")
+        os.mkdir(runtime, 0o700)
+        socket_path = os.path.join(work, "pencild.sock")
+        environment = dict(os.environ, DISPLAY=f":{display}", XDG_RUNTIME_DIR=runtime, PENCILD_SOCKET=socket_path,
+                           GSETTINGS_BACKEND="memory", NO_AT_BRIDGE="1")
+        environment.pop("WAYLAND_DISPLAY", None)
+        daemon = subprocess.Popen([os.path.join(bin_dir, "pencild"), "--demo", "--socket", socket_path, "--state-dir", os.path.join(work, "state")],
+                                  env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        started.append(daemon)
+        log_path = os.path.join(work, "actions.log")
+
+        def log():
+            with open(log_path, errors="replace") as f:
+                return f.read()
+
+        def wait(predicate, seconds=30):
+            deadline = time.monotonic() + seconds
+            while not predicate():
+                if time.monotonic() > deadline:
+                    raise RuntimeError("timed out: " + log()[-1500:])
+                time.sleep(0.02)
+        wait(lambda: os.path.exists(socket_path))
+        actions = subprocess.Popen([os.path.join(bin_dir, "pencil-actions"), "--focus", "none", "--verbose",
+                                    "--palette", os.path.join(repo, "apps", "palette", "pencil-palette"),
+                                    "--config", os.path.join(work, "none.conf"),
+                                    "--shipped-config", os.path.join(repo, "examples", "actions.conf")],
+                                   env=environment, stdout=subprocess.DEVNULL, stderr=open(log_path, "wb"))
+        started.append(actions)
+        wait(lambda: "subscribed to" in log())
+        times = []
+        for _ in range(rounds):
+            shown = log().count("the system palette is on screen")
+            closed = log().count("the system palette closed")
+            subprocess.run([os.path.join(bin_dir, "pencilctl"), "try", "squeeze"], env=environment, capture_output=True, check=True)
+            wait(lambda: log().count("the system palette is on screen") > shown)
+            times.append(int(re.findall(r"on screen at .*?, (\d+) ms after the gesture", log())[-1]))
+            subprocess.run(["xdotool", "key", "Escape"], env=environment, check=True)
+            wait(lambda: log().count("the system palette closed") > closed)
+        return {"rounds": rounds, "ms": times}
+    except (RuntimeError, subprocess.CalledProcessError, OSError) as error:
+        return {"error": str(error)}
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            process.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def palette(bin_dir):
+    figures = palette_times(bin_dir)
+    if "error" in figures:
+        print(f"palette: not measured: {figures['error']}")
+        return 1
+    values = sorted(figures["ms"])
+    print(f"squeeze end to the system palette on screen (X11, {figures['rounds']} squeezes of the demo pen): "
+          f"median {statistics.median(values):.0f} ms, min {values[0]} ms, max {values[-1]} ms")
+    return 0
+
+
 def host(bin_dir, probe, results):
     work = tempfile.mkdtemp(prefix="pencild-bench.")
     os.makedirs(os.path.join(work, "state"))
@@ -410,6 +501,8 @@ def host(bin_dir, probe, results):
     figures["bytes"] = bytes_per_event(bin_dir, probe, recording, work)
     print("bench: idle wake-ups", flush=True)
     figures["idle"] = idle_wakeups(bin_dir, work)
+    print("bench: the system palette", flush=True)
+    figures["palette"] = palette_times(bin_dir)
     pencil_bench = os.path.join(bin_dir, "pencil-bench")
     if os.path.exists(pencil_bench) and recordings:
         print("bench: pencil-bench", flush=True)
@@ -798,6 +891,16 @@ def report(results, doc):
         lines += [f"In the VM, with a live pen plugged in and quiet (it hovered, then went silent: a forced "
                   f"proximity-out) and one client subscribed, pencild woke {idle['idle_wakeups']} times in "
                   f"{idle['idle_seconds']} s.", ""]
+    palette_figures = host_figures.get("palette")
+    if palette_figures and "ms" in palette_figures:
+        values = sorted(palette_figures["ms"])
+        lines += ["## The system palette: squeeze to screen", "",
+                  f"{palette_figures['rounds']} squeezes of the demo pen under Xvfb (`bench.py palette`), each closed "
+                  "with Escape before the next: from pencil-actions reading the ended squeeze to pencil-palette "
+                  "saying it is mapped and drawn (a new Python and GTK 4 process each time).", "",
+                  f"median {statistics.median(values):.0f} ms, min {values[0]} ms, max {values[-1]} ms", ""]
+    elif palette_figures:
+        lines += ["## The system palette: squeeze to screen", "", f"Not measured: {palette_figures['error']}.", ""]
     if host_figures.get("pencil_bench"):
         output = host_figures["pencil_bench"].rstrip()
         recordings = os.environ.get("PENCILD_RECORDINGS", "").rstrip("/")
@@ -836,6 +939,8 @@ def main():
         host(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 4 and sys.argv[1] == "costs":
         costs(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "palette":
+        return palette(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "report":
         report(sys.argv[2], sys.argv[3])
     else:
