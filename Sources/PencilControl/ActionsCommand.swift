@@ -16,6 +16,8 @@ import Glibc
 /// `pencilctl actions test ACTION [--app ID] [--config FILE]`: performs that app's binding
 /// once, as pencil-actions would: a chord through pencild's keyboard, or pencil-actions' own
 /// where pencild has none.
+/// `pencilctl actions palette [--json] [--config FILE]`: what the system palette holds for each
+/// app the bindings name, and for every other app (the settings window shows it).
 public enum ActionsCommand: PencilCommand {
     public static let name = "actions"
     public static let summary = "show what double-tap and squeeze do through pencil-actions, or try one binding"
@@ -29,11 +31,13 @@ public enum ActionsCommand: PencilCommand {
     enum Request: Equatable {
         case show(config: String, app: AppChoice)
         case test(PreferredAction, config: String, app: AppChoice)
+        case palette(config: String, json: Bool)
     }
 
     struct Options: Equatable {
         var config: String?
         var app = AppChoice.focused
+        var json = false
         var words: [String] = []
     }
 
@@ -46,14 +50,16 @@ public enum ActionsCommand: PencilCommand {
             options.app = .named(id)
         },
         .value("--config", valueName: "FILE", help: ["the bindings (default: pencil-actions' own)"]) { $0.config = $1 },
+        .flag("--json", help: ["with palette: one JSON object"]) { $0.json = true },
     ], operands: [
-        Operand("test ACTION", count: 0...2) { $0.words.append($1) },
+        Operand("test ACTION | palette", count: 0...2) { $0.words.append($1) },
     ])
 
     static let about = [
         "Shows what double-tap and squeeze do through pencil-actions for the focused app (or --app):",
         "the bindings in force and each gesture's action. \"actions test ACTION\" performs that",
-        "app's binding of ACTION once, as pencil-actions would.",
+        "app's binding of ACTION once, as pencil-actions would. \"actions palette\" lists what the",
+        "system palette holds for each app the bindings name.",
     ]
 
     static func parse(_ arguments: [String], defaultConfig: String) -> Result<Request, UsageError> {
@@ -64,7 +70,13 @@ public enum ActionsCommand: PencilCommand {
         }
         let config = options.config ?? defaultConfig
         let words = options.words
+        if options.json, words.first != "palette" {
+            return .failure(UsageError("--json goes with actions palette"))
+        }
         switch words.first {
+        case "palette":
+            guard words.count == 1 else { return .failure(UsageError("actions palette takes no word after it")) }
+            return .success(.palette(config: config, json: options.json))
         case nil:
             return .success(.show(config: config, app: options.app))
         case "test":
@@ -75,7 +87,7 @@ public enum ActionsCommand: PencilCommand {
             }
             return .success(.test(action, config: config, app: options.app))
         default:
-            return .failure(UsageError("unknown word \"\(words[0])\" (actions, or actions test ACTION)"))
+            return .failure(UsageError("unknown word \"\(words[0])\" (actions, actions test ACTION, or actions palette)"))
         }
     }
 
@@ -90,7 +102,44 @@ public enum ActionsCommand: PencilCommand {
             return show(config: config, app: app, io: io)
         case .test(let action, let config, let app):
             return test(action, config: config, app: app, io: io)
+        case .palette(let config, let json):
+            return palette(config: config, json: json, io: io)
         }
+    }
+
+    /// The system palette for each `[palette @APP]` section, in the file's order, then for
+    /// every other app; Pen and Eraser come first where the pen has a mirror, and are left out.
+    static func palette(config: String, json: Bool, io: CommandIO) -> Int32 {
+        guard let bindings = load(config, io: json ? CommandIO(output: .capturing(), errors: io.errors) : io) else { return ExitCode.dataError }
+        var apps: [(pattern: String?, items: [PaletteItem])] = []
+        for section in bindings.palettes {
+            guard let pattern = section.pattern else { continue }
+            // The section itself, whatever an earlier section would take of an app it names.
+            var alone = section
+            alone.pattern = nil
+            let plan = PalettePlan(for: GestureRequest(action: .showContextualPalette, event: nil),
+                                   bindings: ActionBindings(palettes: [alone]), app: nil, tipReportedAs: nil)
+            apps.append((pattern.text, plan.items))
+        }
+        let fallback = PalettePlan(for: GestureRequest(action: .showContextualPalette, event: nil), bindings: bindings,
+                                   app: nil, tipReportedAs: nil)
+        apps.append((nil, fallback.items))
+        if json {
+            let value = JSONValue.object([("palettes", .array(apps.map { app in
+                .object([("app", app.pattern.map(JSONValue.string) ?? .null),
+                         ("items", .array(app.items.map { item in
+                             var keys = ""
+                             if case .chord(let chord) = item.choice { keys = chord.description }
+                             return .object([("label", .string(item.label)), ("group", .string(item.group.rawValue)), ("keys", .string(keys))])
+                         }))])
+            }))])
+            io.output.line("\(value.jsonText)")
+            return ExitCode.success
+        }
+        for app in apps {
+            io.output.line("\(app.pattern.map { "@\($0)" } ?? "any other app"): \(app.items.map(\.label).joined(separator: ", "))")
+        }
+        return ExitCode.success
     }
 
     /// The bindings in `config`, else, for pencil-actions' own file, the shipped ones, as

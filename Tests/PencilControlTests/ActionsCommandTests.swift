@@ -25,8 +25,10 @@ struct ActionsCommandTests {
         #expect(ActionsCommand.parse(["test"], defaultConfig: "/d").failureMessage?.hasPrefix("actions test needs one ACTION") == true)
         #expect(ActionsCommand.parse(["test", "erase"], defaultConfig: "/d").failureMessage?.hasPrefix("unknown action \"erase\"") == true)
         #expect(ActionsCommand.parse(["--config"], defaultConfig: "/d").failureMessage == "--config needs a value")
-        #expect(ActionsCommand.parse(["--json"], defaultConfig: "/d").failureMessage == "unknown option --json")
-        #expect(ActionsCommand.parse(["list"], defaultConfig: "/d").failureMessage == "unknown word \"list\" (actions, or actions test ACTION)")
+        #expect(ActionsCommand.parse(["--json"], defaultConfig: "/d").failureMessage == "--json goes with actions palette")
+        #expect(ActionsCommand.parse(["palette", "--json"], defaultConfig: "/d") == .success(.palette(config: "/d", json: true)))
+        #expect(ActionsCommand.parse(["palette", "x"], defaultConfig: "/d").failureMessage == "actions palette takes no word after it")
+        #expect(ActionsCommand.parse(["list"], defaultConfig: "/d").failureMessage == "unknown word \"list\" (actions, actions test ACTION, or actions palette)")
         #expect(ActionsCommand.parse(["test", "switchEraser", "--app"], defaultConfig: "/d").failureMessage == "--app needs a value")
         #expect(ActionsCommand.parse(["--app", "kri\u{1B}ta"], defaultConfig: "/d").failureMessage?.contains("is not an app id") == true)
         #expect(ActionsCommand.parse(["--app", ""], defaultConfig: "/d").failureMessage?.contains("is not an app id") == true)
@@ -66,6 +68,31 @@ private struct ActionsSetup {
 
 @Suite("pencilctl actions: what a person sees and tries")
 struct ActionsCommandPersonTests {
+    @Test("actions palette: each app's section as it is written, whatever an earlier glob takes, then every other app")
+    func thePaletteOfEachApp() throws {
+        let setup = try ActionsSetup("""
+            [palette @*gimp*]
+            redo = ctrl+y
+            color = Swap Colors: x
+            [palette @*gimp-2.10]
+            ink = Brushes: ctrl+shift+b
+            [palette]
+            action = Zoom: z
+
+            """)
+        defer { setup.remove() }
+        let io = CommandIO.capturing()
+        #expect(ActionsCommand.palette(config: setup.config, json: false, io: io) == ExitCode.success)
+        #expect(io.output.capturedText == "@*gimp*: Undo, Redo, Swap Colors\n@*gimp-2.10: Undo, Redo, Brushes\nany other app: Undo, Redo, Zoom\n")
+        let json = CommandIO.capturing()
+        #expect(ActionsCommand.palette(config: setup.config, json: true, io: json) == ExitCode.success)
+        let value = try JSONReader.parse(json.output.capturedText)
+        let palettes = try #require(value["palettes"]?.arrayValue)
+        #expect(palettes.map { $0["app"]?.stringValue } == ["*gimp*", "*gimp-2.10", nil])
+        #expect(palettes[0]["items"]?.arrayValue?[1].jsonText == #"{"label":"Redo","group":"edit","keys":"leftctrl+y"}"#)
+        #expect(palettes[1]["items"]?.arrayValue?[2].jsonText == #"{"label":"Brushes","group":"ink","keys":"leftctrl+leftshift+b"}"#)
+    }
+
     @Test("a long section name does not run into its binding: the bindings start two spaces after the longest name, a very long one has a line of its own")
     func longSectionNames() throws {
         let setup = try ActionsSetup("""
