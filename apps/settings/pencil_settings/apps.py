@@ -5,6 +5,7 @@ runs, a switch to turn it on or off, and its bindings file)."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import shutil
 from typing import Any, Optional
@@ -63,9 +64,14 @@ class AppsPage:
         button.connect("clicked", self.open_bindings)
         self.bindings_row.add_suffix(button)
         group.add(self.bindings_row)
+        # What a squeeze shows where no app shows its own: one row per app the bindings name.
+        self.palette_row = Adw.ExpanderRow(title="System palette", subtitle="What a squeeze shows in each app")
+        self.palette_rows: list[Adw.ActionRow] = []
+        group.add(self.palette_row)
         self.page.add(group)
         self.update_withhold_subtitle()
         self.update_actions_row()
+        self.update_palette_rows()
 
     def switch_changed(self, switch: Gtk.Switch, _: Any, name: str) -> None:
         if self.window.updating:
@@ -102,6 +108,7 @@ class AppsPage:
         that starting or stopping it shows without leaving the page."""
         if shown and self.actions_timer is None:
             self.update_actions_row()
+            self.update_palette_rows()
             self.actions_timer = GLib.timeout_add_seconds(2, self.actions_due)
         elif not shown and self.actions_timer is not None:
             GLib.source_remove(self.actions_timer)
@@ -160,6 +167,51 @@ class AppsPage:
                 self.window.toast(f"Could not turn pencil-actions {'on' if on else 'off'}: {last}")
             self.update_actions_row()
         process.communicate_utf8_async(None, None, done)
+
+    def update_palette_rows(self) -> None:
+        """Asks `pencilctl actions palette --json` (the bindings as pencil-actions reads them,
+        through its own parser) without blocking the window, and shows each app's items."""
+        pencilctl = shutil.which("pencilctl")
+        if pencilctl is None:
+            self.show_palette_rows(None, "pencilctl is not installed, which says what the palette holds")
+            return
+        try:
+            process = Gio.Subprocess.new([pencilctl, "actions", "palette", "--json"],
+                                         Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_PIPE)
+        except GLib.Error as error:
+            self.show_palette_rows(None, f"pencilctl could not run: {error.message}")
+            return
+
+        def done(source: Gio.Subprocess, result: Gio.AsyncResult) -> None:
+            try:
+                _, output, errors = source.communicate_utf8_finish(result)
+            except GLib.Error as error:
+                self.show_palette_rows(None, error.message)
+                return
+            try:
+                palettes = json.loads(output or "")["palettes"] if source.get_successful() else None
+            except (ValueError, KeyError, TypeError):
+                palettes = None
+            last = next((line for line in reversed((errors or "").splitlines()) if line.strip()), "no answer")
+            self.show_palette_rows(palettes, last)
+        process.communicate_utf8_async(None, None, done)
+
+    def show_palette_rows(self, palettes: Optional[list[Any]], why_not: str) -> None:
+        for row in self.palette_rows:
+            self.palette_row.remove(row)
+        self.palette_rows = []
+        if not isinstance(palettes, list):
+            self.palette_row.set_subtitle(f"Unknown: {why_not}")
+            return
+        self.palette_row.set_subtitle("What a squeeze shows in each app, with Pen and Eraser first where the pen has them")
+        for palette in palettes[:64]:
+            if not isinstance(palette, dict) or not isinstance(palette.get("items"), list):
+                continue
+            app = palette.get("app")
+            labels = [str(item.get("label", "")) for item in palette["items"] if isinstance(item, dict)]
+            row = plain_row(str(app) if isinstance(app, str) else "Any other app", ", ".join(labels))
+            self.palette_row.add_row(row)
+            self.palette_rows.append(row)
 
     def open_bindings(self, *_: Any) -> None:
         path = bindings_path()

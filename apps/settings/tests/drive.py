@@ -436,6 +436,28 @@ def phase_settings(app: Any) -> None:
     act(find(app, "push button", "Open the bindings file"), "click")
     made = wait(lambda: os.path.exists(bindings) and "[switchEraser]" in open(bindings, encoding="utf-8").read(), 5)
     check(bool(made), "apps: Open bindings makes the bindings file from the example, where pencil-actions reads it")
+    # The system palette of each app, as pencil-actions reads the bindings (pencilctl actions
+    # palette): shown again when the page is, so the new file's apps come.
+    show_page(app, "Pens")
+    show_page(app, "Apps")
+    title = wait(lambda: next((node for node in walk(app) if node.getRoleName() == "label" and node.name == "System palette"), None), 5)
+
+    def on_screen(start: str) -> Any:
+        """A label starting with `start` that has a place in the window (a closed row's have none)."""
+        for node in walk(app):
+            if node.getRoleName() == "label" and node.name.startswith(start):
+                x, y, width, height = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                if width > 0 and height > 0 and 0 <= y < 2000:
+                    return node
+        return None
+    closed = on_screen("Undo, Redo, Color Picker") is None
+    if title is not None:
+        click(title)  # a click on the row opens it, as a person does
+    gimp = wait(lambda: on_screen("Undo, Redo, Color Picker"), 10)
+    check(closed and bool(gimp) and bool(on_screen("*gimp*")) and "Any other app" in labels(app),
+          "apps: the system palette's row, closed at first, opens on a click to each app's items (GIMP's from the bindings), and every other app's below",
+          f"closed at first: {closed}; GIMP's row on screen after the click: {bool(gimp)}")
+    shot("apps-system-palette.png")
     pencilctl_set("doubleTapAction=switchEraser", "squeezeAction=showContextualPalette", "squeezeButton=stylus2",
                   "doubleTapInterval=400", "withholdGestureClicks=false", "prefersPencilOnlyDrawing=false")
     # pencild stops next, while a page other than Pens is shown.

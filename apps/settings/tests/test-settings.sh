@@ -141,7 +141,8 @@ stop_pencild() {
 }
 app_pid=""
 start_app() {
-    env "$@" "$python" "$app_dir/pencil-settings" --socket "$PENCILD_SOCKET" --size "$WINDOW_SIZE" \
+    # pencilctl beside the build, as it is beside an installed window.
+    env PATH="$bin:$PATH" "$@" "$python" "$app_dir/pencil-settings" --socket "$PENCILD_SOCKET" --size "$WINDOW_SIZE" \
         >>"$work/app.log" 2>&1 &
     app_pid=$!
     pids=("$app_pid" "${pids[@]}")
@@ -184,7 +185,7 @@ stop_app
 # The dark style, with the test pens replayed again for its screenshots, on GNOME.
 stop_pencild
 run_pencild "${pens[@]}" --wait-monitors 1
-start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark XDG_CURRENT_DESKTOP=ubuntu:GNOME PATH="$work/gnome-bin:$PATH"
+start_app ADW_DEBUG_COLOR_SCHEME=prefer-dark XDG_CURRENT_DESKTOP=ubuntu:GNOME PATH="$work/gnome-bin:$bin:$PATH"
 drive shots-dark
 drive gnome
 stop_app
