@@ -213,7 +213,7 @@ public final class ActionsService {
                         readPalette(epoll: epoll)
                     case .paletteTimer:
                         paletteTimer?.acknowledge()
-                        closeAwayPalette()
+                        paletteDeadline()
                     case nil:
                         break
                     }
@@ -316,6 +316,7 @@ public final class ActionsService {
             }
             palette = opened
             paletteChoice = nil
+            armPaletteTimer()
             log.debug("\(label): the system palette, pid \(opened.pid), \(plan.items.count) items (app \(app.map { "\"\($0)\"" } ?? "unknown"))")
         } catch {
             paletteCannotOpen("\(options.paletteProgram): \(error)", label: label)
@@ -326,21 +327,23 @@ public final class ActionsService {
     private func notePen(_ event: PencilEvent) {
         log.debug("\(event.type.rawValue) of \(event.device ?? "a pen")")
         guard let open = palette, event.device == open.device || open.device == nil else { return }
-        if event.type == .proximityOut {
-            let now = MonotonicClock.now()
-            open.awaySince = now
-            try? paletteTimer?.arm(at: now + PaletteProcess.awayMicroseconds)
-        } else {
-            open.awaySince = nil
-            try? paletteTimer?.arm(at: nil as Int64?)
-        }
+        open.awaySince = event.type == .proximityOut ? MonotonicClock.now() : nil
+        armPaletteTimer()
     }
 
-    private func closeAwayPalette() {
-        guard let open = palette, let since = open.awaySince else { return }
-        let due = since + PaletteProcess.awayMicroseconds
-        guard MonotonicClock.now() >= due else {
-            try? paletteTimer?.arm(at: due)
+    private func armPaletteTimer() {
+        try? paletteTimer?.arm(at: palette?.deadline)
+    }
+
+    /// The open palette's deadline came: it never showed, or its pen has been away.
+    private func paletteDeadline() {
+        defer { armPaletteTimer() }
+        guard let open = palette, let due = open.deadline, MonotonicClock.now() >= due else { return }
+        if !open.shown, MonotonicClock.now() >= open.requestedAt + PaletteProcess.showMicroseconds {
+            paletteCannotOpen("it was not on screen \(PaletteProcess.showMicroseconds / 1_000_000) s after the gesture: it was ended", label: open.label)
+            if let pid = open.end() { endedPalettes.append(pid) }
+            palette = nil
+            paletteChoice = nil
             return
         }
         open.awaySince = nil
@@ -363,6 +366,7 @@ public final class ActionsService {
             switch reply {
             case .shown(let x, let y, let width, let height, let route)?:
                 let milliseconds = Double(MonotonicClock.now() - open.requestedAt) / 1_000
+                armPaletteTimer()
                 if paletteProblem != nil {
                     paletteProblem = nil
                     writeStatus()

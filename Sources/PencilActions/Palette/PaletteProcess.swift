@@ -24,6 +24,16 @@ public final class PaletteProcess {
     public static let awayMicroseconds: Int64 = 3_000_000
     /// When the pen left (nil: it is in range, or has not left since the palette opened).
     public var awaySince: Int64?
+    /// How long it may take to be on screen: a palette that never shows (hung, or stopped
+    /// by its desktop) must not hold every later palette gesture.
+    public static let showMicroseconds: Int64 = 5_000_000
+    /// Whether it said it is on screen.
+    public private(set) var shown = false
+
+    /// The palette's next deadline: to show, or the pen's being away (nil: none).
+    public var deadline: Int64? {
+        [shown ? nil : requestedAt + Self.showMicroseconds, awaySince.map { $0 + Self.awayMicroseconds }].compactMap { $0 }.min()
+    }
 
     /// Whether the final reply (chosen, closed, error) has come.
     public private(set) var answered = false
@@ -99,7 +109,7 @@ public final class PaletteProcess {
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let reply = PaletteReply.parse(Array(pending[..<newline]))
                 pending.removeSubrange(...newline)
-                if let reply, case .shown = reply {} else { answered = true }
+                if let reply, case .shown = reply { shown = true } else { answered = true }
                 replies.append(reply)
             }
             if pending.count > PaletteReply.maximumLineBytes {

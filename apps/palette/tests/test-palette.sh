@@ -239,6 +239,25 @@ else
 fi
 check "with a display, the status said nothing of the kind" bash -c "! grep -q 'cannot open' '$work/actions.log'"
 
+echo "test-palette: a palette that never shows is ended, and the next squeeze opens another"
+printf '#!/bin/sh\nexec sleep 60\n' >"$work/hung-palette"
+chmod +x "$work/hung-palette"
+mkdir -m 0700 "$work/runtime-hung"
+XDG_RUNTIME_DIR="$work/runtime-hung" "$bin/pencil-actions" --focus none --palette "$work/hung-palette" --verbose \
+    --config "$work/no-actions.conf" --shipped-config "$repo/examples/actions.conf" 2>"$work/actions-hung.log" &
+pids+=("$!")
+wait_for 30 grep -q 'subscribed to' "$work/actions-hung.log" || fail "pencil-actions did not subscribe" "$(cat "$work/actions-hung.log")"
+"$bin/pencilctl" try squeeze >/dev/null 2>&1 || true
+if wait_for 30 grep -q 'was not on screen 5 s after the gesture: it was ended' "$work/actions-hung.log"; then
+    hung_pid=$(sed -n 's/.*the system palette, pid \([0-9]*\),.*/\1/p' "$work/actions-hung.log" | head -n 1)
+    check "the palette that never showed is ended after 5 s (pid $hung_pid) and reaped" wait_for 10 bash -c "! kill -0 $hung_pid 2>/dev/null"
+    "$bin/pencilctl" try squeeze >/dev/null 2>&1 || true
+    check "the next squeeze opens a palette again rather than closing the hung one" \
+        wait_for 30 bash -c "[ \$(grep -c 'the system palette, pid' '$work/actions-hung.log') = 2 ]"
+else
+    fail "a palette that never shows" "$(cat "$work/actions-hung.log")"
+fi
+
 echo "test-palette: screenshots in $SCREENSHOTS"
 echo "test-palette: took $((SECONDS - started)) s"
 if [ "$failed" -gt 0 ]; then
