@@ -8,6 +8,16 @@ import Varlink
 /// the call's shape, the device, whether it is the demo pen, who may play one, what the preferences allow, then
 /// how many wait.
 extension PenService {
+    /// The pen `id` names, where the caller reads it; else NoSuchDevice is replied: a pen the
+    /// caller may not read is no pen of theirs.
+    func readablePen(_ id: String, _ call: VarlinkCall, for connection: Connection) -> PenDevice? {
+        guard let found = devices.device(id), reads(found, connection) else {
+            replyError(connection, call, PenError.noSuchDevice(id))
+            return nil
+        }
+        return found
+    }
+
     func playGesture(_ parameters: PenParameters.PlayGesture, _ call: VarlinkCall, for connection: Connection, now: HostTime) {
         guard let gesture = Gesture(rawValue: parameters.gesture) else {
             replyError(connection, call, .invalidParameter("gesture"))
@@ -15,11 +25,7 @@ extension PenService {
         }
         let device: PenDevice
         if let id = parameters.device {
-            // A pen the caller may not read is no pen of theirs.
-            guard let found = devices.device(id), reads(found, connection) else {
-                replyError(connection, call, PenError.noSuchDevice(id))
-                return
-            }
+            guard let found = readablePen(id, call, for: connection) else { return }
             guard found.demo != nil else {
                 replyError(connection, call, PenError.gestureNotPlayable("\(id) is not a demo pen: only pencild's demo pen plays gestures on request"))
                 return

@@ -17,11 +17,7 @@ extension PenService {
         }
         let device: PenDevice
         if let id = parameters.device {
-            // A pen the caller may not read is no pen of theirs.
-            guard let found = devices.device(id), reads(found, connection) else {
-                replyError(connection, call, PenError.noSuchDevice(id))
-                return
-            }
+            guard let found = readablePen(id, call, for: connection) else { return }
             device = found
         } else {
             let mirrored = devices.devices.filter { $0.tipReportedAs != nil && reads($0, connection) }

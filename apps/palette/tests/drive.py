@@ -18,12 +18,13 @@ import selectors
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pyatspi
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests"))
 import checks  # noqa: E402
+from accessibility import states, walk  # noqa: E402
 from checks import check, fail, ok  # noqa: E402
 
 
@@ -146,18 +147,6 @@ def finished(palette: Palette, expected: Dict[str, Any], what: str) -> bool:
 
 
 # --- the accessibility tree and the screen ------------------------------------------------------
-
-
-def walk(node: Any) -> Iterator[Any]:
-    yield node
-    for index in range(node.childCount):
-        child = node.getChildAtIndex(index)
-        if child is not None:
-            yield from walk(child)
-
-
-def states(node: Any) -> List[str]:
-    return [pyatspi.stateToString(state) for state in node.getState().getStates()]
 
 
 def palette_frame(palette: Palette, buttons: int = len(ITEMS)) -> Any:

@@ -29,12 +29,13 @@ import shutil
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import pyatspi
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests"))
 import checks  # noqa: E402
+from accessibility import states, walk  # noqa: E402
 from checks import check, fail, ok, wait  # noqa: E402
 
 PAGES = ["Pens", "Double-tap", "Squeeze", "Timing", "Apps", "Try it"]
@@ -65,18 +66,6 @@ def application() -> Any:
         print("  FAIL: the window did not appear in the accessibility tree", flush=True)
         sys.exit(1)
     return app
-
-
-def walk(node: Any) -> Iterator[Any]:
-    yield node
-    for index in range(node.childCount):
-        child = node.getChildAtIndex(index)
-        if child is not None:
-            yield from walk(child)
-
-
-def states(node: Any) -> List[str]:
-    return [pyatspi.stateToString(state) for state in node.getState().getStates()]
 
 
 def find(app: Any, role: str, name: str) -> Any:
