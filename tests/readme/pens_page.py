@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""pens_page.py NAME: with the settings test's drive.py beside it, waits for pencil-settings'
-window in the accessibility tree, shows its Pens page and waits (30 s at most) for a label
+"""pens_page.py NAME: with the settings test's drive.py beside it (and tests/checks.py and
+tests/accessibility.py, which it imports), waits for pencil-settings' window in the
+accessibility tree, shows its Pens page and waits (30 s at most) for a label
 that names the pen NAME. Prints what it found; exits 1 when the window or the pen is not
 there, with the labels the window shows."""
 

@@ -169,7 +169,7 @@ person_env=(GTK_A11Y=atspi GSETTINGS_BACKEND=memory)
 as_person "exec $start" >"$work/settings.log" 2>&1 &
 pids+=("$!")
 person_env=()
-cp "$here/pens_page.py" "$repo/apps/settings/tests/drive.py" "$root/tmp/"
+cp "$here/pens_page.py" "$repo/apps/settings/tests/drive.py" "$repo/tests/checks.py" "$repo/tests/accessibility.py" "$root/tmp/"
 if as_person 'python3 /tmp/pens_page.py "pencild demo pen"' >"$work/probe.log" 2>&1; then
     pass "\"$start\" shows the window, and its Pens page lists the pen" "$(tail -n 1 "$work/probe.log")"
 else
