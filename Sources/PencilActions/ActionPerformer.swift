@@ -100,7 +100,7 @@ public final class ActionPerformer {
     /// Performs `request`'s binding for the focused app `app` (nil: unknown, the fallback):
     /// starts its chord (played by `playDue`) or its command.
     public func perform(_ request: GestureRequest, app: String? = nil, now: Int64) {
-        let label = "\(request.event?.type.rawValue ?? CommandEnvironment.testGesture) \(request.action.rawValue)"
+        let label = request.label
         let resolved = bindings.resolve(request.action, app: app)
         let source = " (app \(app.map { "\"\($0)\"" } ?? "unknown"): \(resolved.section(of: request.action)))"
         guard sessionActive else {

@@ -293,7 +293,7 @@ public final class ActionsService {
     /// Opens the system palette for `request` (docs/gestures.md, "Which app acts: the system
     /// palette"), or closes the one open: the same gesture again (cases 7 and 8).
     private func openPalette(_ request: GestureRequest, app: String?, epoll: Epoll) {
-        let label = "\(request.event?.type.rawValue ?? CommandEnvironment.testGesture) \(request.action.rawValue)"
+        let label = request.label
         if let open = palette {
             log.info("\(label): the system palette is open: closing it")
             open.close(because: "again")
@@ -408,7 +408,8 @@ public final class ActionsService {
         try? paletteTimer?.arm(at: nil as Int64?)
         let choice = paletteChoice
         paletteChoice = nil
-        if !ended.succeeded, choice == nil { log.warning("\(open.label): the system palette \(ended)") }
+        // One that answered (an error, closed) has said so already.
+        if !ended.succeeded, !open.answered { log.warning("\(open.label): the system palette \(ended) without a reply") }
         guard let item = choice else { return }
         switch item.choice {
         case .chord(let chord):

@@ -34,15 +34,9 @@ public struct DaemonKeyboard: Sendable {
     }
 
     public func press(_ chord: KeyChord, device: String?) -> DaemonChordOutcome {
-        let client: VarlinkClient
         do {
-            client = try VarlinkClient(path: socketPath, timeoutMilliseconds: timeoutMilliseconds)
-        } catch {
-            return .unavailable("\(error)")
-        }
-        defer { client.close() }
-        do {
-            _ = try client.call(PenInterface.Method.pressChord.qualifiedName, Self.parameters(chord, device: device))
+            _ = try VarlinkClient.call(path: socketPath, timeoutMilliseconds: timeoutMilliseconds,
+                                       PenInterface.Method.pressChord.qualifiedName, Self.parameters(chord, device: device))
             return .pressed
         } catch {
             return Self.outcome(of: error)

@@ -11,4 +11,7 @@ public struct GestureRequest: Equatable, Sendable {
         self.action = action
         self.event = event
     }
+
+    /// What the log calls it: "squeeze showContextualPalette", "test switchEraser".
+    public var label: String { "\(event?.type.rawValue ?? CommandEnvironment.testGesture) \(action.rawValue)" }
 }

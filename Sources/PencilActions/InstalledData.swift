@@ -6,20 +6,20 @@ import Glibc
 /// pencil-actions' own files, installed beside it: PREFIX/share/pencil-actions/ for
 /// PREFIX/bin/pencil-actions, else Debian's /usr/share/pencil-actions/.
 public enum InstalledData {
+    /// The installed file's path; Debian's when it is installed nowhere.
     public static func path(of name: String) -> String {
-        let relative = "share/pencil-actions/" + name
-        if let executable = executablePath() {
-            let prefix = FileSystem.directoryName(of: FileSystem.directoryName(of: executable))
-            let candidate = (prefix == "/" ? "" : prefix) + "/" + relative
-            if (try? FileSystem.status(of: candidate)) != nil { return candidate }
-        }
-        return "/usr/" + relative
+        existingPath(of: name) ?? "/usr/share/pencil-actions/" + name
     }
 
     /// The installed file's path, nil where it is not installed (a build in the source tree).
     public static func existingPath(of name: String) -> String? {
-        let path = path(of: name)
-        return (try? FileSystem.status(of: path)) != nil ? path : nil
+        let relative = "share/pencil-actions/" + name
+        var candidates = ["/usr/" + relative]
+        if let executable = executablePath() {
+            let prefix = FileSystem.directoryName(of: FileSystem.directoryName(of: executable))
+            candidates.insert((prefix == "/" ? "" : prefix) + "/" + relative, at: 0)
+        }
+        return candidates.first { (try? FileSystem.status(of: $0)) != nil }
     }
 
     private static func executablePath() -> String? {

@@ -34,8 +34,6 @@ extension DaemonSocket {
 /// A blocking call to the daemon, for commands that ask once (devices, prefs).
 enum DaemonCall {
     static func call(_ method: String, _ parameters: JSONValue = .object([]), path: String) throws(VarlinkClientError) -> JSONValue {
-        let client = try VarlinkClient(path: path, timeoutMilliseconds: 10_000)
-        defer { client.close() }
-        return try client.call(method, parameters)
+        try VarlinkClient.call(path: path, timeoutMilliseconds: 10_000, method, parameters)
     }
 }

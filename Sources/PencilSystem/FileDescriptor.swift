@@ -57,15 +57,11 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try retryingOnInterrupt { fsync(rawValue) }
     }
 
-    public func setNonBlocking() throws(Errno) {
+    /// Sets O_NONBLOCK, or clears it (`false`: the end of a pipe a child reads or writes as a
+    /// plain file).
+    public func setNonBlocking(_ enabled: Bool = true) throws(Errno) {
         let flags = try retryingOnInterrupt { fcntl(rawValue, F_GETFL) }
-        _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
-    }
-
-    /// Clears O_NONBLOCK: for the end of a pipe a child reads or writes as a plain file.
-    public func setBlocking() throws(Errno) {
-        let flags = try retryingOnInterrupt { fcntl(rawValue, F_GETFL) }
-        _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFL, flags & ~O_NONBLOCK) }
+        _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFL, enabled ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }
     }
 
     /// A pipe: (read end, write end), both non-blocking and close-on-exec.

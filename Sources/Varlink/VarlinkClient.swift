@@ -32,6 +32,15 @@ public final class VarlinkClient {
         descriptor.close()
     }
 
+    /// One call on a connection of its own, closed after the reply: for a caller that asks at
+    /// a person's pace, whose idle connection the daemon would only close.
+    public static func call(path: String, timeoutMilliseconds: Int, _ method: String,
+                            _ parameters: JSONValue = .object([])) throws(VarlinkClientError) -> JSONValue {
+        let client = try VarlinkClient(path: path, timeoutMilliseconds: timeoutMilliseconds)
+        defer { client.close() }
+        return try client.call(method, parameters)
+    }
+
     /// Calls `method` and returns its reply's parameters; an error reply throws `.remote`.
     public func call(_ method: String, _ parameters: JSONValue = .object([])) throws(VarlinkClientError) -> JSONValue {
         try sendOrRefusal(VarlinkCall(method: method, parameters: parameters))

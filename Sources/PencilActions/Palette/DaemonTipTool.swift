@@ -39,9 +39,7 @@ public struct DaemonTipTool: Sendable {
 
     private func call(_ method: String, _ parameters: JSONValue) -> Result<JSONValue, VarlinkClientError> {
         Result { () throws(VarlinkClientError) in
-            let client = try VarlinkClient(path: socketPath, timeoutMilliseconds: timeoutMilliseconds)
-            defer { client.close() }
-            return try client.call(method, parameters)
+            try VarlinkClient.call(path: socketPath, timeoutMilliseconds: timeoutMilliseconds, method, parameters)
         }
     }
 }

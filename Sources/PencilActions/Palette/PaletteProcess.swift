@@ -51,8 +51,8 @@ public final class PaletteProcess {
             fromChild.write.close()
         }
         do {
-            try toChild.read.setBlocking()
-            try fromChild.write.setBlocking()
+            try toChild.read.setNonBlocking(false)
+            try fromChild.write.setNonBlocking(false)
             pid = try ChildProcess.spawn([program], environment: environment, standardInput: toChild.read, standardOutput: fromChild.write)
         } catch {
             toChild.write.close()
