@@ -364,7 +364,7 @@ public final class ActionsService {
         let (replies, stillOpen) = open.readReplies()
         for reply in replies {
             switch reply {
-            case .shown(let x, let y, let width, let height, let route)?:
+            case .shown(let x, let y, let width, let height, let route, let places)?:
                 let milliseconds = Double(MonotonicClock.now() - open.requestedAt) / 1_000
                 armPaletteTimer()
                 if paletteProblem != nil {
@@ -372,6 +372,10 @@ public final class ActionsService {
                     writeStatus()
                 }
                 log.notice("\(open.label): the system palette is on screen at \(x),\(y), \(width)x\(height) (\(route)), \(Int(milliseconds)) ms after the gesture")
+                for place in places {
+                    guard let item = open.plan.item(id: place.id) else { continue }
+                    log.debug("\(open.label): the system palette's \(item.label) is at \(place.x),\(place.y), \(place.width)x\(place.height)")
+                }
             case .chosen(let id)?:
                 guard let item = open.plan.item(id: id) else {
                     log.warning("\(open.label): the palette chose \"\(id)\", which it was not given: nothing is performed")

@@ -199,7 +199,11 @@ import Testing
 
     @Test func eachReplyReads() {
         #expect(parse(#"{"shown": {"x": 280, "y": 340, "width": 80, "height": 120, "screen": {"width": 1280, "height": 800}, "route": "x11"}}"#)
-                == .shown(x: 280, y: 340, width: 80, height: 120, route: "x11"))
+                == .shown(x: 280, y: 340, width: 80, height: 120, route: "x11", items: []))
+        #expect(parse(#"{"shown": {"x": 280, "y": 340, "width": 80, "height": 120, "route": "layer-shell", "items": "#
+                      + #"{"tool.eraser": {"x": 320, "y": 350, "width": 40, "height": 32}, "undo": {"x": "left"}}}}"#)
+                == .shown(x: 280, y: 340, width: 80, height: 120, route: "layer-shell",
+                          items: [PaletteItemPlace(id: "tool.eraser", x: 320, y: 350, width: 40, height: 32)]))
         #expect(parse(#"{"chosen": "app.2"}"#) == .chosen("app.2"))
         #expect(parse(#"{"closed": "outside"}"#) == .closed("outside"))
         #expect(parse(#"{"error": "cannot open the palette: no display"}"#) == .error("cannot open the palette: no display"))
@@ -207,7 +211,7 @@ import Testing
 
     @Test func anythingElseIsNoReply() {
         for text in ["", "not json", #"{"shown": {"x": "left"}}"#, #"{"chosen": 3}"#, #"{"other": true}"#, "[1, 2]",
-                     #"{"chosen": ""# + String(repeating: "x", count: 5_000) + #""}"#] {
+                     #"{"chosen": ""# + String(repeating: "x", count: 20_000) + #""}"#] {
             #expect(parse(text) == nil, "\(text.prefix(40))")
         }
     }

@@ -9,9 +9,10 @@ Where to read:
   request.py    the request: read, checked and limited (pure: no GTK)
   placement.py  where the card goes on the screen (pure)
   window.py     the card: its items as buttons, grouped; the same for every route
-  routes.py     how a surface is placed and how it takes the pointer and keyboard: X11 now,
-                a seam for layer-shell
-  x11.py        the few Xlib calls the X11 route makes, through ctypes
+  routes.py     how a surface is placed and how it takes the pointer and keyboard; the
+                choice of route
+  x11.py        the X11 route, and the few Xlib calls it makes through ctypes
+  layer_shell.py  the Wayland layer-shell route, through gtk4-layer-shell
   app.py        the command line, and the protocol on standard input and output
 """
 

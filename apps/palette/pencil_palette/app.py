@@ -109,8 +109,10 @@ class Palette:
         if self.finished:
             return
         x, y, width, height = rectangle
+        items = {item_id: {"x": x + left, "y": y + top, "width": item_width, "height": item_height}
+                 for item_id, (left, top, item_width, item_height) in self.window.item_places().items()}
         reply({"shown": {"x": x, "y": y, "width": width, "height": height,
-                         "screen": {"width": screen[0], "height": screen[1]}, "route": route}})
+                         "screen": {"width": screen[0], "height": screen[1]}, "route": route, "items": items}})
 
     def outside(self) -> None:
         self.finish({"closed": "outside"})
@@ -172,8 +174,8 @@ def main() -> int:
         description="The system palette: reads one request line of JSON on standard input, shows its items "
                     "at the pen, and writes what was chosen on standard output.")
     parser.add_argument("--route", choices=ROUTE_NAMES, default="auto",
-                        help="how the palette gets onto the screen (default: auto, x11 where DISPLAY is set and "
-                             "WAYLAND_DISPLAY is not)")
+                        help="how the palette gets onto the screen (default: auto, layer-shell where WAYLAND_DISPLAY "
+                             "is set, else x11)")
     options = parser.parse_args()
     try:
         line, rest = read_request_line()

@@ -3,12 +3,12 @@ the keyboard while it is open. The card (window.py) is the same for every route.
 
   x11          an override-redirect window moved to the pen, with the pointer and the
                keyboard grabbed: a tap outside closes it and reaches no app
-  layer-shell  (not built yet) Wayland compositors with zwlr_layer_shell_v1, through
-               gtk4-layer-shell: a transparent OVERLAY surface over the whole output with the
-               card drawn at the pen's place, its keyboard mode exclusive while open
+  layer-shell  Wayland compositors with zwlr_layer_shell_v1 (sway, KWin), through
+               gtk4-layer-shell: a transparent overlay surface over the whole output with the
+               card drawn at the pen's place, the keyboard taken while it is open
 
 A route is chosen before GTK is loaded (`choose`), since it decides GDK's backend. The
-X11 route is in x11.py."""
+X11 route is in x11.py, the layer-shell route in layer_shell.py."""
 
 from __future__ import annotations
 
@@ -52,27 +52,14 @@ class Route:
         pass
 
 
-class LayerShellRoute(Route):
-    """The seam for Wayland compositors with zwlr_layer_shell_v1: gtk4-layer-shell would make
-    the window a layer surface (layer OVERLAY, anchored to all four edges, exclusive zone -1,
-    keyboard mode exclusive), transparent but for the card, placed with margins at
-    `placement.place`; a tap on the transparent part is a tap outside."""
-
-    name = "layer-shell"
-    NOT_BUILT = "the layer-shell route is not built yet"
-
-    def attach(self, window: Gtk.Window, events: Events) -> None:
-        raise RouteUnavailable(self.NOT_BUILT)
-
-
 def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
     """The route for --route NAME, which must be ready before GTK is loaded: it sets
     GDK_BACKEND in `os.environ` for the route's backend."""
     if name == "auto":
-        if environment.get("DISPLAY") and not environment.get("WAYLAND_DISPLAY"):
+        if environment.get("WAYLAND_DISPLAY"):
+            name = "layer-shell"
+        elif environment.get("DISPLAY"):
             name = "x11"
-        elif environment.get("WAYLAND_DISPLAY"):
-            raise RouteUnavailable(f"on Wayland the palette needs the layer-shell route: {LayerShellRoute.NOT_BUILT}")
         else:
             raise RouteUnavailable("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")
     if name == "x11":
@@ -83,7 +70,10 @@ def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
         from .x11 import X11Route
         return X11Route
     if name == "layer-shell":
-        # Until it is, before GTK looks for a display.
-        raise RouteUnavailable(LayerShellRoute.NOT_BUILT)
+        if not environment.get("WAYLAND_DISPLAY"):
+            raise RouteUnavailable("no Wayland display: WAYLAND_DISPLAY is not set")
+        os.environ["GDK_BACKEND"] = "wayland"
+        # Only now, and before GTK: it loads gtk4-layer-shell ahead of libwayland-client.
+        from .layer_shell import LayerShellRoute
+        return LayerShellRoute
     raise RouteUnavailable(f"no route {name!r}: choose from {', '.join(ROUTE_NAMES)}")
-

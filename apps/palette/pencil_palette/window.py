@@ -24,6 +24,19 @@ window.pencil-palette {
   border: 1px solid alpha(black, 0.18);
   border-radius: 12px;
 }
+/* The layer-shell route: the window covers the output, transparent; the card is within. */
+window.pencil-palette.full-output {
+  background: none;
+  border: none;
+  border-radius: 0;
+  box-shadow: none;
+}
+window.pencil-palette.full-output > .palette-card {
+  background-color: @popover_bg_color;
+  border: 1px solid alpha(black, 0.18);
+  border-radius: 12px;
+  box-shadow: 0 2px 8px alpha(black, 0.25);
+}
 /* Without a compositor the corners outside the radius would show black. */
 window.pencil-palette.solid { border-radius: 0; }
 window.pencil-palette .heading { margin: 2px 6px 0 6px; }
@@ -70,6 +83,9 @@ class PaletteWindow(Gtk.Window):  # type: ignore[misc]
         self.dismissed = dismissed
         self.done = False
         self.buttons: Dict[str, Gtk.Button] = {}
+        # What the person sees as the palette: the window itself, unless a route draws the
+        # window over the whole output and the card within it.
+        self.card: Gtk.Widget = self
         self.add_css_class("pencil-palette")
         display = self.get_display()
         provider = Gtk.CssProvider()
@@ -198,6 +214,16 @@ class PaletteWindow(Gtk.Window):  # type: ignore[misc]
         if not found:
             return (0.0, 0.0)
         return (bounds.get_x() + bounds.get_width() / 2, bounds.get_y() + bounds.get_height() / 2)
+
+    def item_places(self) -> Dict[str, Tuple[int, int, int, int]]:
+        """Each item's rectangle in the card, in pixels: where a tap takes it."""
+        places: Dict[str, Tuple[int, int, int, int]] = {}
+        for item_id, button in self.buttons.items():
+            found, bounds = button.compute_bounds(self.card)
+            if found:
+                places[item_id] = (round(bounds.get_x()), round(bounds.get_y()),
+                                   round(bounds.get_width()), round(bounds.get_height()))
+        return places
 
     def item_clicked(self, _button: Gtk.Button, item_id: str) -> None:
         if not self.done:
