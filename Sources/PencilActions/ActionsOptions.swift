@@ -27,6 +27,8 @@ public struct ActionsOptions: Equatable, Sendable {
     /// The system palette's program: the one installed beside pencil-actions, else
     /// `pencil-palette` from PATH.
     public var paletteProgram = InstalledData.existingPath(of: "palette/pencil-palette") ?? "pencil-palette"
+    /// How long a palette may take to be on screen before it is ended (µs).
+    public var paletteWait = PaletteProcess.defaultShowMicroseconds
 
     public init(configPath: String, socketPath: String? = nil, shippedConfigPath: String? = nil) {
         self.configPath = configPath
@@ -66,6 +68,15 @@ public struct ActionsOptions: Equatable, Sendable {
             "the system palette's program (default: the installed",
             "share/pencil-actions/palette/pencil-palette, else pencil-palette from PATH)",
         ]) { $0.paletteProgram = $1 },
+        .value("--palette-wait", valueName: "SECONDS", help: [
+            "how long a palette may take to be on screen before it is ended and said",
+            "(default: 5; more for a slow machine)",
+        ]) { options, text throws(UsageError) in
+            guard let seconds = Int64(text), (1...120).contains(seconds) else {
+                throw UsageError("--palette-wait: expected seconds from 1 to 120, not '\(text)'")
+            }
+            options.paletteWait = seconds * 1_000_000
+        },
         .value("--key-interval", valueName: "MS", help: ["milliseconds between the key changes of a chord (default: 10)"]) {
             options, text throws(UsageError) in
             guard let milliseconds = Int64(text), (1...1_000).contains(milliseconds) else {

@@ -308,7 +308,8 @@ public final class ActionsService {
         let plan = PalettePlan(for: request, bindings: performer.bindings, app: app, tipReportedAs: tip)
         do {
             let opened = try PaletteProcess(program: options.paletteProgram, plan: plan, device: request.event?.device, label: label,
-                                            environment: ActionPerformer.inheritedEnvironment(), now: MonotonicClock.now())
+                                            environment: ActionPerformer.inheritedEnvironment(), now: MonotonicClock.now(),
+                                            showMicroseconds: options.paletteWait)
             do { try epoll.add(opened.output, events: .readable, token: Token.palette.rawValue) } catch {
                 if let pid = opened.end() { endedPalettes.append(pid) }
                 paletteCannotOpen("cannot wait on it: \(error)", label: label)
@@ -339,8 +340,8 @@ public final class ActionsService {
     private func paletteDeadline() {
         defer { armPaletteTimer() }
         guard let open = palette, let due = open.deadline, MonotonicClock.now() >= due else { return }
-        if !open.shown, MonotonicClock.now() >= open.requestedAt + PaletteProcess.showMicroseconds {
-            paletteCannotOpen("it was not on screen \(PaletteProcess.showMicroseconds / 1_000_000) s after the gesture: it was ended", label: open.label)
+        if !open.shown, MonotonicClock.now() >= open.requestedAt + open.showMicroseconds {
+            paletteCannotOpen("it was not on screen \(open.showMicroseconds / 1_000_000) s after the gesture: it was ended", label: open.label)
             if let pid = open.end() { endedPalettes.append(pid) }
             palette = nil
             paletteChoice = nil

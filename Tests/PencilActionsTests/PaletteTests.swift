@@ -191,7 +191,25 @@ import Testing
         let plain = ActionsOptions.parse([], defaultConfigPath: "/d", shippedConfigPath: shipped)
         #expect(plain == .success(.run(ActionsOptions(configPath: "/d", shippedConfigPath: shipped))))
     }
+
+    @Test func aSlowMachineMayGiveThePaletteLongerToShow() throws {
+        guard case .success(.run(let options)) = ActionsOptions.parse([], defaultConfigPath: "/d") else { throw Unexpected() }
+        #expect(options.paletteWait == 5_000_000)
+        guard case .success(.run(let slow)) = ActionsOptions.parse(["--palette-wait", "60"], defaultConfigPath: "/d") else {
+            throw Unexpected()
+        }
+        #expect(slow.paletteWait == 60_000_000)
+        for bad in ["0", "121", "five", "-3"] {
+            guard case .failure(let error) = ActionsOptions.parse(["--palette-wait", bad], defaultConfigPath: "/d") else {
+                Issue.record("--palette-wait \(bad) was taken")
+                continue
+            }
+            #expect("\(error)".contains("--palette-wait: expected seconds from 1 to 120"), "\(error)")
+        }
+    }
 }
+
+private struct Unexpected: Error {}
 
 /// What pencil-palette writes back, read as distrusted lines.
 @Suite struct PaletteReplyTests {

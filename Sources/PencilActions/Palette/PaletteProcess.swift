@@ -24,21 +24,25 @@ public final class PaletteProcess {
     public static let awayMicroseconds: Int64 = 3_000_000
     /// When the pen left (nil: it is in range, or has not left since the palette opened).
     public var awaySince: Int64?
-    /// How long it may take to be on screen: a palette that never shows (hung, or stopped
-    /// by its desktop) must not hold every later palette gesture.
-    public static let showMicroseconds: Int64 = 5_000_000
+    /// How long it may take to be on screen by default: a palette that never shows (hung, or
+    /// stopped by its desktop) must not hold every later palette gesture.
+    public static let defaultShowMicroseconds: Int64 = 5_000_000
+    /// How long this one may take (pencil-actions' `--palette-wait`).
+    public let showMicroseconds: Int64
     /// Whether it said it is on screen.
     public private(set) var shown = false
 
     /// The palette's next deadline: to show, or the pen's being away (nil: none).
     public var deadline: Int64? {
-        [shown ? nil : requestedAt + Self.showMicroseconds, awaySince.map { $0 + Self.awayMicroseconds }].compactMap { $0 }.min()
+        [shown ? nil : requestedAt + showMicroseconds, awaySince.map { $0 + Self.awayMicroseconds }].compactMap { $0 }.min()
     }
 
     /// Whether the final reply (chosen, closed, error) has come.
     public private(set) var answered = false
 
-    public init(program: String, plan: PalettePlan, device: String?, label: String, environment: [String], now: Int64) throws(Errno) {
+    public init(program: String, plan: PalettePlan, device: String?, label: String, environment: [String], now: Int64,
+                showMicroseconds: Int64 = PaletteProcess.defaultShowMicroseconds) throws(Errno) {
+        self.showMicroseconds = showMicroseconds
         let toChild = try FileDescriptor.makePipe()
         let fromChild: (read: FileDescriptor, write: FileDescriptor)
         do { fromChild = try FileDescriptor.makePipe() } catch {

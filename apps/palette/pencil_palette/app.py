@@ -32,8 +32,11 @@ def reply(message: Dict[str, Any]) -> None:
     try:
         sys.stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
         sys.stdout.flush()
-    except (BrokenPipeError, ValueError):
-        pass
+    except BrokenPipeError:
+        # Nor at exit, when Python flushes standard output once more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except ValueError:
+        pass  # standard output closed
 
 
 def read_request_line() -> Tuple[bytes, bytes]:

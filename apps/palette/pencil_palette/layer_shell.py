@@ -70,10 +70,11 @@ class LayerShellRoute(Route):
         surface = window.get_surface()
         surface.connect("layout", self.laid_out)
 
-    def laid_out(self, _surface: Gdk.Surface, width: int, height: int) -> None:
+    def laid_out(self, surface: Gdk.Surface, width: int, height: int) -> None:
         """The output's size, as the compositor configured the surface: the card goes to the
-        pen on it, then says it is shown once drawn there."""
-        if self.released or (width, height) == self.screen:
+        pen on it, then says it is shown once drawn there. (GTK lays the surface out at the
+        card's own size before the compositor's size comes: that one is no output's.)"""
+        if self.released or (width, height) == self.screen or not self.is_an_output(surface, width, height):
             return
         self.screen = (width, height)
         card_width = self.card.measure(Gtk.Orientation.HORIZONTAL, -1)[1]
@@ -84,6 +85,15 @@ class LayerShellRoute(Route):
         self.card.set_margin_top(y)
         if not self.announced:
             self.after_next_frame()
+
+    @staticmethod
+    def is_an_output(surface: Gdk.Surface, width: int, height: int) -> bool:
+        monitors = surface.get_display().get_monitors()
+        for index in range(monitors.get_n_items()):
+            geometry = monitors.get_item(index).get_geometry()
+            if (geometry.width, geometry.height) == (width, height):
+                return True
+        return False
 
     def after_next_frame(self) -> None:
         clock = self.window.get_frame_clock()
