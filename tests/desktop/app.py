@@ -101,7 +101,11 @@ def pen_event(controller: Gtk.EventControllerLegacy, _event: object) -> bool:
     if kind in ("press", "release"):
         record["button"] = event.get_button()
     write_event(record)
-    last_pen.set_label(" ".join(f"{key} {value}" for key, value in record.items() if key not in ("kind", "received")))
+    # Shown for the screenshots, but not for each move: a label changed 50 times a second redraws
+    # the whole window as often, and under emulation on a busy host those frames held the app
+    # away from its socket for seconds.
+    if kind != "motion":
+        last_pen.set_label(" ".join(f"{key} {value}" for key, value in record.items() if key not in ("kind", "received")))
     return False
 
 

@@ -28,6 +28,8 @@ import glob
 import json
 import os
 import pwd
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -90,6 +92,18 @@ person = pwd.getpwnam(PERSON)
 runtime = f"/run/user/{person.pw_uid}"
 session = {"HOME": person.pw_dir, "USER": PERSON, "LOGNAME": PERSON, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
            "XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": f"unix:path={runtime}/bus"}
+
+
+def process_commands():
+    """The command line of each process running now."""
+    commands = []
+    for path in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(path, "rb") as file:
+                commands.append(file.read().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            pass  # ended meanwhile
+    return commands
 
 
 def as_person(*command, timeout=60):
@@ -223,8 +237,45 @@ def double_tap_interval_ms():
 TIP = {"gtk": 1, "qt": "LeftButton"}
 
 
-def pen_checks(hand, device_id, events, toolkit, name, interval):
+def motions(events, tool):
+    """The app's moves of `tool` with the tip down (pressure above 0), since the mark."""
+    return [event for event in events.since() if event["type"] == "motion" and event["tool"] == tool
+            and event["pressure"] is not None and event["pressure"] > 0]
+
+
+def stroke_received(hand, events, tool, tip):
+    """A stroke, and whether the app received it as one of `tool`, with rising pressure."""
+    events.mark()
+    had = [0]
+
+    def taken():
+        """The app has a move of this stroke it had not at the last step."""
+        count = len(motions(events, tool))
+        if count > had[0]:
+            had[0] = count
+            return True
+        return False
+
+    def tip_events():
+        return [event for event in events.since() if event["type"] in ("press", "release") and event.get("button") == tip]
+    hand.stroke(seen=lambda: any(event["tool"] == tool for event in events.since()), taken=taken)
+    drawn = wait_for(lambda: len(motions(events, tool)) >= 3 and any(event["type"] == "release" for event in tip_events()), 60)
+    received = events.since()
+    pressures = [round(event["pressure"], 3) for event in motions(events, tool)]
+    tools = sorted({event["tool"] for event in received})
+    return bool(drawn) and pressures == sorted(pressures) and len(set(pressures)) >= 3, \
+        f"{len(received)} events, tools {tools}, {len(pressures)} motions with pressure {pressures[:1]}..{pressures[-1:]}"
+
+
+def pen_checks(hand, device_id, events, toolkit, name, interval, explain=lambda: ""):
+    """`explain()` says what the desktop and the app were doing, added to a failed check's detail."""
     tip = TIP[toolkit]
+
+    def check(condition, check_name, detail=""):
+        return globals()["check"](condition, check_name, detail if condition else f"{detail}; {explain()}")
+
+    def fail(check_name, detail=""):
+        globals()["fail"](check_name, f"{detail}; {explain()}")
 
     def settled():
         """The hand hovers on past the moment a click passed on late would come
@@ -251,30 +302,8 @@ def pen_checks(hand, device_id, events, toolkit, name, interval):
         return event.get("button") if event["type"] in ("press", "release") else \
             next(button for button in event["buttons"] if button != tip)
 
-    def motions(tool):
-        return [event for event in events.since() if event["type"] == "motion" and event["tool"] == tool
-                and event["pressure"] is not None and event["pressure"] > 0]
-
     def stroke_of(tool):
-        """A stroke, and whether the app received it as one of `tool`, with rising pressure."""
-        events.mark()
-        had = [0]
-
-        def taken():
-            """The app has a move of this stroke it had not at the last step."""
-            count = len(motions(tool))
-            if count > had[0]:
-                had[0] = count
-                return True
-            return False
-        hand.stroke(seen=lambda: any(event["tool"] == tool for event in events.since()), taken=taken)
-        drawn = wait_for(lambda: len(motions(tool)) >= 3 and button_events(tip) and
-                         any(event["type"] == "release" for event in button_events(tip)), 60)
-        received = events.since()
-        pressures = [round(event["pressure"], 3) for event in motions(tool)]
-        tools = sorted({event["tool"] for event in received})
-        return bool(drawn) and pressures == sorted(pressures) and len(set(pressures)) >= 3, \
-            f"{len(received)} events, tools {tools}, {len(pressures)} motions with pressure {pressures[:1]}..{pressures[-1:]}"
+        return stroke_received(hand, events, tool, tip)
 
     # 1. A stroke, with its pressure.
     ok, detail = stroke_of("pen")
@@ -371,6 +400,7 @@ class Desktop:
 
     def __init__(self):
         self.processes = {}
+        self.app_logs = {}
 
     def start(self):
         """This desktop, started by the person's login on tty1 (their .bash_profile reads
@@ -398,6 +428,22 @@ class Desktop:
         except OSError as error:
             return str(error)
 
+    def explain(self, app_id):
+        """What a failed check's detail adds: whether the app still runs, the end of its log,
+        and what the desktop itself says (an app the compositor dropped, or a dialog over it,
+        receives nothing more, and says so only there)."""
+        running = any(app_id in command for command in process_commands())
+        log = self.app_logs.get(app_id)
+        try:
+            with open(f"{RESULTS}/{log}", errors="replace") as file:
+                tail = file.read()[-400:].replace("\n", " | ")
+        except (OSError, TypeError) as error:
+            tail = str(error)
+        return f"the app {'runs' if running else 'no longer runs'}, its log ends: {tail!r}; {self.state()}"
+
+    def state(self):
+        return f"{self.name}'s log ends: {self.log_tail()[-300:]!r}"
+
     def launch(self, app_id, command):
         """COMMAND started as the person, in the session's environment."""
         person_env = [f"{key}={value}" for key, value in session.items()]
@@ -422,6 +468,7 @@ class Desktop:
         for path in (events.path, shown, shown + ".active"):
             if os.path.exists(path):
                 os.remove(path)
+        self.app_logs[app_id] = log
         environment = " ".join(filter(None, [toolkit_env, "DESKTOP_TEST_FULLSCREEN=1" if fullscreen else ""]))
         self.launch(app_id, f"exec env {environment} python3 /srv/vm/{program} {app_id} {shown} {events.path} "
                             f">{RESULTS}/{log} 2>&1")
@@ -585,6 +632,12 @@ class GnomeShell(Desktop):
                           ".map(d => d.get_device_node() + '=' + d.get_device_name()).join(', ')")
         return [node for node in (nodes or "").split(", ") if node.startswith(f"/dev/input/{mirror}=")] or None
 
+    def state(self):
+        shown = self.eval("[global.display.focus_window?.get_wm_class() ?? 'no window', Main.modalCount, "
+                          "Main.overview.visible, global.get_window_actors().map(a => a.meta_window.get_wm_class())]"
+                          ".join(' / ')")
+        return f"the Shell: focus / modal count / overview / windows: {shown}; its log ends: {self.log_tail()[-300:]!r}"
+
     def window(self, app_id):
         return f'global.get_window_actors().map(a => a.meta_window).find(w => w.get_wm_class() === "{app_id}")'
 
@@ -622,7 +675,7 @@ def on(desktop, pen, device_id, interval):
             continue
         name = f"{desktop.name}, {'GTK 4' if toolkit == 'gtk' else 'Qt 6'} app"
         try:
-            pen_checks(hand, device_id, events, toolkit, name, interval)
+            pen_checks(hand, device_id, events, toolkit, name, interval, explain=lambda: desktop.explain(app_id))
         except Exception:  # a check that raised is a failed check, and the others still run
             fail(f"{name}: the pen's checks ran to the end", traceback.format_exc()[-600:].replace("\n", " | "))
         desktop.shoot(letter, app_id)
@@ -661,8 +714,195 @@ def on(desktop, pen, device_id, interval):
             chord_for(desktop, hand, apps, letter, chords)
     for app_id, _ in apps.values():
         desktop.close(app_id)
-    as_person("systemctl", "--user", "stop", "pencil-actions.service")
     result = as_person("pencilctl", "prefs", "set", "mirrorSwitchesTool=true")
+    if desktop.name in PALETTE_DESKTOPS:
+        palette_checks(desktop, hand, device_id)
+    as_person("systemctl", "--user", "stop", "pencil-actions.service")
+
+
+# 4. The system palette, through the layer shell: where the compositor offers one.
+PALETTE_DESKTOPS = ("sway",)
+SCREEN = (1280, 800)  # the output the tablet maps onto
+
+
+def actions_log():
+    """pencil-actions' journal: the person's unit's lines, as root reads them."""
+    result = subprocess.run(["journalctl", "--no-pager", "-o", "cat", "_SYSTEMD_USER_UNIT=pencil-actions.service"],
+                            capture_output=True, text=True)
+    return result.stdout.splitlines()
+
+
+def palette_by_hand(name):
+    """pencil-palette started as the person starts it, on its own: it opens on the layer shell,
+    and says where, and how long that took (Python and GTK loading under emulation: what
+    pencil-actions' 5 s for a palette to show must allow)."""
+    request = json.dumps({"app": None, "pen": {"x": 0.25, "y": 0.25}, "items": [
+        {"id": "tool.pen", "label": "Pen", "group": "tools", "checked": True},
+        {"id": "undo", "label": "Undo", "group": "edit"}]})
+    started = time.monotonic()
+    process = subprocess.Popen(["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
+                                "env", "-i", *(f"{key}={value}" for key, value in session.items()),
+                                "/usr/share/pencil-actions/palette/pencil-palette"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdin.write(request + "\n")
+    process.stdin.flush()
+    ready = select.select([process.stdout], [], [], 120)[0]
+    line = process.stdout.readline() if ready else ""
+    elapsed = time.monotonic() - started
+    try:
+        shown = json.loads(line).get("shown") or {}
+    except ValueError:
+        shown = {}
+    process.stdin.write('{"close": "again"}\n')
+    process.stdin.flush()
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    closing = process.stdout.read()
+    check(shown.get("route") == "layer-shell" and "undo" in shown.get("items", {}) and '"closed": "again"' in closing,
+          f"{name}: pencil-palette, started on its own, opens on the layer shell and closes when told",
+          f"shown after {elapsed:.1f} s: {line.strip()[:300]}; then {closing.strip()[:100]}; stderr: {process.stderr.read()[-300:]!r}")
+
+
+def palette_checks(desktop, hand, device_id):
+    """With nothing configured, a squeeze over an app opens the system palette at the pen
+    (docs/gestures.md, "Which app acts: the system palette"): its Eraser, tapped with the pen,
+    makes the next stroke an eraser's, and its Pen a pen's again; a tap outside and Escape
+    close it, and the app under it receives neither, beside the same tap and key reaching the
+    app with no palette open."""
+    name = f"{desktop.name}, system palette"
+    conf = f"{person.pw_dir}/.config/pencild/actions.conf"
+    if os.path.exists(conf):
+        os.remove(conf)  # nothing configured: the shipped bindings
+    # Verbose, for where each item is; and a minute for a palette to show: under emulation
+    # Python and GTK take 8 to 17 s to start (the check below says how long), where an
+    # ordinary machine takes well under a second (make bench).
+    drop_in = f"{person.pw_dir}/.config/systemd/user/pencil-actions.service.d"
+    os.makedirs(drop_in, exist_ok=True)
+    with open(f"{drop_in}/test.conf", "w", encoding="utf-8") as file:
+        file.write("[Service]\nExecStart=\nExecStart=/usr/bin/pencil-actions --verbose --palette-wait 60\n")
+    subprocess.run(["chown", "-R", f"{PERSON}:{PERSON}", f"{person.pw_dir}/.config"], check=True)
+    as_person("systemctl", "--user", "daemon-reload")
+    before = len(actions_log())
+    as_person("systemctl", "--user", "restart", "pencil-actions.service")
+    subscribed = wait_for(lambda: any("subscribed to" in line for line in actions_log()[before:]), 60)
+    check(bool(subscribed), f"{name}: pencil-actions runs again, verbose, with nothing configured",
+          " | ".join(actions_log()[before:][-5:]))
+    palette_by_hand(name)
+    letter, program, app_id, _, env = APPS[1]
+    events = desktop.open_app(letter, program, app_id, env, fullscreen=True, log=f"{desktop.name}-app-{letter}-palette.log")
+    if events is None:
+        return
+    tip = TIP["qt"]
+
+    def at(point):
+        """The hand over `point` (screen pixels)."""
+        hand.x = round(point[0] * TABLET[0] / SCREEN[0])
+        hand.y = round(point[1] * TABLET[1] / SCREEN[1])
+        hand.pen.emit((EV_ABS, ABS_X, hand.x), (EV_ABS, ABS_Y, hand.y))
+        time.sleep(0.05)
+
+    def open_palette():
+        """A squeeze with the hand in the middle of the tablet; the pen's place, the palette's
+        rectangle and its items' places once on screen, and pencil-actions' lines since."""
+        mark = len(actions_log())
+        hand.enter()
+        hand.pen.emit((EV_KEY, BTN_STYLUS2, 1))
+        hand.hover(0.2)
+        hand.pen.emit((EV_KEY, BTN_STYLUS2, 0))
+        pen = (hand.x * SCREEN[0] / TABLET[0], hand.y * SCREEN[1] / TABLET[1])
+
+        def shown():
+            lines = actions_log()[mark:]
+            found = [line for line in lines if "the system palette is on screen at" in line]
+            if not found:
+                return None
+            rectangle = re.search(r"on screen at (-?\d+),(-?\d+), (\d+)x(\d+) \(([^)]*)\), (\d+) ms", found[0])
+            places = {}
+            for line in lines:
+                place = re.search(r"system palette's (.+) is at (-?\d+),(-?\d+), (\d+)x(\d+)", line)
+                if place is not None:
+                    places[place[1]] = tuple(int(number) for number in place.groups()[1:])
+            return rectangle, places, lines
+        # The hand stays near: the palette closes once the pen has been away for 3 s.
+        opened = wait_for(lambda: (hand.hover(), shown())[1], 30)
+        return (pen, *opened) if opened else (pen, None, {}, actions_log()[mark:])
+
+    def centre(place):
+        return (place[0] + place[2] / 2, place[1] + place[3] / 2)
+
+    def closed(reason, mark):
+        return wait_for(lambda: (hand.hover(), any(f"the system palette closed ({reason})" in line
+                                                  for line in actions_log()[mark:]))[1], 30)
+
+    # Opens at the pen, on the layer shell.
+    pen, rectangle, places, lines = open_palette()
+    if not check(rectangle is not None, f"{name}: a squeeze with nothing configured opens the system palette",
+                 " | ".join(lines[-6:])):
+        hand.leave()
+        desktop.close(app_id)
+        return
+    x, y, width, height, route = int(rectangle[1]), int(rectangle[2]), int(rectangle[3]), int(rectangle[4]), rectangle[5]
+    distance = ((x + width / 2 - pen[0]) ** 2 + (y + height / 2 - pen[1]) ** 2) ** 0.5
+    check(distance <= 40 and route == "layer-shell", f"{name}: it opens on the layer shell with its centre within 40 px of the pen",
+          f"{distance:.0f} px: {width}x{height} at {x},{y}, the pen at {pen[0]:.0f},{pen[1]:.0f}, route {route}, "
+          f"on screen {rectangle[6]} ms after the squeeze")
+    desktop.shoot("palette", app_id)
+
+    # A tap on Eraser: the tip becomes the eraser, and the app had no press of it.
+    for tool in ("Eraser", "Pen"):
+        if tool == "Pen":
+            pen, rectangle, places, lines = open_palette()
+        if tool not in places:
+            fail(f"{name}: a tap on {tool} in the palette", f"no place for {tool}: {places}; {' | '.join(lines[-6:])}")
+            continue
+        events.mark()
+        mark = len(actions_log())
+        at(centre(places[tool]))
+        hand.touch()
+        switched = wait_for(lambda: (hand.hover(), tip_reported_as(device_id) == tool.lower())[1], 30)
+        presses = [event for event in events.since() if event["type"] == "press"]
+        check(bool(switched) and not presses, f"{name}: a tap on {tool} switches the tip to the {tool.lower()}, "
+              "and the app under the palette has no press of it",
+              f"pencild reports the tip as {tip_reported_as(device_id)}; the app's presses: {presses}; "
+              f"{' | '.join(actions_log()[mark:][-3:])}")
+        hand.leave()
+        ok, detail = stroke_received(hand, events, tool.lower(), tip)
+        check(ok, f"{name}: the next stroke is {'an eraser' if tool == 'Eraser' else 'a pen'}'s", detail)
+
+    # A tap outside: closed, the app has no press; then the same tap reaches the app.
+    _, rectangle, places, lines = open_palette()
+    outside = (1100, 120)
+    events.mark()
+    mark = len(actions_log())
+    at(outside)
+    hand.touch()
+    gone = closed("outside", mark)
+    presses = [event for event in events.since() if event["type"] == "press"]
+    check(rectangle is not None and bool(gone) and not presses,
+          f"{name}: a tap outside it closes it, and the app under it has no press",
+          f"the app's presses: {presses}; {' | '.join(actions_log()[mark:][-3:])}")
+    events.mark()
+    hand.touch()
+    reached = wait_for(lambda: (hand.hover(), [event for event in events.since() if event["type"] == "press"])[1], 30)
+    check(bool(reached), f"{name}: with no palette open, the same tap reaches the app (the control)",
+          f"{events.since()[-3:]}")
+
+    # Escape closes it; a key typed while it is open never reaches the app, one after it does.
+    _, rectangle, places, lines = open_palette()
+    text_before = events.text()
+    mark = len(actions_log())
+    as_person("wtype", "z")
+    as_person("wtype", "-k", "Escape")
+    gone = closed("escape", mark)
+    as_person("wtype", "e")
+    typed = wait_for(lambda: events.text() == text_before + "e", 30)
+    check(rectangle is not None and bool(gone) and bool(typed),
+          f"{name}: Escape closes it; a key typed while it was open reached no app, the next one reaches the app",
+          f"the app's field: {events.text()!r}; {' | '.join(actions_log()[mark:][-3:])}")
+    hand.leave()
+    desktop.close(app_id)
 
 
 def chord_for(desktop, hand, apps, letter, chords):
