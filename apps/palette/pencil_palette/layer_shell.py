@@ -59,6 +59,9 @@ class LayerShellRoute(Route):
         window.set_child(self.card)
         window.card = self.card
         window.add_css_class("full-output")
+        # The compositor gives the surface its output's size, which a window that cannot be
+        # resized would refuse, staying at the card's.
+        window.set_resizable(True)
         # In the capture phase: the window sees a press before a button could claim it.
         click = Gtk.GestureClick(button=0, propagation_phase=Gtk.PropagationPhase.CAPTURE)
         click.connect("pressed", self.pressed)
