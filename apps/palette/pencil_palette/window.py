@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Tuple
 
-from gi.repository import Gdk, Gtk, Pango
+from gi.repository import Gdk, Gio, GLib, Gtk, Pango
 
 from .request import EDIT, TOOLS, Item, Request
 
@@ -63,6 +63,20 @@ def group_title(group: str) -> str:
     return GROUP_TITLES.get(group, group[:1].upper() + group[1:].replace("_", " ").replace("-", " "))
 
 
+def app_name(app: str) -> str:
+    """The app as a person knows it: the name in its desktop file when the app's id (a Wayland
+    app_id, an X11 class) names one, else the id as it came. Desktop files are the system's and
+    the person's own, read by GIO; the name is shown as plain text, as every label."""
+    for candidate in (app, app.lower()):
+        try:
+            info = Gio.DesktopAppInfo.new(f"{candidate}.desktop")
+        except (TypeError, GLib.Error):
+            info = None
+        if info is not None and info.get_display_name():
+            return str(info.get_display_name())
+    return app
+
+
 def window_title(app: Optional[str]) -> str:
     return f"Palette for {app}" if app else "Pen palette"
 
@@ -78,7 +92,8 @@ class PaletteWindow(Gtk.Window):  # type: ignore[misc]
     Enter or space), `dismissed` when Escape is pressed; each at most once."""
 
     def __init__(self, request: Request, chosen: Callable[[str], None], dismissed: Callable[[], None]) -> None:
-        super().__init__(title=window_title(request.app), decorated=False, resizable=False)
+        shown_app = app_name(request.app) if request.app else None
+        super().__init__(title=window_title(shown_app), decorated=False, resizable=False)
         self.chosen = chosen
         self.dismissed = dismissed
         self.done = False
@@ -96,8 +111,8 @@ class PaletteWindow(Gtk.Window):  # type: ignore[misc]
 
         box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6, margin_top=8, margin_bottom=8,
                       margin_start=8, margin_end=8)
-        if request.app:
-            heading = Gtk.Label(label=request.app, xalign=0, ellipsize=Pango.EllipsizeMode.END, max_width_chars=LABEL_WIDTH_CHARACTERS,
+        if shown_app:
+            heading = Gtk.Label(label=shown_app, xalign=0, ellipsize=Pango.EllipsizeMode.END, max_width_chars=LABEL_WIDTH_CHARACTERS,
                                 use_markup=False, css_classes=["heading", "dim-label"])
             box.append(heading)
         app_groups = [group for group in request.groups() if group not in (TOOLS, EDIT)]

@@ -392,6 +392,24 @@ def open_at() -> None:
         finished(palette, {"closed": "away"}, '{"close": "away"}: closed away, exit 0')
 
 
+def app_names() -> None:
+    """The heading names the app as its desktop file does, where its id names one; an id that
+    names none is shown as it came (the control)."""
+    applications = os.path.join(os.environ["WORK"], "data", "applications")
+    os.makedirs(applications, exist_ok=True)
+    with open(os.path.join(applications, "org.example.SketchBook.desktop"), "w", encoding="utf-8") as file:
+        file.write("[Desktop Entry]\nType=Application\nName=Sketch <b>Book</b>\nExec=true\n")
+    environment = dict(os.environ, XDG_DATA_HOME=os.path.join(os.environ["WORK"], "data"))
+    for app, expected in (("org.example.SketchBook", "Sketch <b>Book</b>"), ("org.example.Unknown", "org.example.Unknown")):
+        palette = Palette(request(app=app), environment=environment)
+        if palette.shown() is not None:
+            frame = palette_frame(palette)
+            labels = [node.name for node in walk(frame) if node.getRoleName() == "label"] if frame is not None else []
+            check(frame is not None and frame.name == f"Palette for {expected}" and expected in labels,
+                  f"the app {app} is named {expected!r}, as plain text", f"window {frame and frame.name!r}, labels {labels}")
+        palette.end()
+
+
 def bad_requests() -> None:
     cases = [
         ("not JSON", b"{this is not json", "not JSON"),
@@ -456,7 +474,7 @@ def main() -> int:
         return 1
     # A key reaches the app in front: no window manager gives it the focus.
     xdotool("search", "--sync", "--name", "^Behind$", "windowfocus", "--sync")
-    for phase in (shown_at_the_pen, whole_on_screen, outside, keyboard, open_at, bad_requests, cannot_open,
+    for phase in (shown_at_the_pen, whole_on_screen, outside, keyboard, open_at, app_names, bad_requests, cannot_open,
                   no_tracebacks):
         started = time.monotonic()
         phase()
