@@ -38,10 +38,6 @@ class LayerShellRoute(Route):
             raise RouteUnavailable("the compositor offers no layer shell (zwlr_layer_shell_v1)")
         self.window = window
         self.events = events
-        self.screen = (0, 0)
-        self.rectangle = (0, 0, 0, 0)
-        self.announced = False
-        self.released = False
         self.pressed_outside = False
         LayerShell.init_for_window(window)
         LayerShell.set_namespace(window, NAMESPACE)
@@ -87,7 +83,7 @@ class LayerShellRoute(Route):
         self.card.set_margin_start(x)
         self.card.set_margin_top(y)
         if not self.announced:
-            self.after_next_frame()
+            self.shown_after_next_frame(self.window)
 
     @staticmethod
     def is_an_output(surface: Gdk.Surface, width: int, height: int) -> bool:
@@ -97,18 +93,6 @@ class LayerShellRoute(Route):
             if (geometry.width, geometry.height) == (width, height):
                 return True
         return False
-
-    def after_next_frame(self) -> None:
-        clock = self.window.get_frame_clock()
-        handler = 0
-
-        def painted(_clock: Gdk.FrameClock) -> None:
-            clock.disconnect(handler)
-            if not self.announced and not self.released:
-                self.announced = True
-                self.events.shown(self.rectangle, self.screen, self.name)
-        handler = clock.connect("after-paint", painted)
-        self.window.queue_resize()
 
     def inside(self, x: float, y: float) -> bool:
         left, top, width, height = self.rectangle

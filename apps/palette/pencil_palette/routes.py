@@ -41,9 +41,28 @@ class Route:
     it; `release` gives back what it took, before the palette exits."""
 
     name = ""
+    events: Events  # given in attach
 
     def __init__(self, pen: Optional[Tuple[float, float]]) -> None:
         self.pen = pen
+        self.rectangle = (0, 0, 0, 0)
+        self.screen = (0, 0)
+        self.announced = False
+        self.released = False
+
+    def shown_after_next_frame(self, window: Gtk.Window) -> None:
+        """`shown` once a frame has been drawn as things are now (the card placed, the input
+        taken): what the person sees from then on."""
+        clock = window.get_frame_clock()
+        handler = 0
+
+        def painted(_clock: object) -> None:
+            clock.disconnect(handler)
+            if not self.announced and not self.released:
+                self.announced = True
+                self.events.shown(self.rectangle, self.screen, self.name)
+        handler = clock.connect("after-paint", painted)
+        window.queue_draw()
 
     def attach(self, window: Gtk.Window, events: Events) -> None:
         raise NotImplementedError

@@ -137,14 +137,11 @@ class X11Route(Route):
         self.window = window
         self.events = events
         self.xid = 0
-        self.rectangle = (0, 0, 0, 0)
         self.screen = self.xlib.screen_size()
         self.pointer_grabbed = False
         self.keyboard_grabbed = False
         self.grab_tries = 0
-        self.announced = False
         self.pressed_outside = False
-        self.released = False
         self.handlers: List[Tuple[GObject.Object, int]] = [(display, display.connect("xevent", self.xevent))]
         window.connect("realize", self.realized)
 
@@ -184,7 +181,7 @@ class X11Route(Route):
             statuses["keyboard"] = self.xlib.grab_keyboard(self.xid)
             self.keyboard_grabbed = statuses["keyboard"] == GRAB_SUCCESS
         if self.pointer_grabbed and self.keyboard_grabbed:
-            self.after_next_frame()
+            self.shown_after_next_frame(self.window)
             return False
         failed = {device: status for device, status in statuses.items() if status != GRAB_SUCCESS}
         self.grab_tries += 1
@@ -194,19 +191,6 @@ class X11Route(Route):
         why = ", ".join(f"the {device}: {GRAB_STATUS.get(status, str(status))}" for device, status in failed.items())
         self.events.failed(f"cannot grab {why}")
         return False
-
-    def after_next_frame(self) -> None:
-        """`shown` once a frame has been drawn with the grabs in place."""
-        clock = self.window.get_frame_clock()
-        handler = 0
-
-        def painted(_clock: Gdk.FrameClock) -> None:
-            clock.disconnect(handler)
-            if not self.announced and not self.released:
-                self.announced = True
-                self.events.shown(self.rectangle, self.screen, self.name)
-        handler = clock.connect("after-paint", painted)
-        self.window.queue_draw()
 
     def xevent(self, _display: GdkX11.X11Display, address: object) -> bool:
         """A press and its release outside the card, which the grab brings here as core events
