@@ -84,6 +84,8 @@ class Palette:
         from .window import PaletteWindow
 
         self.GLib = GLib
+        # The name desktops and the accessibility tree give its window, not the interpreter's.
+        GLib.set_prgname("pencil-palette")
         display = Gdk.Display.get_default()
         if display is None:
             reply({"error": "cannot open the palette: cannot open the display"})
