@@ -79,9 +79,8 @@ for desktop in $desktops; do
     case $desktop in sway|kwin|gnome) ;; *) echo "$tier: FAIL: DESKTOP_VM_DESKTOPS names $desktop: sway, kwin and gnome are known" >&2; exit 1 ;; esac
 done
 include=systemd,systemd-sysv,udev,dbus,dbus-user-session,kmod,libpam-systemd,procps,sway,grim,python3,python3-gi,gir1.2-gtk-4.0,python3-pyqt6,qt6-wayland,fonts-dejavu-core
-# The system palette as pencil-actions recommends it (libadwaita, gtk4-layer-shell), and wtype,
-# the test's keyboard on sway.
-include+=,gir1.2-adw-1,gir1.2-gtk4layershell-1.0,libgtk4-layer-shell0,wtype
+# The system palette as pencil-actions recommends it (libadwaita, gtk4-layer-shell).
+include+=,gir1.2-adw-1,gir1.2-gtk4layershell-1.0,libgtk4-layer-shell0
 # KWin takes its session's control through logind, which asks polkit.
 case " $desktops " in *" kwin "*) include+=,kwin-wayland,polkitd ;; esac
 # GNOME Shell draws with Mesa's llvmpipe on the VGA's memory (kms_swrast): no GPU.
