@@ -17,7 +17,10 @@ then a Qt 6 app, each filling the screen):
   3. with mirrorSwitchesTool off, pencil-actions (the person's user service) learns the focused
      app from the desktop (sway's wlr-foreign-toplevel, the Shell extension, the KWin script),
      and a double-tap presses that app's own chord on pencild's keyboard: the app's text field
-     shows it, the other's does not.
+     shows it, the other's does not;
+  4. with nothing configured, a squeeze opens the system palette at the pen on the layer shell
+     (sway, KWin), whose Eraser and Pen the pen taps, and which a tap outside and Escape close;
+     on GNOME Shell it opens none and pencilctl actions says why.
 
 Each check prints "DESKTOP-VM PASS name: detail" or "DESKTOP-VM FAIL name: detail" (to the
 second serial port, which vm.sh reads); screenshots (grim, the Shell's) and logs go to /srv/vm/results,
