@@ -10,9 +10,11 @@ imported by routes.choose before GTK is, and loads it first."""
 from __future__ import annotations
 
 import ctypes
+
 from .routes import Events, Route, RouteUnavailable
 
-MISSING = "gtk4-layer-shell is missing: install libgtk4-layer-shell0 and gir1.2-gtk4layershell-1.0"
+MISSING = ("gtk4-layer-shell is missing: install libgtk4-layer-shell0 and gir1.2-gtk4layershell-1.0 "
+           "(in Debian 13 and later)")
 
 try:
     ctypes.CDLL("libgtk4-layer-shell.so.0")
@@ -94,10 +96,6 @@ class LayerShellRoute(Route):
                 return True
         return False
 
-    def inside(self, x: float, y: float) -> bool:
-        left, top, width, height = self.rectangle
-        return left <= x < left + width and top <= y < top + height
-
     def pressed(self, _gesture: Gtk.GestureClick, _count: int, x: float, y: float) -> None:
         self.pressed_outside = not self.inside(x, y)
 
@@ -108,4 +106,3 @@ class LayerShellRoute(Route):
 
     def release(self) -> None:
         self.released = True
-

@@ -50,6 +50,11 @@ class Route:
         self.announced = False
         self.released = False
 
+    def inside(self, x: float, y: float) -> bool:
+        """Whether the screen point (x, y) is on the card."""
+        left, top, width, height = self.rectangle
+        return left <= x < left + width and top <= y < top + height
+
     def shown_after_next_frame(self, window: Gtk.Window) -> None:
         """`shown` once a frame has been drawn as things are now (the card placed, the input
         taken): what the person sees from then on."""

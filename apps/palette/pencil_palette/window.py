@@ -18,25 +18,21 @@ ARROWS = {Gdk.KEY_Up: (0, -1), Gdk.KEY_KP_Up: (0, -1), Gdk.KEY_Down: (0, 1), Gdk
 LABEL_WIDTH_CHARACTERS = 22
 
 CSS = """
-window.pencil-palette {
+/* The card: the window itself, or, on the layer-shell route, the box within a window that
+   covers the output, transparent. */
+window.pencil-palette, window.pencil-palette.full-output > .palette-card {
   background-color: @popover_bg_color;
   color: @popover_fg_color;
   border: 1px solid alpha(black, 0.18);
   border-radius: 12px;
 }
-/* The layer-shell route: the window covers the output, transparent; the card is within. */
 window.pencil-palette.full-output {
   background: none;
   border: none;
   border-radius: 0;
   box-shadow: none;
 }
-window.pencil-palette.full-output > .palette-card {
-  background-color: @popover_bg_color;
-  border: 1px solid alpha(black, 0.18);
-  border-radius: 12px;
-  box-shadow: 0 2px 8px alpha(black, 0.25);
-}
+window.pencil-palette.full-output > .palette-card { box-shadow: 0 2px 8px alpha(black, 0.25); }
 /* Without a compositor the corners outside the radius would show black. */
 window.pencil-palette.solid { border-radius: 0; }
 window.pencil-palette .heading { margin: 2px 6px 0 6px; }

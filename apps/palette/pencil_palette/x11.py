@@ -199,9 +199,7 @@ class X11Route(Route):
         event = button_event(address)
         if event is None or not self.pointer_grabbed or event.window != self.xid:
             return False
-        x, y, width, height = self.rectangle
-        inside = x <= event.x_root < x + width and y <= event.y_root < y + height
-        if event.type == BUTTON_PRESS and not inside:
+        if event.type == BUTTON_PRESS and not self.inside(event.x_root, event.y_root):
             self.pressed_outside = True
         elif event.type == BUTTON_RELEASE and self.pressed_outside:
             self.events.outside()
