@@ -110,11 +110,16 @@ def process_commands():
     return commands
 
 
+def person_command(*command):
+    """COMMAND's words to run it as the person, in the session's environment (the desktop's
+    sockets once it runs)."""
+    return ["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
+            "env", "-i", *(f"{key}={value}" for key, value in session.items()), *command]
+
+
 def as_person(*command, timeout=60):
-    """COMMAND as the person, in the session's environment (the desktop's sockets once it runs)."""
-    return subprocess.run(["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
-                           "env", "-i", *(f"{key}={value}" for key, value in session.items()), *command],
-                          capture_output=True, text=True, timeout=timeout)
+    """COMMAND as the person, to its end."""
+    return subprocess.run(person_command(*command), capture_output=True, text=True, timeout=timeout)
 
 
 class AppEvents:
@@ -208,6 +213,12 @@ class Person:
         time.sleep(held)
         self.pen.emit((EV_KEY, button, 0))
         return pressed * 1000
+
+    def squeeze(self, held=0.2):
+        """The upper button held a moment, the hand hovering, then let go."""
+        self.pen.emit((EV_KEY, BTN_STYLUS2, 1))
+        self.hover(held)
+        self.pen.emit((EV_KEY, BTN_STYLUS2, 0))
 
     def double_tap(self):
         self.click(BTN_STYLUS, held=0.03)
@@ -361,9 +372,7 @@ def pen_checks(hand, device_id, events, toolkit, name, interval, explain=lambda:
     # The squeeze (the upper button held, then released): no press of it.
     hand.enter()
     events.mark()
-    hand.pen.emit((EV_KEY, BTN_STYLUS2, 1))
-    hand.hover(0.3)
-    hand.pen.emit((EV_KEY, BTN_STYLUS2, 0))
+    hand.squeeze(0.3)
     later = settled()
     hand.leave()
     check(bool(later) and not barrel_events(), f"{name}: the squeeze button delivers no press",
@@ -450,10 +459,7 @@ class Desktop:
 
     def launch(self, app_id, command):
         """COMMAND started as the person, in the session's environment."""
-        person_env = [f"{key}={value}" for key, value in session.items()]
-        self.processes[app_id] = subprocess.Popen(
-            ["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
-             "env", "-i", *person_env, "sh", "-c", command])
+        self.processes[app_id] = subprocess.Popen(person_command("sh", "-c", command))
 
     def close(self, app_id):
         process = self.processes.pop(app_id, None)
@@ -744,10 +750,7 @@ def palette_by_hand(name):
         {"id": "tool.pen", "label": "Pen", "group": "tools", "checked": True},
         {"id": "undo", "label": "Undo", "group": "edit"}]})
     started = time.monotonic()
-    process = subprocess.Popen(["setpriv", f"--reuid={person.pw_uid}", f"--regid={person.pw_gid}", "--init-groups", "--",
-                                "env", "-i", *(f"{key}={value}" for key, value in session.items()),
-                                "/usr/share/pencil-actions/palette/pencil-palette"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(person_command("/usr/share/pencil-actions/palette/pencil-palette"), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     process.stdin.write(request + "\n")
     process.stdin.flush()
     ready = select.select([process.stdout], [], [], 120)[0]
@@ -803,9 +806,7 @@ def palette_cannot_open(name, hand):
     "Which app acts: the system palette", case 9)."""
     mark = len(actions_log())
     hand.enter()
-    hand.pen.emit((EV_KEY, BTN_STYLUS2, 1))
-    hand.hover(0.2)
-    hand.pen.emit((EV_KEY, BTN_STYLUS2, 0))
+    hand.squeeze()
     said = wait_for(lambda: (hand.hover(), any("the system palette cannot open" in line for line in actions_log()[mark:]))[1], 90)
     hand.leave()
     status = as_person("pencilctl", "actions").stdout
@@ -863,9 +864,7 @@ def palette_checks(desktop, hand, device_id):
         rectangle and its items' places once on screen, and pencil-actions' lines since."""
         mark = len(actions_log())
         hand.enter()
-        hand.pen.emit((EV_KEY, BTN_STYLUS2, 1))
-        hand.hover(0.2)
-        hand.pen.emit((EV_KEY, BTN_STYLUS2, 0))
+        hand.squeeze()
         pen = (hand.x * SCREEN[0] / TABLET[0], hand.y * SCREEN[1] / TABLET[1])
 
         def shown():
