@@ -5,6 +5,7 @@ pencild's Monitor, the service's user, its notes) and a running `libinput debug-
 Used by suite.py and the scenario modules; standard library only.
 """
 
+import fcntl
 import os
 import select
 import time
@@ -80,21 +81,32 @@ class DebugEvents:
     def __init__(self, process, log_path):
         self.process = process
         self.log_path = log_path
+        self.log = open(log_path, "w")
         self.buffer = b""
         self.lines = []
+        # A compositor's libinput never waits to write; this one writes to a pipe, and a full
+        # pipe would stop it reading its devices until the kernel dropped their events. 1 MiB
+        # holds some ten seconds of five pens' lines should this reader fall behind.
+        try:
+            fcntl.fcntl(self.fileno(), fcntl.F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass
 
     def fileno(self):
         return self.process.stdout.fileno()
 
     def take(self):
-        """Reads what libinput has written (call when its output is readable)."""
-        data = os.read(self.fileno(), 65536)
+        """Reads what libinput has written (call when its output is readable); the new lines
+        are added to the log, not the whole log written again (that grew with every read)."""
+        data = os.read(self.fileno(), 1 << 20)
         check(bool(data), f"libinput debug-events exited ({self.process.poll()}): " + " | ".join(self.lines[-5:]))
         self.buffer += data
         *complete, self.buffer = self.buffer.split(b"\n")
-        self.lines += [line.decode(errors="replace") for line in complete]
-        with open(self.log_path, "w") as log:
-            log.write("\n".join(self.lines) + "\n")
+        new = [line.decode(errors="replace") for line in complete]
+        self.lines += new
+        if new:
+            self.log.write("\n".join(new) + "\n")
+            self.log.flush()
 
     def wait_for(self, predicate, timeout, what):
         """Waits until `predicate(lines)` holds."""
@@ -114,3 +126,4 @@ class DebugEvents:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=20)
+        self.log.close()
