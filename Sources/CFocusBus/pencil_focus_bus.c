@@ -42,6 +42,11 @@ struct pencil_focus_bus {
     unsigned long forged_signals;
     enum pencil_focus_kwin_outcome kwin_outcome;
     char kwin_error[512];
+    /* The GNOME Shell extension to turn on (empty: none, or asked already). */
+    char extension_uuid[128];
+    sd_bus_slot *extension_call;
+    enum pencil_focus_extension_outcome extension_outcome;
+    char extension_error[512];
 };
 
 static int refuse(struct pencil_focus_bus *focus, sd_bus_error *error) {
@@ -172,6 +177,91 @@ static void load_kwin_script(struct pencil_focus_bus *focus) {
     if (r < 0) kwin_failed(focus, "cannot ask KWin to load %s (%s)", focus->kwin_script, strerror(-r));
 }
 
+#define SHELL_PATH "/org/gnome/Shell"
+#define SHELL_EXTENSIONS "org.gnome.Shell.Extensions"
+/* GNOME Shell's ExtensionState: ENABLED (ACTIVE from 46 on), and ENABLING (ACTIVATING). */
+#define EXTENSION_STATE_ON 1.0
+#define EXTENSION_STATE_TURNING_ON 8.0
+
+static void extension_ends(struct pencil_focus_bus *focus, enum pencil_focus_extension_outcome outcome, const char *format, ...) {
+    focus->extension_call = sd_bus_slot_unref(focus->extension_call);
+    focus->extension_outcome = outcome;
+    focus->extension_error[0] = '\0';
+    if (format) {
+        va_list arguments;
+        va_start(arguments, format);
+        vsnprintf(focus->extension_error, sizeof focus->extension_error, format, arguments);
+        va_end(arguments);
+    }
+}
+
+static int extension_enabled(sd_bus_message *reply, void *userdata, sd_bus_error *unused) {
+    struct pencil_focus_bus *focus = userdata;
+    int done = 0;
+    (void)unused;
+    const char *error = reply_error(reply);
+    if (!error && sd_bus_message_read(reply, "b", &done) >= 0 && done) {
+        extension_ends(focus, PENCIL_FOCUS_EXTENSION_TURNED_ON, NULL);
+    } else {
+        extension_ends(focus, PENCIL_FOCUS_EXTENSION_FAILED, "GNOME Shell did not turn on %s (%s)", focus->extension_uuid,
+                       error ? error : "EnableExtension answered false");
+    }
+    return 0;
+}
+
+/* GetExtensionInfo's answer, a{sv}: empty when the Shell does not know the extension; its
+ * "state" (a double) says whether it runs. */
+static int extension_info(sd_bus_message *reply, void *userdata, sd_bus_error *unused) {
+    struct pencil_focus_bus *focus = userdata;
+    (void)unused;
+    const char *error = reply_error(reply);
+    if (error) {
+        extension_ends(focus, PENCIL_FOCUS_EXTENSION_FAILED, "GNOME Shell did not say whether %s is on (%s)", focus->extension_uuid, error);
+        return 0;
+    }
+    unsigned entries = 0;
+    double state = -1;
+    int r = sd_bus_message_enter_container(reply, 'a', "{sv}");
+    while (r >= 0 && (r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+        const char *key = NULL;
+        const char *contents = NULL;
+        char type = 0;
+        entries++;
+        r = sd_bus_message_read(reply, "s", &key);
+        if (r >= 0) r = sd_bus_message_peek_type(reply, &type, &contents);
+        if (r >= 0 && strcmp(key, "state") == 0 && contents && strcmp(contents, "d") == 0) {
+            r = sd_bus_message_read(reply, "v", "d", &state);
+        } else if (r >= 0) {
+            r = sd_bus_message_skip(reply, "v");
+        }
+        if (r >= 0) r = sd_bus_message_exit_container(reply);
+    }
+    if (r < 0) {
+        extension_ends(focus, PENCIL_FOCUS_EXTENSION_FAILED, "GNOME Shell's answer about %s could not be read (%s)", focus->extension_uuid, strerror(-r));
+    } else if (entries == 0) {
+        extension_ends(focus, PENCIL_FOCUS_EXTENSION_UNKNOWN, NULL);
+    } else if (state == EXTENSION_STATE_ON || state == EXTENSION_STATE_TURNING_ON) {
+        extension_ends(focus, PENCIL_FOCUS_EXTENSION_WAS_ON, NULL);
+    } else {
+        focus->extension_call = sd_bus_slot_unref(focus->extension_call);
+        r = sd_bus_call_method_async(focus->bus, &focus->extension_call, focus->desktop_owner, SHELL_PATH, SHELL_EXTENSIONS,
+                                     "EnableExtension", extension_enabled, focus, "s", focus->extension_uuid);
+        if (r < 0) extension_ends(focus, PENCIL_FOCUS_EXTENSION_FAILED, "cannot ask GNOME Shell to turn on %s (%s)", focus->extension_uuid, strerror(-r));
+    }
+    return 0;
+}
+
+/* Asked of the desktop's process itself (its unique name), once the bus said it is this
+ * user's: no other process answers for it. */
+static void ask_extension(struct pencil_focus_bus *focus) {
+    if (focus->extension_uuid[0] == '\0' || focus->extension_call || focus->extension_outcome != PENCIL_FOCUS_EXTENSION_NOTHING_NEW)
+        return;
+    if (focus->owner_user != OWNER_USER_SAME || focus->desktop_owner[0] == '\0') return;
+    int r = sd_bus_call_method_async(focus->bus, &focus->extension_call, focus->desktop_owner, SHELL_PATH, SHELL_EXTENSIONS,
+                                     "GetExtensionInfo", extension_info, focus, "s", focus->extension_uuid);
+    if (r < 0) extension_ends(focus, PENCIL_FOCUS_EXTENSION_FAILED, "cannot ask GNOME Shell about %s (%s)", focus->extension_uuid, strerror(-r));
+}
+
 static int user_answered(sd_bus_message *reply, void *userdata, sd_bus_error *unused) {
     struct pencil_focus_bus *focus = userdata;
     uint32_t uid = (uint32_t)-1;
@@ -181,6 +271,7 @@ static int user_answered(sd_bus_message *reply, void *userdata, sd_bus_error *un
     focus->owner_user = same_user ? OWNER_USER_SAME : OWNER_USER_OTHER;
     if (!same_user) focus->refused += focus->held_count;
     release_held(focus, same_user, SD_BUS_ERROR_ACCESS_DENIED, "only the desktop of this user reports the focus");
+    ask_extension(focus);
     return 0;
 }
 
@@ -196,6 +287,7 @@ static void owner_is(struct pencil_focus_bus *focus, const char *owner) {
     release_held(focus, 0, SD_BUS_ERROR_ACCESS_DENIED, "the desktop's name changed hands");
     focus->user_query = sd_bus_slot_unref(focus->user_query);
     focus->kwin_call = sd_bus_slot_unref(focus->kwin_call);
+    focus->extension_call = sd_bus_slot_unref(focus->extension_call);
     focus->owner_user = OWNER_USER_ASKING;
     if (owner[0] == '\0') return;
     /* The bus says which user a peer is: the same user as pencil-actions, or nobody. */
@@ -337,8 +429,24 @@ enum pencil_focus_kwin_outcome pencil_focus_bus_take_kwin_outcome(struct pencil_
     return outcome;
 }
 
+void pencil_focus_bus_turn_on_extension(struct pencil_focus_bus *focus, const char *uuid) {
+    snprintf(focus->extension_uuid, sizeof focus->extension_uuid, "%s", uuid ? uuid : "");
+    ask_extension(focus);
+}
+
+enum pencil_focus_extension_outcome pencil_focus_bus_take_extension_outcome(struct pencil_focus_bus *focus, char *error, size_t error_size) {
+    enum pencil_focus_extension_outcome outcome = focus->extension_outcome;
+    if (outcome == PENCIL_FOCUS_EXTENSION_NOTHING_NEW) return outcome;
+    if (outcome == PENCIL_FOCUS_EXTENSION_FAILED) snprintf(error, error_size, "%s", focus->extension_error);
+    /* Said once: not asked again on this connection. */
+    focus->extension_uuid[0] = '\0';
+    focus->extension_outcome = PENCIL_FOCUS_EXTENSION_NOTHING_NEW;
+    return outcome;
+}
+
 void pencil_focus_bus_close(struct pencil_focus_bus *focus) {
     if (!focus) return;
+    sd_bus_slot_unref(focus->extension_call);
     for (size_t i = 0; i < focus->held_count; i++) sd_bus_message_unref(focus->held[i]);
     sd_bus_slot_unref(focus->kwin_call);
     sd_bus_slot_unref(focus->user_query);

@@ -123,6 +123,23 @@ import Testing
         #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "/x", "HOME": "/h"][$0] }) == "/x/pencild/actions.conf")
         #expect(BindingsFile.defaultPath(environment: { ["XDG_CONFIG_HOME": "relative", "HOME": "/h"][$0] }) == "/h/.config/pencild/actions.conf")
     }
+
+    @Test func theGnomeExtensionRecordIsWrittenOnceInThePersonsStateDirectory() throws {
+        #expect(GnomeExtensionRecord.defaultPath(environment: { ["XDG_STATE_HOME": "/s", "HOME": "/h"][$0] })
+                == "/s/pencil-actions/gnome-extension-turned-on")
+        #expect(GnomeExtensionRecord.defaultPath(environment: { ["XDG_STATE_HOME": "relative", "HOME": "/h"][$0] })
+                == "/h/.local/state/pencil-actions/gnome-extension-turned-on")
+        let scratch = try ScratchDirectory()
+        let record = GnomeExtensionRecord(path: scratch.path + "/state/pencil-actions/gnome-extension-turned-on")
+        #expect(!record.exists)
+        try record.write(uuid: "pencil-actions-focus@pencild.org")
+        #expect(record.exists)
+        let text = try String(contentsOfFile: record.path, encoding: .utf8)
+        #expect(text.contains("pencil-actions-focus@pencild.org"))
+        // The directories it made are the person's alone.
+        let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path + "/state")
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+    }
 }
 
 /// A fresh directory under the temporary directory, removed at the end.

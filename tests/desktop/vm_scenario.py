@@ -15,12 +15,13 @@ then a Qt 6 app, each filling the screen):
   2. the double-tap was switchEraser, performed by the pen: the next stroke is an eraser stroke,
      and after the next double-tap a pen stroke again;
   3. with mirrorSwitchesTool off, pencil-actions (the person's user service) learns the focused
-     app from the desktop (sway's wlr-foreign-toplevel, the Shell extension, the KWin script),
-     and a double-tap presses that app's own chord on pencild's keyboard: the app's text field
-     shows it, the other's does not;
+     app from the desktop (sway's wlr-foreign-toplevel, the Shell extension, which it turns on
+     itself, the KWin script), and a double-tap presses that app's own chord on pencild's
+     keyboard: the app's text field shows it, the other's does not;
   4. with nothing configured, a squeeze opens the system palette at the pen on the layer shell
      (sway, KWin), whose Eraser and Pen the pen taps, and which a tap outside and Escape close;
-     on GNOME Shell it opens none and pencilctl actions says why.
+     on GNOME Shell it opens none and pencilctl actions says why;
+  5. GNOME: the person turns the extension off, and pencil-actions started again leaves it off.
 
 Each check prints "DESKTOP-VM PASS name: detail" or "DESKTOP-VM FAIL name: detail" (to the
 second serial port, which vm.sh reads); screenshots (grim, the Shell's) and logs go to /srv/vm/results,
@@ -617,10 +618,15 @@ class GnomeShell(Desktop):
         left = wait_for(lambda: self.eval("Main.overview.visible || Main.overview.animationInProgress") == "false", 120)
         check(bool(left), "gnome: the person leaves the overview the Shell opens the session in",
               f"overview visible: {self.eval('Main.overview.visible')}")
-        result = as_person("gnome-extensions", "enable", "pencil-actions-focus@pencild.org")
-        check(result.returncode == 0, "gnome: gnome-extensions enable pencil-actions-focus@pencild.org",
-              (result.stdout + result.stderr).strip()[:300])
+        # The extension is off: pencil-actions turns it on once it runs (extension_turned_on).
+        check(self.extension_state() not in (None, "1"), "gnome: the Shell knows pencil-actions' extension, and it is off before pencil-actions runs",
+              f"state {self.extension_state()}")
         return True
+
+    def extension_state(self):
+        """The Shell's state of pencil-actions' extension: "1" runs; None when the Shell knows none."""
+        state = self.eval(f"String(Main.extensionManager.lookup('{GNOME_EXTENSION}')?.state)")
+        return None if state in (None, "undefined") else state
 
     def eval(self, code):
         """What the Shell's JavaScript makes of CODE, as a string; None when it cannot."""
@@ -709,6 +715,8 @@ def on(desktop, pen, device_id, interval):
     as_person("systemctl", "--user", "restart", "pencil-actions.service")
     check(result.returncode == 0, f"{desktop.name}: systemctl --user enable --now pencil-actions.service",
           (result.stdout + result.stderr).strip()[:300])
+    if desktop.name == "gnome":
+        extension_turned_on(desktop)
     apps = {}
     chords = {"A": "g", "Qt": "q"}
     for letter, program, app_id, _, env in APPS:
@@ -727,7 +735,45 @@ def on(desktop, pen, device_id, interval):
     result = as_person("pencilctl", "prefs", "set", "mirrorSwitchesTool=true")
     if desktop.name in PALETTE_DESKTOPS or desktop.name == "gnome":
         palette_checks(desktop, hand, device_id)
+    if desktop.name == "gnome":
+        extension_left_off(desktop)
     as_person("systemctl", "--user", "stop", "pencil-actions.service")
+
+
+GNOME_EXTENSION = "pencil-actions-focus@pencild.org"
+EXTENSION_RECORD = f"{person.pw_dir}/.local/state/pencil-actions/gnome-extension-turned-on"
+
+
+def extension_turned_on(desktop):
+    """GNOME: nothing set up, pencil-actions' first start turns its Shell extension on, and
+    records that it did."""
+    on = wait_for(lambda: desktop.extension_state() == "1", 60, pause=0.5)
+    said = [line for line in actions_log() if GNOME_EXTENSION in line]
+    check(bool(on) and os.path.isfile(EXTENSION_RECORD) and any("turned on the GNOME Shell extension" in line for line in said),
+          "gnome: pencil-actions turns its Shell extension on by itself, once, and records it",
+          f"state {desktop.extension_state()}; record: {os.path.isfile(EXTENSION_RECORD)}; {' | '.join(said[-2:])}")
+
+
+def extension_left_off(desktop):
+    """GNOME: the person turns the extension off; pencil-actions, started again, leaves it off
+    (its record), and says so; the person turns it on as README says."""
+    result = as_person("gnome-extensions", "disable", GNOME_EXTENSION)
+    off = wait_for(lambda: desktop.extension_state() not in (None, "1"), 60, pause=0.5)
+    check(result.returncode == 0 and bool(off), f"gnome: gnome-extensions disable {GNOME_EXTENSION}",
+          f"{(result.stdout + result.stderr).strip()[:200]}; state {desktop.extension_state()}")
+    mark = len(actions_log())
+    as_person("systemctl", "--user", "restart", "pencil-actions.service")
+    # Once pencilctl says the extension has not reported, pencil-actions has heard from the bus
+    # who the Shell is: where it would have asked the Shell to turn it on.
+    waiting = wait_for(lambda: "has not reported the focus" in as_person("pencilctl", "actions").stdout
+                       and any("stays as the person has it" in line for line in actions_log()[mark:]), 60, pause=0.5)
+    check(bool(waiting) and desktop.extension_state() not in (None, "1"),
+          "gnome: started again after the person turned it off, pencil-actions leaves the extension off, and says why",
+          f"state {desktop.extension_state()}; {' | '.join(actions_log()[mark:][-3:])}")
+    result = as_person("gnome-extensions", "enable", GNOME_EXTENSION)
+    on = wait_for(lambda: desktop.extension_state() == "1", 60, pause=0.5)
+    check(result.returncode == 0 and bool(on), f"gnome: the person turns it on again: gnome-extensions enable {GNOME_EXTENSION}",
+          f"{(result.stdout + result.stderr).strip()[:200]}; state {desktop.extension_state()}")
 
 
 # 4. The system palette, through the layer shell: where the compositor offers one.

@@ -11,7 +11,8 @@ comes back); each reported app becomes the focused app; a caller that is not the
 refused and changes nothing, also after it sent pencil-actions a NameOwnerChanged of its own
 that names it the desktop (with the desktop's own call beside it as the control); an
 over-long id is no id; the desktop leaving the bus, or the bus ending, leaves the fallback.
-Then, for GNOME: the desktop's report as pencil-actions joins the bus is taken; another
+Then, for GNOME: the Shell's extension is turned on by the first pencil-actions that finds it
+off, and never again once recorded (the person's own turning off stays); the desktop's report as pencil-actions joins the bus is taken; another
 program of the session floods pencil-actions with SetFocusedApp calls, and pencil-actions
 keeps taking the desktop's calls in bounded time and memory, and ends at once on SIGTERM in
 the middle of a flood."""
@@ -274,9 +275,65 @@ def flood(kind):
         session.close()
 
 
+def extension(kind):
+    session = Session(kind)
+    uuid = "pencil-actions-focus@pencild.org"
+    record = os.path.join(session.scratch, ".local", "state", "pencil-actions", "gnome-extension-turned-on")
+    try:
+        # The first start in a GNOME session finds the extension off: it asks the Shell to turn
+        # it on, and records that it did.
+        desktop = session.desktop()
+        session.start_actions()
+        check(desktop.read_until("called GetExtensionInfo") == f"called GetExtensionInfo {uuid}", desktop.lines)
+        check(desktop.read_until("called EnableExtension") == f"called EnableExtension {uuid}", desktop.lines)
+        wait_until(lambda: f"turned on the GNOME Shell extension {uuid}, once" in session.log(), "the turning on in the log")
+        check(os.path.isfile(record), f"no record at {record}: {session.log()}")
+        # The person turns it off; pencil-actions starts again (the next login): the record
+        # keeps it from asking, and the extension stays off. Any question would come before the
+        # desktop's first call is answered (the bus keeps their order).
+        session.actions.send_signal(signal.SIGTERM)
+        check(session.actions.wait(timeout=30) == 0, f"pencil-actions did not exit 0: {session.log()}")
+        desktop.send("extension off")
+        desktop.read_until("extension off")
+        since = len(desktop.lines)
+        session.start_actions()
+        wait_until(lambda: "stays as the person has it" in session.log(), "the record's line in the log")
+        check(desktop.focus("org.kde.krita") == "reply ok", desktop.lines)
+        session.wait_status({"following": True, "app": "org.kde.krita"}, "krita in focus")
+        asked = [line for line in desktop.lines[since:] if line.startswith("called")]
+        check(not asked, f"pencil-actions asked the Shell again after it was on once: {asked}")
+        # A Shell that does not know the extension (installed after the session began): said
+        # in the log, and nothing recorded, so that the next login asks again.
+        session.actions.send_signal(signal.SIGTERM)
+        check(session.actions.wait(timeout=30) == 0, f"pencil-actions did not exit 0: {session.log()}")
+        os.unlink(record)
+        desktop.send("extension unknown")
+        desktop.read_until("extension unknown")
+        session.start_actions()
+        check(desktop.read_until("called GetExtensionInfo") == f"called GetExtensionInfo {uuid}", desktop.lines)
+        wait_until(lambda: f"GNOME Shell does not know the extension {uuid}" in session.log(), "the unknown extension in the log")
+        check(not os.path.exists(record), f"a record was written for an extension the Shell does not know: {session.log()}")
+        # Found on already: recorded, nothing turned on.
+        session.actions.send_signal(signal.SIGTERM)
+        check(session.actions.wait(timeout=30) == 0, f"pencil-actions did not exit 0: {session.log()}")
+        desktop.send("extension on")
+        desktop.read_until("extension on")
+        since = len(desktop.lines)
+        session.start_actions()
+        check(desktop.read_until("called GetExtensionInfo") == f"called GetExtensionInfo {uuid}", desktop.lines)
+        wait_until(lambda: f"the GNOME Shell extension {uuid} is on (recorded" in session.log(), "the extension found on, in the log")
+        check(os.path.isfile(record), f"no record at {record}: {session.log()}")
+        check(desktop.focus("org.kde.krita") == "reply ok", desktop.lines)
+        turned = [line for line in desktop.lines[since:] if line.startswith("called EnableExtension")]
+        check(not turned, f"pencil-actions turned on an extension that was on: {turned}")
+    finally:
+        session.close()
+
+
 for name, scenario, kind, what in [
         ("kde", run, "kde", "the focus provider against a stand-in desktop on a private session bus"),
         ("gnome", run, "gnome", "the focus provider against a stand-in desktop on a private session bus"),
+        ("gnome-extension", extension, "gnome", "the Shell's extension turned on once: off, on and recorded; off again, left off; unknown, not recorded; on, recorded"),
         ("flood", flood, "gnome", "SetFocusedApp calls flooding from another program: the desktop is answered, memory stays, SIGTERM ends it")]:
     try:
         scenario(kind)

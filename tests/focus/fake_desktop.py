@@ -2,8 +2,10 @@
 """A stand-in for KWin or GNOME Shell on a private session bus: it owns the desktop's name
 (org.kde.KWin or org.gnome.Shell), answers KWin's org.kde.kwin.Scripting calls as KWin
 does, and on a line `focus APP` from stdin calls pencil-actions' SetFocusedApp as the
-shipped KWin script or GNOME Shell extension does. It prints what happens, one line each:
-`ready`, `called METHOD ARGS...`, `reply ok` or `reply error NAME`.
+shipped KWin script or GNOME Shell extension does. As GNOME Shell it answers whether the
+extension runs and turns it on (org.gnome.Shell.Extensions), as `extension off|on|unknown`
+from stdin last set it (off at first). It prints what happens, one line each: `ready`,
+`called METHOD ARGS...`, `reply ok` or `reply error NAME`, `extension STATE`.
 
   fake_desktop.py kde|gnome [--report-on-arrival APP]
   fake_desktop.py impostor kde|gnome
@@ -65,6 +67,35 @@ def on_scripting_call(connection, sender, path, interface, method, parameters, i
 if desktop == "kde" and not impostor:
     info = Gio.DBusNodeInfo.new_for_xml(SCRIPTING)
     connection.register_object("/Scripting", info.interfaces[0], on_scripting_call, None, None)
+
+# GNOME Shell's extensions, as org.gnome.Shell.Extensions answers for one extension: "off"
+# (known, not running: state 2), "on" (state 1) or "unknown" (an empty answer). EnableExtension
+# turns it on, as the Shell does.
+EXTENSIONS = """<node><interface name="org.gnome.Shell.Extensions">
+<method name="GetExtensionInfo"><arg type="s" direction="in"/><arg type="a{sv}" direction="out"/></method>
+<method name="EnableExtension"><arg type="s" direction="in"/><arg type="b" direction="out"/></method>
+</interface></node>"""
+extension_state = "off"
+
+
+def on_extensions_call(connection, sender, path, interface, method, parameters, invocation):
+    global extension_state
+    uuid = parameters.unpack()[0]
+    say(f"called {method} {uuid}")
+    if method == "GetExtensionInfo":
+        info = {} if extension_state == "unknown" else {
+            "uuid": GLib.Variant("s", uuid), "state": GLib.Variant("d", 1.0 if extension_state == "on" else 2.0)}
+        invocation.return_value(GLib.Variant("(a{sv})", (info,)))
+    else:
+        known = extension_state != "unknown"
+        if known:
+            extension_state = "on"
+        invocation.return_value(GLib.Variant("(b)", (known,)))
+
+
+if desktop == "gnome" and not impostor:
+    info = Gio.DBusNodeInfo.new_for_xml(EXTENSIONS)
+    connection.register_object("/org/gnome/Shell", info.interfaces[0], on_extensions_call, None, None)
 
 
 def on_reply(connection, result):
@@ -140,6 +171,7 @@ def flood(seconds):
 
 
 def on_line(channel, condition):
+    global extension_state
     line = sys.stdin.readline()
     if not line or line.strip() == "quit":
         loop.quit()
@@ -148,6 +180,9 @@ def on_line(channel, condition):
     if word == "focus":
         connection.call(*ACTIONS, "SetFocusedApp", GLib.Variant("(s)", (argument,)), None,
                         Gio.DBusCallFlags.NO_AUTO_START, 30000, None, on_reply)
+    elif word == "extension" and not impostor:
+        extension_state = argument
+        say(f"extension {argument}")
     elif word == "forge" and impostor:
         forge()
     elif word == "flood" and impostor:

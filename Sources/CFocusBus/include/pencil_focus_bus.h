@@ -37,6 +37,17 @@ enum pencil_focus_kwin_outcome {
     PENCIL_FOCUS_KWIN_FAILED,
 };
 
+enum pencil_focus_extension_outcome {
+    PENCIL_FOCUS_EXTENSION_NOTHING_NEW,
+    /* GNOME Shell runs the extension already. */
+    PENCIL_FOCUS_EXTENSION_WAS_ON,
+    /* It was off, and GNOME Shell turned it on when asked (EnableExtension). */
+    PENCIL_FOCUS_EXTENSION_TURNED_ON,
+    /* GNOME Shell does not know it: installed after the Shell started, or not at all. */
+    PENCIL_FOCUS_EXTENSION_UNKNOWN,
+    PENCIL_FOCUS_EXTENSION_FAILED,
+};
+
 /* Connects to `address` (NULL: the user's session bus) and takes the name. `kwin_script`:
  * the script to load into each KWin that owns `desktop_name` (NULL: none, GNOME). NULL on
  * failure, with the reason in `error`. */
@@ -63,5 +74,11 @@ unsigned long pencil_focus_bus_refused(struct pencil_focus_bus *bus);
 unsigned long pencil_focus_bus_forged_signals(struct pencil_focus_bus *bus);
 /* What became of the KWin script since the last call; for FAILED, the reason in `error`. */
 enum pencil_focus_kwin_outcome pencil_focus_bus_take_kwin_outcome(struct pencil_focus_bus *bus, char *error, size_t error_size);
+/* Asks GNOME Shell (org.gnome.Shell.Extensions), once the bus has said the desktop's process is
+ * this user's, whether it runs the extension `uuid`, and to turn it on if not: once, for this
+ * connection. The answer comes through pencil_focus_bus_take_extension_outcome. */
+void pencil_focus_bus_turn_on_extension(struct pencil_focus_bus *bus, const char *uuid);
+/* What became of that since the last call; for FAILED, the reason in `error`. */
+enum pencil_focus_extension_outcome pencil_focus_bus_take_extension_outcome(struct pencil_focus_bus *bus, char *error, size_t error_size);
 void pencil_focus_bus_close(struct pencil_focus_bus *bus);
 #endif

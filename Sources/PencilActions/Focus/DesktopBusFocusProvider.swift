@@ -41,10 +41,15 @@ public final class DesktopBusFocusProvider: FocusProvider {
     /// waiting. What is left is handled at the next turn (`deadline` is then now).
     public static let messagesPerTurn: UInt32 = 32
 
-    /// `address` nil: the user's session bus.
-    public init(_ desktop: Desktop, address: String? = nil, log: ActionsLog) {
+    /// Where the GNOME Shell extension's first turning on is recorded (GNOME only).
+    private let extensionRecord: GnomeExtensionRecord?
+
+    /// `address` nil: the user's session bus. `extensionRecord`: on GNOME, the extension is
+    /// turned on unless this record says it was on once (nil: it is left alone).
+    public init(_ desktop: Desktop, address: String? = nil, log: ActionsLog, extensionRecord: GnomeExtensionRecord? = nil) {
         self.desktop = desktop
         self.log = log
+        if case .gnome = desktop { self.extensionRecord = extensionRecord } else { self.extensionRecord = nil }
         switch desktop {
         case .kde: name = "kde"
         case .gnome: name = "gnome"
@@ -57,6 +62,13 @@ public final class DesktopBusFocusProvider: FocusProvider {
             return
         }
         self.connection = DesktopConnection(connection, descriptor: pencil_focus_bus_fd(connection), end: pencil_focus_bus_close)
+        if let record = self.extensionRecord {
+            if record.exists {
+                log.info("the GNOME Shell extension \(Self.gnomeExtension) was on once (\(record.path)): it stays as the person has it")
+            } else {
+                pencil_focus_bus_turn_on_extension(connection, Self.gnomeExtension)
+            }
+        }
         state = .unavailable("starting")
         update()
     }
@@ -80,6 +92,7 @@ public final class DesktopBusFocusProvider: FocusProvider {
         default:
             break
         }
+        takeExtensionOutcome(connection)
         if pencil_focus_bus_known(connection) != 0 {
             state = .following(app: pencil_focus_bus_app(connection).flatMap { AppID.sanitized(String(cString: $0)) })
             return
@@ -94,6 +107,33 @@ public final class DesktopBusFocusProvider: FocusProvider {
             case .kde: state = .unavailable("KWin's script has not reported the focus yet")
             case .gnome: state = .unavailable("the GNOME Shell extension \(Self.gnomeExtension) has not reported the focus: is it enabled (gnome-extensions enable \(Self.gnomeExtension))? It needs GNOME Shell 45 or later")
             }
+        }
+    }
+
+    private func takeExtensionOutcome(_ connection: OpaquePointer) {
+        guard let record = extensionRecord else { return }
+        var error = [CChar](repeating: 0, count: 512)
+        let uuid = Self.gnomeExtension
+        switch pencil_focus_bus_take_extension_outcome(connection, &error, error.count) {
+        case PENCIL_FOCUS_EXTENSION_WAS_ON:
+            recordExtension(record, "the GNOME Shell extension \(uuid) is on")
+        case PENCIL_FOCUS_EXTENSION_TURNED_ON:
+            recordExtension(record, "turned on the GNOME Shell extension \(uuid), once: if the person turns it off, it stays off")
+        case PENCIL_FOCUS_EXTENSION_UNKNOWN:
+            log.warning("GNOME Shell does not know the extension \(uuid): installed after this session began? It is turned on at the next login")
+        case PENCIL_FOCUS_EXTENSION_FAILED:
+            log.warning("\(DesktopConnection.message(error)): turn it on with gnome-extensions enable \(uuid)")
+        default:
+            break
+        }
+    }
+
+    private func recordExtension(_ record: GnomeExtensionRecord, _ said: String) {
+        do {
+            try record.write(uuid: Self.gnomeExtension)
+            log.info("\(said) (recorded in \(record.path))")
+        } catch {
+            log.warning("\(said), but \(record.path) could not be written (\(error)): it is asked again at the next start")
         }
     }
 

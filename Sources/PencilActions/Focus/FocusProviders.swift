@@ -5,7 +5,7 @@ public enum FocusProviders {
         case .x11(let display): return X11FocusProvider(display: display)
         case .wlroots(let display): return WlrootsFocusProvider(display: display)
         case .kde: return DesktopBusFocusProvider(.kde(script: kwinScript ?? defaultKWinScript()), log: log)
-        case .gnome: return DesktopBusFocusProvider(.gnome, log: log)
+        case .gnome: return DesktopBusFocusProvider(.gnome, log: log, extensionRecord: GnomeExtensionRecord(path: GnomeExtensionRecord.defaultPath()))
         case .none(let reason): return NoFocusProvider(reason: reason)
         }
     }
