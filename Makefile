@@ -410,7 +410,7 @@ install-focus-integrations:
 	install -D -m 0644 integrations/kwin/kwin-focus.js "$(DESTDIR)$(PENCIL_ACTIONS_DATA_DIR)/kwin-focus.js"
 	install -d "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)"
 	install -m 0644 integrations/gnome-shell/$(GNOME_EXTENSION)/metadata.json integrations/gnome-shell/$(GNOME_EXTENSION)/extension.js \
-	    "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)/"
+	    integrations/gnome-shell/$(GNOME_EXTENSION)/palette.js "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_EXTENSION)/"
 
 # The system palette pencil-actions runs: its launcher beside its package, in pencil-actions'
 # own folder (it is no command a person types).

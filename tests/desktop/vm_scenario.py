@@ -18,10 +18,11 @@ then a Qt 6 app, each filling the screen):
      app from the desktop (sway's wlr-foreign-toplevel, the Shell extension, which it turns on
      itself, the KWin script), and a double-tap presses that app's own chord on pencild's
      keyboard: the app's text field shows it, the other's does not;
-  4. with nothing configured, a squeeze opens the system palette at the pen on the layer shell
-     (sway, KWin), whose Eraser and Pen the pen taps, and which a tap outside and Escape close;
-     on GNOME Shell it opens none and pencilctl actions says why;
-  5. GNOME: the person turns the extension off, and pencil-actions started again leaves it off.
+  4. with nothing configured, a squeeze opens the system palette at the pen, on the layer shell
+     (sway, KWin) or drawn by GNOME Shell (its extension), whose Eraser and Pen the pen taps,
+     and which a tap outside and Escape close;
+  5. GNOME: the person turns the extension off, and pencil-actions started again leaves it off;
+     a squeeze then opens no palette, and pencilctl actions says why.
 
 Each check prints "DESKTOP-VM PASS name: detail" or "DESKTOP-VM FAIL name: detail" (to the
 second serial port, which vm.sh reads); screenshots (grim, the Shell's) and logs go to /srv/vm/results,
@@ -733,10 +734,10 @@ def on(desktop, pen, device_id, interval):
     for app_id, _ in apps.values():
         desktop.close(app_id)
     result = as_person("pencilctl", "prefs", "set", "mirrorSwitchesTool=true")
-    if desktop.name in PALETTE_DESKTOPS or desktop.name == "gnome":
+    if desktop.name in PALETTE_DESKTOPS:
         palette_checks(desktop, hand, device_id)
     if desktop.name == "gnome":
-        extension_left_off(desktop)
+        extension_left_off(desktop, hand)
     as_person("systemctl", "--user", "stop", "pencil-actions.service")
 
 
@@ -754,9 +755,10 @@ def extension_turned_on(desktop):
           f"state {desktop.extension_state()}; record: {os.path.isfile(EXTENSION_RECORD)}; {' | '.join(said[-2:])}")
 
 
-def extension_left_off(desktop):
+def extension_left_off(desktop, hand):
     """GNOME: the person turns the extension off; pencil-actions, started again, leaves it off
-    (its record), and says so; the person turns it on as README says."""
+    (its record), and says so; a squeeze then opens no palette, and pencilctl actions says
+    which extension to turn on; the person turns it on as README says."""
     result = as_person("gnome-extensions", "disable", GNOME_EXTENSION)
     off = wait_for(lambda: desktop.extension_state() not in (None, "1"), 60, pause=0.5)
     check(result.returncode == 0 and bool(off), f"gnome: gnome-extensions disable {GNOME_EXTENSION}",
@@ -770,14 +772,20 @@ def extension_left_off(desktop):
     check(bool(waiting) and desktop.extension_state() not in (None, "1"),
           "gnome: started again after the person turned it off, pencil-actions leaves the extension off, and says why",
           f"state {desktop.extension_state()}; {' | '.join(actions_log()[mark:][-3:])}")
+    palette_cannot_open("gnome, the extension off", hand, because=f"gnome-extensions enable {GNOME_EXTENSION}")
     result = as_person("gnome-extensions", "enable", GNOME_EXTENSION)
     on = wait_for(lambda: desktop.extension_state() == "1", 60, pause=0.5)
     check(result.returncode == 0 and bool(on), f"gnome: the person turns it on again: gnome-extensions enable {GNOME_EXTENSION}",
           f"{(result.stdout + result.stderr).strip()[:200]}; state {desktop.extension_state()}")
 
 
-# 4. The system palette, through the layer shell: where the compositor offers one.
-PALETTE_DESKTOPS = ("sway", "kwin")
+# 4. The system palette: on the layer shell where the compositor offers one, drawn by the Shell
+# (its extension) on GNOME.
+PALETTE_DESKTOPS = ("sway", "kwin", "gnome")
+PALETTE_ROUTES = {"sway": "layer-shell", "kwin": "layer-shell", "gnome": "gnome-shell"}
+ROUTE_WORDS = {"layer-shell": "on the layer shell", "gnome-shell": "drawn by GNOME Shell"}
+# What each desktop's session tells its programs: pencil-palette chooses its route by it.
+SESSION_DESKTOPS = {"sway": "sway", "kwin": "KDE", "gnome": "GNOME"}
 SCREEN = (1280, 800)  # the output the tablet maps onto
 
 
@@ -788,15 +796,17 @@ def actions_log():
     return result.stdout.splitlines()
 
 
-def palette_by_hand(name):
-    """pencil-palette started as the person starts it, on its own: it opens on the layer shell,
-    and says where, and how long that took (Python and GTK loading under emulation: what
-    pencil-actions' 5 s for a palette to show must allow)."""
+def palette_by_hand(name, desktop_name):
+    """pencil-palette started as the person starts it, on its own, in the desktop's session: it
+    opens by the desktop's route, and says where, and how long that took (Python and GTK
+    loading under emulation: what pencil-actions' 5 s for a palette to show must allow)."""
+    route = PALETTE_ROUTES[desktop_name]
     request = json.dumps({"app": None, "pen": {"x": 0.25, "y": 0.25}, "items": [
         {"id": "tool.pen", "label": "Pen", "group": "tools", "checked": True},
         {"id": "undo", "label": "Undo", "group": "edit"}]})
     started = time.monotonic()
-    process = subprocess.Popen(person_command("/usr/share/pencil-actions/palette/pencil-palette"), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(person_command("env", f"XDG_CURRENT_DESKTOP={SESSION_DESKTOPS[desktop_name]}",
+                                              "/usr/share/pencil-actions/palette/pencil-palette"), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     process.stdin.write(request + "\n")
     process.stdin.flush()
     ready = select.select([process.stdout], [], [], 120)[0]
@@ -813,8 +823,8 @@ def palette_by_hand(name):
     except subprocess.TimeoutExpired:
         process.kill()
     closing = process.stdout.read()
-    check(shown.get("route") == "layer-shell" and "undo" in shown.get("items", {}) and '"closed": "again"' in closing,
-          f"{name}: pencil-palette, started on its own, opens on the layer shell and closes when told",
+    check(shown.get("route") == route and "undo" in shown.get("items", {}) and '"closed": "again"' in closing,
+          f"{name}: pencil-palette, started on its own, opens {ROUTE_WORDS[route]} and closes when told",
           f"shown after {elapsed:.1f} s: {line.strip()[:300]}; then {closing.strip()[:100]}; stderr: {process.stderr.read()[-300:]!r}")
 
 
@@ -846,9 +856,9 @@ class Keyboard:
         os.close(self.fd)
 
 
-def palette_cannot_open(name, hand):
-    """Where no route to the screen works (GNOME Shell offers no layer shell, and its extension
-    draws no palette yet), a squeeze opens none, and pencilctl actions says why (gestures.md,
+def palette_cannot_open(name, hand, because):
+    """Where no route to the screen works (on GNOME Shell, its extension turned off), a squeeze
+    opens none, and pencilctl actions says why, with `because` in its words (gestures.md,
     "Which app acts: the system palette", case 9)."""
     mark = len(actions_log())
     hand.enter()
@@ -857,7 +867,7 @@ def palette_cannot_open(name, hand):
     hand.leave()
     status = as_person("pencilctl", "actions").stdout
     reason = next((line.strip() for line in status.splitlines() if line.strip().startswith("system palette:")), "")
-    check(bool(said) and "no layer shell" in reason and not any("is on screen at" in line for line in actions_log()[mark:]),
+    check(bool(said) and because in reason and not any("is on screen at" in line for line in actions_log()[mark:]),
           f"{name}: a squeeze opens none, and pencilctl actions says why",
           f"{reason!r}; {' | '.join(actions_log()[mark:][-3:])}")
 
@@ -867,7 +877,7 @@ def palette_checks(desktop, hand, device_id):
     (docs/gestures.md, "Which app acts: the system palette"): its Eraser, tapped with the pen,
     makes the next stroke an eraser's, and its Pen a pen's again; a tap outside and Escape
     close it, and the app under it receives neither, beside the same tap and key reaching the
-    app with no palette open. Where the desktop offers no layer shell, palette_cannot_open."""
+    app with no palette open. On a desktop with no route, palette_cannot_open."""
     name = f"{desktop.name}, system palette"
     conf = f"{person.pw_dir}/.config/pencild/actions.conf"
     if os.path.exists(conf):
@@ -887,9 +897,10 @@ def palette_checks(desktop, hand, device_id):
     check(bool(subscribed), f"{name}: pencil-actions runs again, verbose, with nothing configured",
           " | ".join(actions_log()[before:][-5:]))
     if desktop.name not in PALETTE_DESKTOPS:
-        palette_cannot_open(name, hand)
+        palette_cannot_open(name, hand, because="no layer shell")
         return
-    palette_by_hand(name)
+    expected_route = PALETTE_ROUTES[desktop.name]
+    palette_by_hand(name, desktop.name)
     letter, program, app_id, _, env = APPS[1]
     events = desktop.open_app(letter, program, app_id, env, fullscreen=True, log=f"{desktop.name}-app-{letter}-palette.log")
     if events is None:
@@ -936,7 +947,7 @@ def palette_checks(desktop, hand, device_id):
         return wait_for(lambda: (hand.hover(), any(f"the system palette closed ({reason})" in line
                                                   for line in actions_log()[mark:]))[1], 30)
 
-    # Opens at the pen, on the layer shell.
+    # Opens at the pen, by the desktop's route.
     pen, rectangle, places, lines = open_palette()
     if not check(rectangle is not None, f"{name}: a squeeze with nothing configured opens the system palette",
                  " | ".join(lines[-6:])):
@@ -945,7 +956,7 @@ def palette_checks(desktop, hand, device_id):
         return
     x, y, width, height, route = int(rectangle[1]), int(rectangle[2]), int(rectangle[3]), int(rectangle[4]), rectangle[5]
     distance = ((x + width / 2 - pen[0]) ** 2 + (y + height / 2 - pen[1]) ** 2) ** 0.5
-    check(distance <= 40 and route == "layer-shell", f"{name}: it opens on the layer shell with its centre within 40 px of the pen",
+    check(distance <= 40 and route == expected_route, f"{name}: it opens {ROUTE_WORDS[expected_route]} with its centre within 40 px of the pen",
           f"{distance:.0f} px: {width}x{height} at {x},{y}, the pen at {pen[0]:.0f},{pen[1]:.0f}, route {route}, "
           f"on screen {rectangle[6]} ms after the squeeze")
     desktop.shoot("palette", app_id)

@@ -100,6 +100,7 @@ check_install() {
         "$prefix/share/pencil-actions/palette/pencil-palette" "$prefix/share/pencil-actions/palette/pencil_palette/app.py"
         "$prefix/share/gnome-shell/extensions/pencil-actions-focus@pencild.org/metadata.json"
         "$prefix/share/gnome-shell/extensions/pencil-actions-focus@pencild.org/extension.js"
+        "$prefix/share/gnome-shell/extensions/pencil-actions-focus@pencild.org/palette.js"
     )
     local missing=0 file
     for file in "${expected[@]}"; do

@@ -13,6 +13,7 @@ Where to read:
                 choice of route
   x11.py        the X11 route, and the few Xlib calls it makes through ctypes
   layer_shell.py  the Wayland layer-shell route, through gtk4-layer-shell
+  gnome_shell.py  the GNOME Shell route: the Shell's extension draws the card (no GTK)
   app.py        the command line, and the protocol on standard input and output
 """
 

@@ -1,6 +1,6 @@
 """The command line, and the protocol on standard input and output.
 
-Usage: pencil-palette [--route auto|x11|layer-shell]
+Usage: pencil-palette [--route auto|x11|layer-shell|gnome-shell]
 
 Standard input: first one request line (request.py), then at any time {"close": "again"}
 or {"close": "away"}; its end closes the palette too. Standard output, one JSON object a
@@ -19,7 +19,7 @@ import sys
 from typing import Any, Dict, Optional, Tuple, Type
 
 from .request import MAX_REQUEST_BYTES, Request, RequestError, parse_request
-from .routes import ROUTE_NAMES, Route, RouteUnavailable, choose
+from .routes import ROUTE_NAMES, Route, RouteUnavailable, automatic, choose
 
 STDIN = 0
 CLOSE_REASONS = ("again", "away")
@@ -179,8 +179,8 @@ def main() -> int:
         description="The system palette: reads one request line of JSON on standard input, shows its items "
                     "at the pen, and writes what was chosen on standard output.")
     parser.add_argument("--route", choices=ROUTE_NAMES, default="auto",
-                        help="how the palette gets onto the screen (default: auto, layer-shell where WAYLAND_DISPLAY "
-                             "is set, else x11)")
+                        help="how the palette gets onto the screen (default: auto, gnome-shell in a GNOME session, "
+                             "else layer-shell where WAYLAND_DISPLAY is set, else x11)")
     options = parser.parse_args()
     try:
         line, rest = read_request_line()
@@ -192,7 +192,11 @@ def main() -> int:
         reply({"error": f"request: cannot read standard input: {error.strerror}"})
         return EXIT_BAD_REQUEST
     try:
-        route_class = choose(options.route, os.environ)
+        route = automatic(os.environ) if options.route == "auto" else options.route
+        if route == "gnome-shell":
+            from .gnome_shell import ShellPalette
+            return ShellPalette(request, rest, reply, close_reason, MAX_REQUEST_BYTES).run(EXIT_CANNOT_OPEN)
+        route_class = choose(route, os.environ)
     except RouteUnavailable as error:
         reply({"error": f"cannot open the palette: {error}"})
         return EXIT_CANNOT_OPEN

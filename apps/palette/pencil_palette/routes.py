@@ -6,6 +6,8 @@ the keyboard while it is open. The card (window.py) is the same for every route.
   layer-shell  Wayland compositors with zwlr_layer_shell_v1 (sway, KWin), through
                gtk4-layer-shell: a transparent overlay surface over the whole output with the
                card drawn at the pen's place, the keyboard taken while it is open
+  gnome-shell  GNOME Shell draws the card itself, through pencil-actions' extension, asked
+               over the session bus (gnome_shell.py: no GTK, so no Route here)
 
 A route is chosen before GTK is loaded (`choose`), since it decides GDK's backend. The
 X11 route is in x11.py, the layer-shell route in layer_shell.py."""
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Mapping, Optional, Protocol, Tuple, Type
 if TYPE_CHECKING:
     from gi.repository import Gtk
 
-ROUTE_NAMES = ("auto", "x11", "layer-shell")
+ROUTE_NAMES = ("auto", "x11", "layer-shell", "gnome-shell")
 
 
 class RouteUnavailable(Exception):
@@ -76,16 +78,28 @@ class Route:
         pass
 
 
+def is_gnome(environment: Mapping[str, str]) -> bool:
+    """Whether the session is GNOME's (XDG_CURRENT_DESKTOP, a colon-separated list)."""
+    return "GNOME" in environment.get("XDG_CURRENT_DESKTOP", "").upper().split(":")
+
+
+def automatic(environment: Mapping[str, str]) -> str:
+    """--route auto: the Shell on GNOME (on Wayland and X11 alike), else the layer shell on
+    Wayland, else X11."""
+    if is_gnome(environment):
+        return "gnome-shell"
+    if environment.get("WAYLAND_DISPLAY"):
+        return "layer-shell"
+    if environment.get("DISPLAY"):
+        return "x11"
+    raise RouteUnavailable("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")
+
+
 def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
     """The route for --route NAME, which must be ready before GTK is loaded: it sets
     GDK_BACKEND in `os.environ` for the route's backend."""
     if name == "auto":
-        if environment.get("WAYLAND_DISPLAY"):
-            name = "layer-shell"
-        elif environment.get("DISPLAY"):
-            name = "x11"
-        else:
-            raise RouteUnavailable("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")
+        name = automatic(environment)
     if name == "x11":
         if not environment.get("DISPLAY"):
             raise RouteUnavailable("no X display: DISPLAY is not set")
