@@ -121,7 +121,7 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/desktop-test-unsafe-io"
 mkdir -p "$root/srv/debs"
 for package in "${packages[@]}"; do cp "$repo/.build/deb/${package#/srv/debs/}" "$root/srv/debs/"; done
-cp "$here/app.py" "$here/qt_app.py" "$root/srv/"
+cp "$here/app.py" "$here/qt_app.py" "$here/palette_by_hand.py" "$root/srv/"
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
 # A sysfs of its own, with no cgroup file system on it: GNOME Shell asks libsystemd which user
@@ -430,6 +430,16 @@ if [[ " ${desktops[*]} " == *" gnome "* ]]; then
             pass "gnome: pencil-actions hears the extension" "$(grep '^focused app' "$work/actions.txt")"
         else
             fail "gnome: pencil-actions hears the extension" "$(grep '^focused app' "$work/actions.txt"; tail -n 5 "$work/pencil-actions-gnome.log")"
+        fi
+        # The system palette, drawn by this Shell through the extension: pencil-palette on its
+        # own shows it, with its items placed, and closes it when told (the desktop VM taps it
+        # with a pen).
+        if as_person 'timeout 120 python3 /srv/palette_by_hand.py gnome-shell' >"$work/palette.txt" 2>&1; then
+            pass "gnome: the system palette, drawn by the Shell: pencil-palette shows it, its items placed, and closes it when told" \
+                "$(head -n 1 "$work/palette.txt" | cut -c1-200)"
+        else
+            fail "gnome: the system palette, drawn by the Shell: pencil-palette shows it, its items placed, and closes it when told" \
+                "$(cut -c1-400 "$work/palette.txt")"
         fi
         open_app gnome org.pencild.DesktopTestA app.py
         first=$app_pid

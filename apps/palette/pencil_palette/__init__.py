@@ -19,7 +19,11 @@ Where to read:
 
 import gi
 
-# Before any module of the package imports gi.repository.
-gi.require_version("Gtk", "4.0")
-gi.require_version("Gdk", "4.0")
-gi.require_version("Adw", "1")
+# Before any module of the package imports gi.repository. One that is missing is no error
+# here: the GNOME Shell route needs none of them, and a GTK route says which package to
+# install (routes.require_gtk).
+for _namespace, _version in (("Gtk", "4.0"), ("Gdk", "4.0"), ("Adw", "1")):
+    try:
+        gi.require_version(_namespace, _version)
+    except ValueError:
+        pass

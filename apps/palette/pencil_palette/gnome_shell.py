@@ -53,6 +53,12 @@ def outcome_message(text: str) -> Optional[Dict[str, Any]]:
     return None
 
 
+def remote_message(message: str, error_name: str) -> str:
+    """A remote error's own words, without GDBus's "GDBus.Error:NAME: " before them."""
+    prefix = f"GDBus.Error:{error_name}: "
+    return message[len(prefix):] if error_name and message.startswith(prefix) else message
+
+
 def unavailable_reason(error_name: str, message: str) -> str:
     """Why the Shell could not show it, as a person can act on it."""
     if error_name in ("org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
@@ -114,7 +120,7 @@ class ShellPalette:
             answer = bus.call_finish(result)
         except self.GLib.Error as error:
             name = self.Gio.DBusError.get_remote_error(error) or ""
-            self.finish({"error": f"cannot open the palette: {unavailable_reason(name, self.Gio.DBusError.strip_remote_error(error) or error.message)}"},
+            self.finish({"error": f"cannot open the palette: {unavailable_reason(name, remote_message(error.message, name))}"},
                         self.cannot_open, tell_shell=False)
             return
         if self.finished:

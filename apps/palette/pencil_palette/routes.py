@@ -95,6 +95,17 @@ def automatic(environment: Mapping[str, str]) -> str:
     raise RouteUnavailable("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 
 
+def require_gtk() -> None:
+    """GTK 4 and libadwaita, which the GTK routes draw with, or RouteUnavailable naming the
+    package that is missing (pencil-actions recommends them, and a system may leave them out)."""
+    import gi
+    for namespace, version, package in (("Gtk", "4.0", "gir1.2-gtk-4.0"), ("Adw", "1", "gir1.2-adw-1")):
+        try:
+            gi.require_version(namespace, version)
+        except ValueError:
+            raise RouteUnavailable(f"{namespace} {version} is not installed (apt-get install {package})") from None
+
+
 def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
     """The route for --route NAME, which must be ready before GTK is loaded: it sets
     GDK_BACKEND in `os.environ` for the route's backend."""
@@ -104,6 +115,7 @@ def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
         if not environment.get("DISPLAY"):
             raise RouteUnavailable("no X display: DISPLAY is not set")
         os.environ["GDK_BACKEND"] = "x11"
+        require_gtk()
         # Only now: it loads GTK, whose backend is fixed when it is loaded.
         from .x11 import X11Route
         return X11Route
@@ -111,6 +123,7 @@ def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
         if not environment.get("WAYLAND_DISPLAY"):
             raise RouteUnavailable("no Wayland display: WAYLAND_DISPLAY is not set")
         os.environ["GDK_BACKEND"] = "wayland"
+        require_gtk()
         # Only now, and before GTK: it loads gtk4-layer-shell ahead of libwayland-client.
         from .layer_shell import LayerShellRoute
         return LayerShellRoute

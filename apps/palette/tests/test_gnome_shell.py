@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import unittest
 
-from pencil_palette.gnome_shell import EXTENSION, outcome_message, request_text, unavailable_reason
+from pencil_palette.gnome_shell import EXTENSION, outcome_message, remote_message, request_text, unavailable_reason
 from pencil_palette.request import parse_request
 from pencil_palette.routes import RouteUnavailable, automatic
 
@@ -62,6 +62,11 @@ class UnavailableTest(unittest.TestCase):
     def test_an_extension_off_is_named_with_its_command(self) -> None:
         reason = unavailable_reason("org.freedesktop.DBus.Error.UnknownMethod", "No such interface")
         self.assertIn(f"gnome-extensions enable {EXTENSION}", reason)
+
+    def test_gdbus_prefix_left_out(self) -> None:
+        name = "org.pencild.Palette1.Error.Busy"
+        self.assertEqual(remote_message(f"GDBus.Error:{name}: a palette is open already", name), "a palette is open already")
+        self.assertEqual(remote_message("plain words", name), "plain words")
 
     def test_the_shells_own_words_otherwise(self) -> None:
         self.assertIn("a palette is open already", unavailable_reason("org.pencild.Palette1.Error.Busy", "a palette is open already"))

@@ -190,7 +190,10 @@ class Palette {
         });
         this._cover.connect('key-press-event', (_actor, event) => this._keyPressed(event));
         this._grab = Main.pushModal(this._cover, {actionMode: Shell.ActionMode.POPUP});
-        if (this._grab.get_seat_state() === Clutter.GrabState.NONE) {
+        // GNOME Shell 45 to 48 say whether the grab took the seat; later ones have no
+        // Clutter.GrabState and keep that to themselves.
+        const none = Clutter.GrabState?.NONE;
+        if (none !== undefined && typeof this._grab.get_seat_state === 'function' && this._grab.get_seat_state() === none) {
             this._release();
             throw new Error('another grab holds the pointer and the keyboard');
         }
