@@ -279,6 +279,18 @@ def extension(kind):
     session = Session(kind)
     uuid = "pencil-actions-focus@pencild.org"
     record = os.path.join(session.scratch, ".local", "state", "pencil-actions", "gnome-extension-turned-on")
+
+    def start_again(desktop, state):
+        """pencil-actions ended, the Shell's extension made `state`, pencil-actions started
+        again (the next login); returns where the Shell's lines since begin."""
+        session.actions.send_signal(signal.SIGTERM)
+        check(session.actions.wait(timeout=30) == 0, f"pencil-actions did not exit 0: {session.log()}")
+        desktop.send(f"extension {state}")
+        desktop.read_until(f"extension {state}")
+        since = len(desktop.lines)
+        session.start_actions()
+        return since
+
     try:
         # The first start in a GNOME session finds the extension off: it asks the Shell to turn
         # it on, and records that it did.
@@ -291,12 +303,7 @@ def extension(kind):
         # The person turns it off; pencil-actions starts again (the next login): the record
         # keeps it from asking, and the extension stays off. Any question would come before the
         # desktop's first call is answered (the bus keeps their order).
-        session.actions.send_signal(signal.SIGTERM)
-        check(session.actions.wait(timeout=30) == 0, f"pencil-actions did not exit 0: {session.log()}")
-        desktop.send("extension off")
-        desktop.read_until("extension off")
-        since = len(desktop.lines)
-        session.start_actions()
+        since = start_again(desktop, "off")
         wait_until(lambda: "stays as the person has it" in session.log(), "the record's line in the log")
         check(desktop.focus("org.kde.krita") == "reply ok", desktop.lines)
         session.wait_status({"following": True, "app": "org.kde.krita"}, "krita in focus")
@@ -304,22 +311,13 @@ def extension(kind):
         check(not asked, f"pencil-actions asked the Shell again after it was on once: {asked}")
         # A Shell that does not know the extension (installed after the session began): said
         # in the log, and nothing recorded, so that the next login asks again.
-        session.actions.send_signal(signal.SIGTERM)
-        check(session.actions.wait(timeout=30) == 0, f"pencil-actions did not exit 0: {session.log()}")
         os.unlink(record)
-        desktop.send("extension unknown")
-        desktop.read_until("extension unknown")
-        session.start_actions()
+        start_again(desktop, "unknown")
         check(desktop.read_until("called GetExtensionInfo") == f"called GetExtensionInfo {uuid}", desktop.lines)
         wait_until(lambda: f"GNOME Shell does not know the extension {uuid}" in session.log(), "the unknown extension in the log")
         check(not os.path.exists(record), f"a record was written for an extension the Shell does not know: {session.log()}")
         # Found on already: recorded, nothing turned on.
-        session.actions.send_signal(signal.SIGTERM)
-        check(session.actions.wait(timeout=30) == 0, f"pencil-actions did not exit 0: {session.log()}")
-        desktop.send("extension on")
-        desktop.read_until("extension on")
-        since = len(desktop.lines)
-        session.start_actions()
+        since = start_again(desktop, "on")
         check(desktop.read_until("called GetExtensionInfo") == f"called GetExtensionInfo {uuid}", desktop.lines)
         wait_until(lambda: f"the GNOME Shell extension {uuid} is on (recorded" in session.log(), "the extension found on, in the log")
         check(os.path.isfile(record), f"no record at {record}: {session.log()}")

@@ -16,13 +16,12 @@ import json
 import os
 import signal
 import sys
-from typing import Any, Dict, Optional, Tuple, Type
+from typing import Any, Dict, Tuple, Type
 
+from .closing import STDIN, ClosedByInput
 from .request import MAX_REQUEST_BYTES, Request, RequestError, parse_request
 from .routes import ROUTE_NAMES, Route, RouteUnavailable, automatic, choose
 
-STDIN = 0
-CLOSE_REASONS = ("again", "away")
 EXIT_CANNOT_OPEN = 1
 EXIT_BAD_REQUEST = 2
 
@@ -56,26 +55,14 @@ def read_request_line() -> Tuple[bytes, bytes]:
     return line, rest
 
 
-def close_reason(line: bytes) -> Optional[str]:
-    """"again" or "away" for a close line; None for anything else, which is ignored."""
-    try:
-        message = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return None
-    if isinstance(message, dict) and message.get("close") in CLOSE_REASONS:
-        return str(message["close"])
-    return None
-
-
-class Palette:
+class Palette(ClosedByInput):
     """One palette: the window on its route, standard input watched, one reply at the end."""
 
     def __init__(self, request: Request, route_class: Type[Route], pending: bytes) -> None:
+        super().__init__(pending, MAX_REQUEST_BYTES)
         self.request = request
         self.route = route_class(request.pen)
-        self.pending = pending
         self.status = 0
-        self.finished = False
 
     def run(self) -> int:
         # GTK is loaded only here, once the route has chosen GDK's backend.
@@ -132,31 +119,6 @@ class Palette:
         self.finish({"closed": "ended"})
         return False
 
-    # --- standard input ---
-
-    def stdin_ready(self, _fd: int, _condition: object) -> bool:
-        try:
-            chunk = os.read(STDIN, 65536)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            self.finish({"closed": "ended"})
-            return False
-        self.pending += chunk
-        return not self.read_lines()
-
-    def read_lines(self) -> bool:
-        """Acts on the complete lines received; True once the palette has finished."""
-        while b"\n" in self.pending and not self.finished:
-            line, self.pending = self.pending.split(b"\n", 1)
-            reason = close_reason(line)
-            if reason is not None:
-                self.finish({"closed": reason})
-        # A line that never ends is no close line.
-        if len(self.pending) > MAX_REQUEST_BYTES:
-            self.pending = b""
-        return self.finished
-
     # --- the end ---
 
     def finish(self, message: Dict[str, Any], status: int = 0) -> None:
@@ -195,7 +157,7 @@ def main() -> int:
         route = automatic(os.environ) if options.route == "auto" else options.route
         if route == "gnome-shell":
             from .gnome_shell import ShellPalette
-            return ShellPalette(request, rest, reply, close_reason, MAX_REQUEST_BYTES).run(EXIT_CANNOT_OPEN)
+            return ShellPalette(request, rest, reply, MAX_REQUEST_BYTES).run(EXIT_CANNOT_OPEN)
         route_class = choose(route, os.environ)
     except RouteUnavailable as error:
         reply({"error": f"cannot open the palette: {error}"})

@@ -10,10 +10,10 @@ no GTK is loaded."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 from typing import Any, Callable, Dict, Optional
 
+from .closing import STDIN, ClosedByInput
 from .request import Request
 
 SHELL = "org.gnome.Shell"
@@ -68,20 +68,15 @@ def unavailable_reason(error_name: str, message: str) -> str:
     return f"GNOME Shell did not show it ({message})"
 
 
-class ShellPalette:
+class ShellPalette(ClosedByInput):
     """One palette drawn by the Shell: the same protocol on standard input and output as a
-    GTK route's (app.py), through `reply`, `read_close` (a close line's reason, else None)
-    and the bytes already read after the request."""
+    GTK route's (app.py), through `reply`, with the bytes already read after the request."""
 
-    def __init__(self, request: Request, pending: bytes, reply: Callable[[Dict[str, Any]], None],
-                 read_close: Callable[[bytes], Optional[str]], max_line: int) -> None:
+    def __init__(self, request: Request, pending: bytes, reply: Callable[[Dict[str, Any]], None], max_line: int) -> None:
+        super().__init__(pending, max_line)
         self.request = request
-        self.pending = pending
         self.reply = reply
-        self.read_close = read_close
-        self.max_line = max_line
         self.status = 0
-        self.finished = False
         self.shown = False
         self.close_sent = False
 
@@ -105,7 +100,7 @@ class ShellPalette:
         # The Shell leaving ends the palette with it.
         self.watch = Gio.bus_watch_name_on_connection(self.bus, self.shell, Gio.BusNameWatcherFlags.NONE, None,
                                                       lambda *_: self.finish({"closed": "ended"}))
-        GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, 0, GLib.IOCondition.IN | GLib.IOCondition.HUP | GLib.IOCondition.ERR,
+        GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, STDIN, GLib.IOCondition.IN | GLib.IOCondition.HUP | GLib.IOCondition.ERR,
                               self.stdin_ready)
         for number in (signal.SIGINT, signal.SIGTERM):
             GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, number, self.signalled)
@@ -145,28 +140,6 @@ class ShellPalette:
     def signalled(self) -> bool:
         self.finish({"closed": "ended"})
         return False
-
-    def stdin_ready(self, _fd: int, _condition: object) -> bool:
-        try:
-            chunk = os.read(0, 65536)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            self.finish({"closed": "ended"})
-            return False
-        self.pending += chunk
-        return not self.read_lines()
-
-    def read_lines(self) -> bool:
-        """Asks the Shell to close for a close line; True once the palette has finished."""
-        while b"\n" in self.pending and not self.finished:
-            line, self.pending = self.pending.split(b"\n", 1)
-            reason = self.read_close(line)
-            if reason is not None:
-                self.finish({"closed": reason})
-        if len(self.pending) > self.max_line:
-            self.pending = b""
-        return self.finished
 
     def finish(self, message: Dict[str, Any], status: int = 0, tell_shell: bool = True) -> None:
         """Closes the Shell's card (waiting for its answer, so that the app in front has its
