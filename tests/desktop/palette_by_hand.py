@@ -2,13 +2,15 @@
 """palette_by_hand.py ROUTE: pencil-palette started as a person starts it, in the desktop's
 session, with a request of two items: it must answer that it is shown by ROUTE, with the
 card and both items placed on the screen, then close when told ({"close": "again"}). Prints
-what it answered; exits 0 when all of that holds. Standard library only (it runs in the
-desktop tier's fresh Debian)."""
+what it answered and how long that took (under emulation, Python and GTK loading: what
+pencil-actions' wait for a palette must allow); exits 0 when all of that holds. Standard
+library only: the desktop tier runs it in its fresh Debian and in its VM."""
 
 import json
 import select
 import subprocess
 import sys
+import time
 
 PALETTE = "/usr/share/pencil-actions/palette/pencil-palette"
 REQUEST = {"app": None, "pen": {"x": 0.25, "y": 0.25}, "items": [
@@ -18,11 +20,12 @@ REQUEST = {"app": None, "pen": {"x": 0.25, "y": 0.25}, "items": [
 
 def main():
     route = sys.argv[1]
+    started = time.monotonic()
     process = subprocess.Popen([PALETTE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     process.stdin.write(json.dumps(REQUEST) + "\n")
     process.stdin.flush()
-    line = process.stdout.readline() if select.select([process.stdout], [], [], 60)[0] else ""
-    print(f"first: {line.strip()}")
+    line = process.stdout.readline() if select.select([process.stdout], [], [], 120)[0] else ""
+    print(f"after {time.monotonic() - started:.1f} s: {line.strip()}")
     try:
         shown = json.loads(line).get("shown") or {}
     except ValueError:

@@ -166,7 +166,7 @@ echo desktop-vm-test >"$root/etc/hostname"
 
 # The scenario and what it uses, and its unit, which powers the system off when done.
 install -d -m 1777 "$root/srv/vm" "$root/srv/vm/results"
-install -m 0644 "$here/vm_scenario.py" "$here/app.py" "$here/qt_app.py" "$repo/tests/kernel/virtual_pen.py" "$root/srv/vm/"
+install -m 0644 "$here/vm_scenario.py" "$here/app.py" "$here/qt_app.py" "$here/palette_by_hand.py" "$repo/tests/kernel/virtual_pen.py" "$root/srv/vm/"
 echo "${desktops%% *}" >"$root/srv/vm/desktop"   # the one the boot's login starts
 cat >"$root/etc/systemd/system/desktop-vm-test.service" <<EOF
 [Unit]
