@@ -233,9 +233,9 @@ class SmoothingScenario(Scenario):
 
     def play_all(self, pens, readers, nodes):
         """Plays every pen at once, then unplugs them: a reader that has read a device's
-        removal has read all it sent (a mirror goes with its pen). Returns the Monitor that saw
-        pencild remove them (opened once they have played: pencild drops a reader that lags,
-        and nothing reads it while they play)."""
+        removal has read all it sent (a mirror goes with its pen). pencild's removal of them is
+        seen by a Monitor opened once they have played (pencild drops a reader that lags, and
+        nothing reads it while they play)."""
         for reader in readers:
             reader.wait_added(nodes)
         players = [pen.play() for pen in pens]
@@ -256,7 +256,6 @@ class SmoothingScenario(Scenario):
         for reader in readers:
             reader.wait_for(lambda lines: names <= {m.group(1) for m in map(LINE.match, lines) if m and m.group(2) == "DEVICE_REMOVED"},
                             30, "DEVICE_REMOVED of every device")
-        return monitor
 
     def pens_added(self, monitor, pens):
         """Waits for pencild's deviceAdded of each pen; returns their deviceInfo by recording."""

@@ -77,8 +77,6 @@ class ShellPalette(ClosedByInput):
         self.request = request
         self.reply = reply
         self.status = 0
-        self.shown = False
-        self.close_sent = False
 
     def run(self, cannot_open: int) -> int:
         from gi.repository import Gio, GLib
@@ -98,8 +96,8 @@ class ShellPalette(ClosedByInput):
         self.bus.signal_subscribe(self.shell, INTERFACE, "Ended", PALETTE_PATH, None, Gio.DBusSignalFlags.NONE,
                                   self.ended, None)
         # The Shell leaving ends the palette with it.
-        self.watch = Gio.bus_watch_name_on_connection(self.bus, self.shell, Gio.BusNameWatcherFlags.NONE, None,
-                                                      lambda *_: self.finish({"closed": "ended"}))
+        Gio.bus_watch_name_on_connection(self.bus, self.shell, Gio.BusNameWatcherFlags.NONE, None,
+                                         lambda *_: self.finish({"closed": "ended"}))
         GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, STDIN, GLib.IOCondition.IN | GLib.IOCondition.HUP | GLib.IOCondition.ERR,
                               self.stdin_ready)
         for number in (signal.SIGINT, signal.SIGTERM):
@@ -127,7 +125,6 @@ class ShellPalette(ClosedByInput):
         if not isinstance(shown, dict):
             self.finish({"error": "cannot open the palette: GNOME Shell's answer was not the palette's place"}, self.cannot_open)
             return
-        self.shown = True
         self.reply({"shown": shown})
 
     def ended(self, _bus: Any, sender: str, _path: str, _interface: str, _signal: str, parameters: Any, _data: Any) -> None:
@@ -148,8 +145,7 @@ class ShellPalette(ClosedByInput):
             return
         self.finished = True
         self.status = status
-        if tell_shell and not self.close_sent:
-            self.close_sent = True
+        if tell_shell:
             reason = message.get("closed", "ended")
             try:
                 self.bus.call_sync(self.shell, PALETTE_PATH, INTERFACE, "Close", self.GLib.Variant("(s)", (reason,)), None,

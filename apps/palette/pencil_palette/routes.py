@@ -107,10 +107,9 @@ def require_gtk() -> None:
 
 
 def choose(name: str, environment: Mapping[str, str]) -> Type[Route]:
-    """The route for --route NAME, which must be ready before GTK is loaded: it sets
-    GDK_BACKEND in `os.environ` for the route's backend."""
-    if name == "auto":
-        name = automatic(environment)
+    """The GTK route NAME ("x11" or "layer-shell"; "auto" is resolved by `automatic` first),
+    which must be ready before GTK is loaded: it sets GDK_BACKEND in `os.environ` for the
+    route's backend."""
     if name == "x11":
         if not environment.get("DISPLAY"):
             raise RouteUnavailable("no X display: DISPLAY is not set")
