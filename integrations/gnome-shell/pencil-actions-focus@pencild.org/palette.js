@@ -142,14 +142,22 @@ function along(centre, length, screenLength) {
 
 const CARD_STYLE = 'background-color: rgba(250, 250, 250, 0.98); color: #222; border: 1px solid rgba(0, 0, 0, 0.18); ' +
     'border-radius: 12px; padding: 8px; spacing: 6px; box-shadow: 0 2px 8px rgba(0, 0, 0, 0.25);';
-const BUTTON_STYLE = 'min-height: 32px; padding: 2px 10px; border-radius: 6px; color: #222;';
-const BUTTON_CHECKED_STYLE = `${BUTTON_STYLE} background-color: #3584e4; color: white;`;
+// The card's own colours on every Shell theme (a theme's dark buttons on the light card would
+// hide their labels): an inline style wins over the theme's, its :hover included, so the item
+// a tap would take is marked here (`_restyle`).
+const BUTTON_SHAPE = 'min-height: 32px; padding: 2px 10px; border-radius: 6px;';
+function buttonStyle(checked, marked) {
+    if (checked)
+        return `${BUTTON_SHAPE} color: white; background-color: ${marked ? '#1c71d8' : '#3584e4'};`;
+    return `${BUTTON_SHAPE} color: #222; background-color: ${marked ? 'rgba(53, 132, 228, 0.25)' : 'rgba(0, 0, 0, 0.07)'};`;
+}
 
 /* One palette on screen: the cover, the card, the grab. `ended(outcome)` once. */
 class Palette {
     constructor(request, ended) {
         this._ended = ended;
         this._done = false;
+        this._keyboardUsed = false;
         this._buttons = new Map();
         const monitor = Main.layoutManager.primaryMonitor;
         this._monitor = monitor;
@@ -201,16 +209,24 @@ class Palette {
     }
 
     _button(item, inRow) {
-        const style = item.checked ? BUTTON_CHECKED_STYLE : BUTTON_STYLE;
         const button = new St.Button({
-            label: item.label, style_class: 'button', style, can_focus: true, track_hover: true, reactive: true,
+            label: item.label, style_class: 'button', style: buttonStyle(item.checked, false), can_focus: true, track_hover: true,
+            reactive: true,
             toggle_mode: item.group === TOOLS, checked: item.checked, x_expand: inRow,
             x_align: inRow ? Clutter.ActorAlign.FILL : Clutter.ActorAlign.START,
         });
         button.set_accessible_name(item.label);
         button.connect('clicked', () => this._end({chosen: item.id}));
+        for (const change of ['notify::hover', 'key-focus-in', 'key-focus-out'])
+            button.connect(change, () => this._restyle(button, item));
         this._buttons.set(item.id, button);
         return button;
+    }
+
+    /* Marked: under the pen or the pointer, or the keyboard's once an arrow has moved it (the
+     * first item has the keyboard from the start, unmarked, as in pencil-palette's card). */
+    _restyle(button, item) {
+        button.style = buttonStyle(item.checked, button.hover || (this._keyboardUsed && button.has_key_focus()));
     }
 
     _place(pen) {
@@ -252,6 +268,8 @@ class Palette {
             [Clutter.KEY_Left]: St.DirectionType.LEFT, [Clutter.KEY_Right]: St.DirectionType.RIGHT,
         };
         if (symbol in directions) {
+            // Before the move: the item the focus moves to marks itself as it takes it.
+            this._keyboardUsed = true;
             this._card.navigate_focus(global.stage.get_key_focus(), directions[symbol], false);
             return Clutter.EVENT_STOP;
         }
