@@ -30,7 +30,7 @@
 # Each suite's logs and screenshots are kept in .build/desktop-logs/SUITE.
 # Not here: the compositor reading the mirror and the pen's eraser (they need uinput, which
 # this machine's kernel lacks, and a headless Shell reads no input device: vm.sh has them, with
-# sway 1.10 and GNOME Shell 48 in Debian 13 booted under qemu).
+# sway 1.10 in Debian 13, KWin 6.7 and GNOME Shell 50 in Debian testing, booted under qemu).
 # A prerequisite that is missing fails under CI=true; elsewhere the tier is skipped.
 set -euo pipefail
 
@@ -350,12 +350,24 @@ krita_on() {
     as_person 'pencilctl try double-tap' >"$work/try.txt" 2>&1 || fail "$desktop: pencilctl try double-tap at Krita" "$(cat "$work/try.txt")"
     check "$desktop: the next double-tap turns it off" \
         wait_for 30 krita_state 'len(g) >= 2 and g[1]["type"] == "doubleTap" and g[1]["acted"] and not g[1]["eraser"]'
+    local actions_log=$work/pencil-actions-$desktop.log mark
+    mark=$(wc -l <"$actions_log")
     as_person 'pencilctl try squeeze' >"$work/try.txt" 2>&1 || fail "$desktop: pencilctl try squeeze at Krita" "$(cat "$work/try.txt")"
     if wait_for 30 krita_state 'len(g) >= 3 and g[2]["type"] == "squeeze" and g[2]["acted"] and g[2]["popupPalette"]'; then
         pass "$desktop: a squeeze in Krita $krita_short opens its pop-up palette" "$(krita_value 's["gestures"][2]["result"], s["gestures"][2]["paletteWay"]')"
         krita_shot "$desktop" palette
     else
         fail "$desktop: a squeeze in Krita $krita_short opens its pop-up palette" "$(krita_value 's["gestures"]' 2>&1 | head -c 1500)"
+    fi
+    # The system palette's control (docs/gestures.md, "Which app acts: the system palette"):
+    # the plugin holds the pen's focus, so pencil-actions, with the squeeze's palette unbound,
+    # stands aside and opens none; the same squeeze once Krita has gone opens it (below).
+    since() { tail -n +"$(($1 + 1))" "$actions_log"; }
+    aside() { since "$mark" | grep -q 'squeeze showContextualPalette: focus is other: that app acts'; }
+    if wait_for 30 aside && ! since "$mark" | grep -q 'the system palette'; then
+        pass "$desktop: with Krita's plugin holding the pen's focus, pencil-actions opens no system palette" "$(since "$mark" | grep 'squeeze' | head -n 1)"
+    else
+        fail "$desktop: with Krita's plugin holding the pen's focus, pencil-actions opens no system palette" "$(since "$mark" | tail -n 5)"
     fi
     krita_look
     # A point beside the palette, 20 pixels out, on the canvas: near the canvas's middle, where
@@ -381,6 +393,16 @@ krita_on() {
     krita_ended() { ! kill -0 "$krita" 2>/dev/null; }
     wait_for 30 krita_ended || true
     close_app "$krita"
+    # The control: with no app holding the pen's focus the same squeeze opens the system
+    # palette (it closes when pencil-actions stops, with the desktop).
+    mark=$(wc -l <"$actions_log")
+    opened() { since "$mark" | grep -q 'squeeze showContextualPalette: the system palette is on screen'; }
+    as_person 'pencilctl try squeeze' >"$work/try.txt" 2>&1 || fail "$desktop: pencilctl try squeeze, Krita gone" "$(cat "$work/try.txt")"
+    if wait_for 60 opened; then
+        pass "$desktop: the control: once Krita has gone, the same squeeze opens the system palette" "$(since "$mark" | grep -m 1 'on screen')"
+    else
+        fail "$desktop: the control: once Krita has gone, the same squeeze opens the system palette" "$(since "$mark" | tail -n 5)"
+    fi
     echo "$tier: Krita on $desktop took $((SECONDS - step)) s"
 }
 
