@@ -977,7 +977,11 @@ def palette_checks(desktop, hand, device_id):
                 place = re.search(r"system palette's (.+) is at (-?\d+),(-?\d+), (\d+)x(\d+)", line)
                 if place is not None:
                     places[place[1]] = tuple(int(number) for number in place.groups()[1:])
-            return rectangle, places, lines
+            # pencil-actions logs each item's place after the palette's: the journal may not
+            # hold all of them yet.
+            counted = [re.search(r"the system palette, pid \d+, (\d+) items", line) for line in lines]
+            items = next((int(count[1]) for count in counted if count is not None), 0)
+            return (rectangle, places, lines) if len(places) >= items else None
         # The hand stays near: the palette closes once the pen has been away for 3 s.
         opened = wait_for(lambda: (hand.hover(), shown())[1], 30)
         return (pen, *opened) if opened else (pen, None, {}, actions_log()[mark:])
