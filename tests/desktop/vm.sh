@@ -7,15 +7,16 @@
 # devices through logind: sway (headless output), GNOME Shell (mutter's native backend on
 # qemu's VGA, drawing with llvmpipe), KWin (its DRM backend on virtio's graphics card, drawing
 # with QPainter). `make test` runs Debian 13 with sway 1.10, then Debian testing with KWin
-# 6.7 and GNOME Shell 50 (Debian 13's GNOME Shell 48 when asked: DESKTOP_VM_DESKTOPS=gnome). Inside, tests/desktop/vm_scenario.py makes a pen
-# through uinput: the system pencild mirrors it, the desktop reads the mirror, and a GTK 4 app
-# and a Qt 6 app receive the pen's motion and pressure, no button event for a double-tap and no
-# press of the squeeze button, a lone click late, an eraser stroke after a double-tap
-# (switchEraser performed by the pen), and each app's own chord from pencil-actions (which
-# learns the app from the desktop: wlr-foreign-toplevel, the Shell extension, KWin's script)
-# through pencild's keyboard in its text field; then the system palette, opened by a squeeze
-# over the GTK 4 app and over Xournal++ (sway, GNOME), whose ink is read from the screen. One line per check on the second serial port;
-# screenshots and logs are taken from the disk image afterwards, into .build/desktop-vm-logs.
+# 6.7 and GNOME Shell 50 (Debian 13's GNOME Shell 48 when asked: DESKTOP_VM_DESKTOPS=gnome).
+# Inside, tests/desktop/vm_scenario.py makes a pen through uinput: the system pencild mirrors
+# it, the desktop reads the mirror, and a GTK 4 app and a Qt 6 app receive the pen's motion and
+# pressure, no button event for a double-tap and no press of the squeeze button, a lone click
+# late, an eraser stroke after a double-tap (switchEraser performed by the pen), and each app's
+# own chord from pencil-actions (which learns the app from the desktop: wlr-foreign-toplevel,
+# the Shell extension, KWin's script) through pencild's keyboard in its text field; then the
+# system palette, opened by a squeeze over the GTK 4 app and over Xournal++ (sway, GNOME), whose
+# ink is read from the screen. One line per check on the second serial port; screenshots and
+# logs are taken from the disk image afterwards, into .build/desktop-vm-logs.
 #
 # Why the VM boots the desktops and not the headless ones run.sh starts: headless modes
 # (`gnome-shell --headless`, `kwin_wayland --virtual`) read no libinput at all; reading it
