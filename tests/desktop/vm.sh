@@ -14,8 +14,8 @@
 # late, an eraser stroke after a double-tap (switchEraser performed by the pen), and each app's
 # own chord from pencil-actions (which learns the app from the desktop: wlr-foreign-toplevel,
 # the Shell extension, KWin's script) through pencild's keyboard in its text field; then the
-# system palette, opened by a squeeze over the GTK 4 app and over Xournal++ (sway, GNOME), whose
-# ink is read from the screen. One line per check on the second serial port; screenshots and
+# system palette, opened by a squeeze over the GTK 4 app and over Xournal++, whose ink is
+# read from the screen. One line per check on the second serial port; screenshots and
 # logs are taken from the disk image afterwards, into .build/desktop-vm-logs.
 #
 # Why the VM boots the desktops and not the headless ones run.sh starts: headless modes
@@ -82,11 +82,10 @@ for desktop in $desktops; do
 done
 include=systemd,systemd-sysv,udev,dbus,dbus-user-session,kmod,libpam-systemd,procps,sway,grim,python3,python3-gi,gir1.2-gtk-4.0,python3-pyqt6,qt6-wayland,fonts-dejavu-core
 # The system palette as pencil-actions recommends it (libadwaita, gtk4-layer-shell), and
-# Xournal++, an app people draw in, in front of it where the screen can be read (sway, GNOME),
-# with the icons and SVG loader a person's apt brings it as recommended (mmdebstrap installs no
-# Recommends; without them GTK 3 aborts on its first missing icon).
-include+=,gir1.2-adw-1,gir1.2-gtk4layershell-1.0,libgtk4-layer-shell0
-case " $desktops " in *" sway "* | *" gnome "*) include+=,xournalpp,adwaita-icon-theme,adwaita-icon-theme-legacy,librsvg2-common ;; esac
+# Xournal++, an app people draw in, in front of it, with the icons and SVG loader a person's
+# apt brings it as recommended (mmdebstrap installs no Recommends; without them GTK 3 aborts on
+# its first missing icon).
+include+=,gir1.2-adw-1,gir1.2-gtk4layershell-1.0,libgtk4-layer-shell0,xournalpp,adwaita-icon-theme,adwaita-icon-theme-legacy,librsvg2-common
 # KWin takes its session's control through logind, which asks polkit.
 case " $desktops " in *" kwin "*) include+=,kwin-wayland,polkitd ;; esac
 # GNOME Shell draws with Mesa's llvmpipe on the VGA's memory (kms_swrast): no GPU.

@@ -22,22 +22,24 @@ then a Qt 6 app, each filling the screen):
      (sway, KWin) or drawn by GNOME Shell (its extension), whose Eraser and Pen the pen taps,
      and which a tap outside and Escape close: over the GTK 4 app, then over Xournal++, whose
      page is read from the screen (ink drawn, erased, drawn again; no ink where a tap outside
-     touched) and whose own Highlighter types its chord into it (sway, GNOME);
+     touched) and whose own Highlighter types its chord into it;
   5. GNOME: the person turns the extension off, and pencil-actions started again leaves it off;
      a squeeze then opens no palette, and pencilctl actions says why.
 
 Each check prints "DESKTOP-VM PASS name: detail" or "DESKTOP-VM FAIL name: detail" (to the
-second serial port, which vm.sh reads); screenshots (grim, the Shell's) and logs go to /srv/vm/results,
-which vm.sh takes from the disk image after the VM powers off.
+second serial port, which vm.sh reads); screenshots (grim, the Shell's, under KWin the graphics
+card's buffer) and logs go to /srv/vm/results, which vm.sh takes from the disk image after the
+VM powers off.
 """
 
+import ctypes
 import fcntl
 import glob
 import json
+import mmap
 import os
 import pwd
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -559,9 +561,94 @@ class Sway(Desktop):
             fail(f"sway: the screen saved ({name})", result.stderr.strip()[:300])
 
 
+class DrmStruct(ctypes.Structure):
+    @classmethod
+    def request(cls, number):
+        """The ioctl's number: _IOWR('d', number, this struct)."""
+        return (3 << 30) | (ctypes.sizeof(cls) << 16) | (ord("d") << 8) | number
+
+
+class DrmCardResources(DrmStruct):
+    _fields_ = [("fb_id_ptr", ctypes.c_uint64), ("crtc_id_ptr", ctypes.c_uint64), ("connector_id_ptr", ctypes.c_uint64),
+                ("encoder_id_ptr", ctypes.c_uint64), ("count_fbs", ctypes.c_uint32), ("count_crtcs", ctypes.c_uint32),
+                ("count_connectors", ctypes.c_uint32), ("count_encoders", ctypes.c_uint32), ("min_width", ctypes.c_uint32),
+                ("max_width", ctypes.c_uint32), ("min_height", ctypes.c_uint32), ("max_height", ctypes.c_uint32)]
+
+
+class DrmCrtc(DrmStruct):
+    _fields_ = [("set_connectors_ptr", ctypes.c_uint64), ("count_connectors", ctypes.c_uint32), ("crtc_id", ctypes.c_uint32),
+                ("fb_id", ctypes.c_uint32), ("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("gamma_size", ctypes.c_uint32),
+                ("mode_valid", ctypes.c_uint32), ("mode", ctypes.c_uint8 * 68)]
+
+
+class DrmFramebuffer(DrmStruct):
+    _fields_ = [("fb_id", ctypes.c_uint32), ("width", ctypes.c_uint32), ("height", ctypes.c_uint32), ("pitch", ctypes.c_uint32),
+                ("bpp", ctypes.c_uint32), ("depth", ctypes.c_uint32), ("handle", ctypes.c_uint32)]
+
+
+class DrmMapDumb(DrmStruct):
+    _fields_ = [("handle", ctypes.c_uint32), ("pad", ctypes.c_uint32), ("offset", ctypes.c_uint64)]
+
+
+class DrmGemClose(ctypes.Structure):
+    _fields_ = [("handle", ctypes.c_uint32), ("pad", ctypes.c_uint32)]
+    REQUEST = (1 << 30) | (8 << 16) | (ord("d") << 8) | 0x09  # _IOW('d', 0x09, struct drm_gem_close)
+
+
+def scanned_out(x, y, width, height, card="/dev/dri/card0"):
+    """That rectangle of what the graphics card shows, as rows of (r, g, b), read from the
+    buffer its CRTC scans out (root may open any framebuffer; KWin's QPainter output draws
+    into dumb buffers, linear XRGB8888): the screen as a person sees it, with no help from
+    the compositor, whose own screenshots need OpenGL. None when no CRTC shows a buffer."""
+    descriptor = os.open(card, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        resources = DrmCardResources()
+        fcntl.ioctl(descriptor, DrmCardResources.request(0xA0), resources)
+        crtc_ids = (ctypes.c_uint32 * resources.count_crtcs)()
+        resources = DrmCardResources(crtc_id_ptr=ctypes.addressof(crtc_ids), count_crtcs=len(crtc_ids))
+        fcntl.ioctl(descriptor, DrmCardResources.request(0xA0), resources)
+        for crtc_id in crtc_ids:
+            crtc = DrmCrtc(crtc_id=crtc_id)
+            fcntl.ioctl(descriptor, DrmCrtc.request(0xA1), crtc)
+            if not crtc.fb_id:
+                continue
+            framebuffer = DrmFramebuffer(fb_id=crtc.fb_id)
+            fcntl.ioctl(descriptor, DrmFramebuffer.request(0xAD), framebuffer)
+            if not framebuffer.handle or framebuffer.bpp != 32:
+                return None
+            try:
+                mapping = DrmMapDumb(handle=framebuffer.handle)
+                fcntl.ioctl(descriptor, DrmMapDumb.request(0xB3), mapping)
+                size = framebuffer.pitch * framebuffer.height
+                with mmap.mmap(descriptor, size, mmap.MAP_SHARED, mmap.PROT_READ, offset=mapping.offset) as memory:
+                    rows = []
+                    for row in range(max(0, y), min(y + height, framebuffer.height)):
+                        start = row * framebuffer.pitch + max(0, x) * 4
+                        line = memory[start:start + (min(x + width, framebuffer.width) - max(0, x)) * 4]
+                        rows.append([(line[i + 2], line[i + 1], line[i]) for i in range(0, len(line), 4)])  # B, G, R, X
+                    return rows
+            finally:
+                fcntl.ioctl(descriptor, DrmGemClose.REQUEST, DrmGemClose(handle=framebuffer.handle))
+        return None
+    finally:
+        os.close(descriptor)
+
+
+def save_pixels(rows, path):
+    """Rows of (r, g, b) as a PNG (GdkPixbuf)."""
+    import gi
+    gi.require_version("GdkPixbuf", "2.0")
+    from gi.repository import GdkPixbuf, GLib
+    data = bytes(channel for row in rows for pixel in row for channel in pixel)
+    width = len(rows[0])
+    GdkPixbuf.Pixbuf.new_from_bytes(GLib.Bytes.new(data), GdkPixbuf.Colorspace.RGB, False, 8, width, len(rows),
+                                    width * 3).savev(path, "png", [], [])
+
+
 class KWin(Desktop):
     """KWin 6 on the VM's display (its DRM backend on virtio's graphics card, drawing with
-    QPainter): the only way KWin reads libinput; `--virtual` reads no input device."""
+    QPainter): the only way KWin reads libinput; `--virtual` reads no input device. Its
+    screenshots need OpenGL: the screen is read from the card (scanned_out)."""
 
     name = "kwin"
     log = "kwin.log"
@@ -588,9 +675,35 @@ class KWin(Desktop):
         """KWin makes a new window the active one once it shows it, some time after the app
         has its first frame ("shown"): a pen that came in between would have no window to come
         into, and KWin then sends the window the pen's moves with no proximity-in, which Qt
-        drops. So, as a person's hand would, the test waits for the window KWin shows."""
+        drops. So, as a person's hand would, the test waits for the window KWin shows: the
+        test's apps say when theirs is active; of another app, pencil-actions (KWin's script
+        tells it) names the active window's."""
+        if not app_id.startswith("org.pencild.DesktopTest"):
+            return self.app_ids() == [app_id]
         return app_id in self.processes and self.processes[app_id].poll() is None and \
             os.path.exists(f"/srv/vm/shown-{self.letter(app_id)}.active")
+
+    def app_ids(self):
+        """The active window's app, as KWin's script told pencil-actions (when it runs)."""
+        focused = re.search(r'focused app: "([^"]+)"', as_person("pencilctl", "actions").stdout)
+        return [focused[1]] if focused else []
+
+    def fill_screen(self, app_id):
+        """A KWin script makes the app's window fill the screen, as the person's F11 does."""
+        script = "/srv/vm/fill-screen.js"
+        with open(script, "w", encoding="utf-8") as file:
+            file.write(f'for (const window of workspace.windowList())\n'
+                       f'    if (window.resourceClass === "{app_id}") {{ window.fullScreen = true; workspace.activeWindow = window; }}\n')
+        os.chmod(script, 0o644)
+        as_person("busctl", "--user", "call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting", "unloadScript", "s", "fill-screen")
+        loaded = as_person("busctl", "--user", "call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting",
+                           "loadScript", "ss", script, "fill-screen")
+        started = as_person("busctl", "--user", "call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting", "start")
+        if loaded.returncode != 0 or started.returncode != 0:
+            say(f"INFO kwin: the fill-screen script: {(loaded.stderr + started.stderr).strip()[:300]}")
+
+    def shoot_area(self, x, y, width, height):
+        return scanned_out(x, y, width, height)
 
     @staticmethod
     def letter(app_id):
@@ -601,19 +714,13 @@ class KWin(Desktop):
         pass  # the newest window has it
 
     def shoot(self, name, app_id):
-        """The app saves its own window (SIGUSR1): KWin's screenshots need OpenGL."""
-        shown = f"/srv/vm/shown-{self.letter(app_id)}"
-        with open(shown + ".note", "w", encoding="utf-8") as file:
-            file.write(f"on KWin: {name}\n")
-        for path in (shown + ".png", shown + ".png.done"):
-            if os.path.exists(path):
-                os.remove(path)
-        os.kill(self.processes[app_id].pid, signal.SIGUSR1)  # setpriv, env and sh each exec the next
-        if wait_for(lambda: os.path.exists(shown + ".png.done"), 30):
-            os.replace(shown + ".png", os.path.join(RESULTS, f"kwin-{name}.png"))
-            pass_(f"kwin: the app saved its window ({name})")
-        else:
-            fail(f"kwin: the app saved its window ({name})")
+        """The screen as the graphics card shows it."""
+        screen = scanned_out(0, 0, *SCREEN)
+        picture = os.path.join(RESULTS, f"kwin-{name}.png")
+        if screen:
+            save_pixels(screen, picture)
+        check(bool(screen), f"kwin: the screen read from the graphics card ({name})",
+              f"{os.path.getsize(picture)} bytes" if screen else "no CRTC shows a buffer root can read")
 
 
 class GnomeShell(Desktop):
@@ -948,19 +1055,43 @@ def palette_checks(desktop, hand, device_id):
     # takes 17 s or more to show.
     if expected_route == "gnome-shell":
         palette_by_hand(name, desktop.name)
-    # A keyboard for Escape, made now: by the time it is pressed the desktop has read it.
-    keyboard = Keyboard()
+    walk = PaletteWalk(desktop, hand, device_id)
+    try:
+        gtk_app_palette(walk)
+        xournal_palette(walk)
+    finally:
+        walk.keyboard.close()
+        hand.leave()
 
-    def at(point):
+
+def tablet_point(point):
+    """Where on the tablet the hand is over `point` (screen pixels)."""
+    return round(point[0] * TABLET[0] / SCREEN[0]), round(point[1] * TABLET[1] / SCREEN[1])
+
+
+class PaletteWalk:
+    """What a person does with the system palette over the app in front, and the checks of
+    each: a squeeze opens it at the pen, a tap takes an item, Escape closes it. It holds the
+    desktop, the hand, and a keyboard for Escape, made at the start: by the time it is pressed
+    the desktop has read it."""
+
+    def __init__(self, desktop, hand, device_id):
+        self.desktop, self.hand, self.device_id = desktop, hand, device_id
+        self.name = f"{desktop.name}, system palette"
+        self.route = PALETTE_ROUTES[desktop.name]
+        self.keyboard = Keyboard()
+
+    def at(self, point):
         """The hand over `point` (screen pixels)."""
-        hand.x = round(point[0] * TABLET[0] / SCREEN[0])
-        hand.y = round(point[1] * TABLET[1] / SCREEN[1])
+        hand = self.hand
+        hand.x, hand.y = tablet_point(point)
         hand.pen.emit((EV_ABS, ABS_X, hand.x), (EV_ABS, ABS_Y, hand.y))
         time.sleep(0.05)
 
-    def open_palette():
+    def open_palette(self):
         """A squeeze with the hand in the middle of the tablet; the pen's place, the palette's
         rectangle and its items' places once on screen, and pencil-actions' lines since."""
+        hand = self.hand
         mark = len(actions_log())
         hand.enter()
         hand.squeeze()
@@ -986,16 +1117,18 @@ def palette_checks(desktop, hand, device_id):
         opened = wait_for(lambda: (hand.hover(), shown())[1], 30)
         return (pen, *opened) if opened else (pen, None, {}, actions_log()[mark:])
 
+    @staticmethod
     def centre(place):
         return (place[0] + place[2] / 2, place[1] + place[3] / 2)
 
-    def closed(reason, mark):
-        return wait_for(lambda: (hand.hover(), any(f"the system palette closed ({reason})" in line
-                                                  for line in actions_log()[mark:]))[1], 30)
+    def closed(self, reason, mark):
+        return wait_for(lambda: (self.hand.hover(), any(f"the system palette closed ({reason})" in line
+                                                       for line in actions_log()[mark:]))[1], 30)
 
-    def opens_at_pen(app_name):
+    def opens_at_pen(self, app_name):
         """A squeeze opens it by the desktop's route, centred on the pen; its items' places."""
-        pen, rectangle, places, lines = open_palette()
+        name, expected_route = self.name, self.route
+        pen, rectangle, places, lines = self.open_palette()
         if not check(rectangle is not None, f"{name}, {app_name} in front: a squeeze with nothing configured opens the system palette",
                      " | ".join(lines[-6:])):
             return None
@@ -1007,30 +1140,32 @@ def palette_checks(desktop, hand, device_id):
               f"on screen {rectangle[6]} ms after the squeeze; items: {', '.join(places)}")
         return places
 
-    def tap_item(app_name, label, places, events=None):
+    def tap_item(self, app_name, label, places, events=None):
         """The pen taps `label` in the open palette; whether pencil-actions took it."""
+        name, hand = self.name, self.hand
         if label not in places:
             fail(f"{name}, {app_name} in front: a tap on {label} in the palette", f"no place for {label}: {places}")
             return False
         if events is not None:
             events.mark()
         mark = len(actions_log())
-        at(centre(places[label]))
+        self.at(self.centre(places[label]))
         hand.touch()
         taken = wait_for(lambda: (hand.hover(), any(f" {label}: " in line for line in actions_log()[mark:]))[1], 30)
         if not taken:
             fail(f"{name}, {app_name} in front: a tap on {label} in the palette", " | ".join(actions_log()[mark:][-4:]))
         return bool(taken)
 
-    def escape_closes(app_name, events=None):
+    def escape_closes(self, app_name, events=None):
         """Escape closes it; a key typed while it is open reaches no app, the next one does."""
-        places = opens_at_pen(app_name)
+        name, keyboard = self.name, self.keyboard
+        places = self.opens_at_pen(app_name)
         text_before = events.text() if events is not None else ""
         mark = len(actions_log())
         if events is not None:
             keyboard.press("z")
         keyboard.press("Escape")
-        gone = closed("escape", mark)
+        gone = self.closed("escape", mark)
         if events is None:
             check(places is not None and bool(gone), f"{name}, {app_name} in front: Escape closes it",
                   " | ".join(actions_log()[mark:][-3:]))
@@ -1041,24 +1176,18 @@ def palette_checks(desktop, hand, device_id):
               f"{name}, {app_name} in front: Escape closes it; a key typed while it was open reached no app, the next one reaches the app",
               f"the app's field: {events.text()!r}; {' | '.join(actions_log()[mark:][-3:])}")
 
-    try:
-        gtk_app_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, closed, escape_closes)
-        xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, closed, escape_closes)
-    finally:
-        keyboard.close()
-        hand.leave()
 
-
-def gtk_app_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, closed, escape_closes):
+def gtk_app_palette(walk):
     """The GTK 4 app (app.py) in front: what it receives says which tool drew, and whether a
     tap or a key reached it."""
+    desktop, hand, device_id, name = walk.desktop, walk.hand, walk.device_id, walk.name
     letter, program, app_id, toolkit, env = APPS[0]
     app_name = "the GTK 4 app"
     events = desktop.open_app(letter, program, app_id, env, fullscreen=True, log=f"{desktop.name}-app-{letter}-palette.log")
     if events is None:
         return
     tip = TIP[toolkit]
-    places = opens_at_pen(app_name)
+    places = walk.opens_at_pen(app_name)
     if places is None:
         desktop.close(app_id)
         return
@@ -1066,8 +1195,8 @@ def gtk_app_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
     # A tap on Eraser: the tip becomes the eraser, and the app had no press of it; then Pen.
     for tool in ("Eraser", "Pen"):
         if tool == "Pen":
-            places = opens_at_pen(app_name) or {}
-        taken = tap_item(app_name, tool, places, events)
+            places = walk.opens_at_pen(app_name) or {}
+        taken = walk.tap_item(app_name, tool, places, events)
         switched = taken and wait_for(lambda: (hand.hover(), tip_reported_as(device_id) == tool.lower())[1], 30)
         presses = [event for event in events.since() if event["type"] == "press"]
         check(bool(switched) and not presses, f"{name}, {app_name} in front: a tap on {tool} switches the tip to the "
@@ -1078,12 +1207,12 @@ def gtk_app_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
         check(ok, f"{name}, {app_name} in front: the next stroke is {'an eraser' if tool == 'Eraser' else 'a pen'}'s", detail)
 
     # A tap outside: closed, the app has no press; then the same tap reaches the app.
-    places = opens_at_pen(app_name)
+    places = walk.opens_at_pen(app_name)
     events.mark()
     mark = len(actions_log())
-    at((1100, 120))
+    walk.at((1100, 120))
     hand.touch()
-    gone = closed("outside", mark)
+    gone = walk.closed("outside", mark)
     presses = [event for event in events.since() if event["type"] == "press"]
     check(places is not None and bool(gone) and not presses,
           f"{name}, {app_name} in front: a tap outside it closes it, and the app under it has no press",
@@ -1094,7 +1223,7 @@ def gtk_app_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
     check(bool(reached), f"{name}, {app_name} in front: with no palette open, the same tap reaches the app (the control)",
           f"{events.since()[-3:]}")
     hand.leave()
-    escape_closes(app_name, events)
+    walk.escape_closes(app_name, events)
     hand.leave()
     desktop.close(app_id)
 
@@ -1110,16 +1239,16 @@ XOURNAL_TAP = (720, 680)
 XOURNAL_PARK = (1200, 180)
 
 
-def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, closed, escape_closes):
+def xournal_palette(walk):
     """Xournal++ in front, as a person starts it, nothing configured: pencil-actions' shipped
     section names its items. Its page is read from the screen, as the kernel tier's
     eraser-in-app scenario reads it: a pen stroke inks it, the same stroke after Eraser leaves
     none, after Pen it inks again; a tap outside leaves no ink where the same tap with no
     palette leaves a dot; Highlighter types Xournal++'s chord (ctrl+shift+h) into it, and the
     next stroke is yellow."""
+    desktop, hand, device_id, name = walk.desktop, walk.hand, walk.device_id, walk.name
     app_name = "Xournal++"
-    if desktop.shoot_area(0, 0, 8, 8) is None:
-        say(f"INFO {name}: Xournal++ not tried: {desktop.name} saves no screen to count its ink by (its screenshots need OpenGL)")
+    if not check(bool(desktop.shoot_area(0, 0, 8, 8)), f"{name}: the screen can be read, to count Xournal++'s ink on it"):
         return
     for path in glob.glob(f"{person.pw_dir}/.config/xournalpp") + glob.glob(f"{person.pw_dir}/.cache/xournalpp"):
         subprocess.run(["rm", "-rf", path], check=True)  # as a person who never ran it
@@ -1163,13 +1292,13 @@ def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
 
     def away():
         """The hand moves off the counted pixels, then leaves."""
-        at(XOURNAL_PARK)
+        walk.at(XOURNAL_PARK)
         hand.hover(0.2)
         hand.leave()
 
     def stroke(row):
         """A person's stroke across the page at `row`: hover in, down, a line, up, away."""
-        at((left, row))
+        walk.at((left, row))
         hand.pen.emit((EV_ABS, ABS_DISTANCE, 10), (EV_ABS, ABS_MISC, STYLUS_ID), (virtual_pen.EV_MSC, virtual_pen.MSC_SERIAL, SERIAL),
                       (EV_KEY, BTN_TOOL_PEN, 1))
         hand.hover(0.3)
@@ -1177,8 +1306,8 @@ def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
         steps = 40
         for step in range(1, steps + 1):
             time.sleep(0.02)
-            x = left + (right - left) * step / steps
-            hand.pen.emit((EV_ABS, ABS_X, round(x * TABLET[0] / SCREEN[0])), (EV_ABS, ABS_PRESSURE, 6000 + step % 3))
+            x, _ = tablet_point((left + (right - left) * step / steps, row))
+            hand.pen.emit((EV_ABS, ABS_X, x), (EV_ABS, ABS_PRESSURE, 6000 + step % 3))
         time.sleep(0.05)
         hand.pen.emit((EV_ABS, ABS_PRESSURE, 0), (EV_KEY, BTN_TOUCH, 0))
         time.sleep(0.05)
@@ -1199,13 +1328,13 @@ def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
     check(ok, f"{name}, {app_name} in front: a pen stroke inks its page", f"{drawn} inked pixels along it")
     desktop.shoot("xournalpp-drawn", app_id)
     # Eraser, then the same stroke: the ink is gone.
-    places = opens_at_pen(app_name)
+    places = walk.opens_at_pen(app_name)
     if places is not None:
         check(all(label in places for label in ("Pen", "Eraser", "Undo", "Redo", "Highlighter")),
               f"{name}, {app_name} in front: it holds the pen's tools, Undo, Redo and Xournal++'s own items, named as Xournal++ names them",
               ", ".join(places))
         desktop.shoot("xournalpp-palette", app_id)
-        taken = tap_item(app_name, "Eraser", places)
+        taken = walk.tap_item(app_name, "Eraser", places)
         switched = taken and wait_for(lambda: (hand.hover(), tip_reported_as(device_id) == "eraser")[1], 30)
         hand.leave()
         stroke(XOURNAL_PEN_ROW)
@@ -1213,9 +1342,9 @@ def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
         check(bool(switched) and ok, f"{name}, {app_name} in front: a tap on Eraser, and the same stroke erases it",
               f"pencild reports the tip as {tip_reported_as(device_id)}; inked pixels along it: {drawn} drawn, {left_over} after")
     # Pen, and the stroke inks again.
-    places = opens_at_pen(app_name)
+    places = walk.opens_at_pen(app_name)
     if places is not None:
-        taken = tap_item(app_name, "Pen", places)
+        taken = walk.tap_item(app_name, "Pen", places)
         switched = taken and wait_for(lambda: (hand.hover(), tip_reported_as(device_id) == "pen")[1], 30)
         hand.leave()
         stroke(XOURNAL_PEN_ROW)
@@ -1224,18 +1353,18 @@ def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
               f"pencild reports the tip as {tip_reported_as(device_id)}; {again} inked pixels along it")
     # A tap outside closes it and leaves no ink; the same tap with no palette leaves a dot. A
     # firm tap: GNOME's pressure curve makes a light one's dot too faint to count.
-    places = opens_at_pen(app_name)
+    places = walk.opens_at_pen(app_name)
     mark = len(actions_log())
-    at(XOURNAL_TAP)
+    walk.at(XOURNAL_TAP)
     hand.touch(pressure=7000)
-    gone = closed("outside", mark)
+    gone = walk.closed("outside", mark)
     away()
     clean = inked(desktop.shoot_area(*tap_box) or [], blank_tap)
     check(places is not None and bool(gone) and clean == 0, f"{name}, {app_name} in front: a tap outside it closes it and leaves no ink",
           f"{clean} inked pixels where it touched; {' | '.join(actions_log()[mark:][-3:])}")
     desktop.shoot("xournalpp-outside", app_id)
     hand.enter()
-    at(XOURNAL_TAP)
+    walk.at(XOURNAL_TAP)
     hand.hover(0.3)
     hand.touch(pressure=7000)
     hand.hover(0.2)
@@ -1244,9 +1373,9 @@ def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
     check(bool(dot), f"{name}, {app_name} in front: with no palette open, the same tap leaves a dot (the control)",
           f"{dot or 0} inked pixels where it touched")
     # Highlighter: Xournal++'s own item, its chord typed into it; the next stroke is yellow.
-    places = opens_at_pen(app_name)
+    places = walk.opens_at_pen(app_name)
     if places is not None:
-        taken = tap_item(app_name, "Highlighter", places)
+        taken = walk.tap_item(app_name, "Highlighter", places)
         hand.leave()
         stroke(XOURNAL_HIGHLIGHTER_ROW)
         ok, highlighted = shows(lambda count: count >= 150, XOURNAL_HIGHLIGHTER_ROW, blank_highlighter)
@@ -1255,7 +1384,7 @@ def xournal_palette(desktop, hand, device_id, name, opens_at_pen, tap_item, at, 
               f"{name}, {app_name} in front: a tap on Highlighter types Xournal++'s chord into it, and the next stroke is its highlighter's",
               f"{highlighted} inked pixels along the stroke, {marked} of them yellow")
         desktop.shoot("xournalpp-highlighted", app_id)
-    escape_closes(app_name)
+    walk.escape_closes(app_name)
     hand.leave()
     # Asked to close, Xournal++ asks whether to save the page first: it is ended instead, as
     # the person who answers "close without saving".
